@@ -1,0 +1,37 @@
+// Arithmetic sequences into a contiguous block: arange and linspace.
+//
+// out[i] = start + i * step, computed in the compute type C (f32 for f16 and f32, f64 for f64,
+// wrapping integer arithmetic for i32 and u32). `last_index` marks the element that must be
+// exactly `last` (linspace's endpoint); 0xffffffff disables it. The host prepends
+// `alias T = ..; alias C = ..;`.
+
+override WG: u32 = 256u;
+
+struct Params {
+    start: C,
+    step: C,
+    last: C,
+    count: u32,
+    last_index: u32,
+    base: u32,          // window-relative index of element 0 of this block
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read_write> dst: array<T>;
+
+@compute @workgroup_size(WG)
+fn main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let i = (wid.y * nwg.x + wid.x) * WG + lid;
+    if (i >= p.count) {
+        return;
+    }
+    var v = p.start + C(i) * p.step;
+    if (i == p.last_index) {
+        v = p.last;
+    }
+    dst[p.base + i] = T(v);
+}

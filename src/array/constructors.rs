@@ -1,0 +1,150 @@
+//! Arrays made on the GPU: zeros, ones, full, arange, linspace, eye.
+
+use super::layout::{checked_numel, Layout};
+use super::Array;
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::ops::fill::{fill_sequence, fill_view, Sequence};
+
+impl Array {
+    /// An array of zeros (cleared on the GPU, no upload).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = gpuarray::Array::zeros(&dev, &[3, 4], gpuarray::DType::F32)?;
+    /// assert_eq!(z.to_vec::<f32>()?, vec![0.0; 12]);
+    /// # Ok(()) }
+    /// ```
+    pub fn zeros(device: &Device, shape: &[usize], dtype: DType) -> Result<Array> {
+        let a = Array::empty("zeros", device, shape, dtype)?;
+        if let Some(buffer) = a.storage.buffer() {
+            let dev = &device.inner;
+            dev.guarded("zeros", || {
+                dev.record(|enc| enc.clear_buffer(buffer, 0, None));
+                Ok(())
+            })?;
+        }
+        Ok(a)
+    }
+
+    /// An array of ones.
+    pub fn ones(device: &Device, shape: &[usize], dtype: DType) -> Result<Array> {
+        Array::full_op("ones", device, shape, 1.0, dtype)
+    }
+
+    /// An array with every element `value` (converted to `dtype`: floats round to nearest,
+    /// integers truncate toward zero and saturate).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::full(&dev, &[2], 7.0, gpuarray::DType::I32)?;
+    /// assert_eq!(a.to_vec::<i32>()?, vec![7, 7]);
+    /// # Ok(()) }
+    /// ```
+    pub fn full(device: &Device, shape: &[usize], value: f64, dtype: DType) -> Result<Array> {
+        Array::full_op("full", device, shape, value, dtype)
+    }
+
+    fn full_op(op: &'static str, device: &Device, shape: &[usize], value: f64, dtype: DType) -> Result<Array> {
+        let a = Array::empty(op, device, shape, dtype)?;
+        fill_view(op, &a, value)?;
+        Ok(a)
+    }
+
+    /// Writes `value` into every element of this array or view.
+    pub fn fill(&self, value: f64) -> Result<()> {
+        if self.layout.shape.iter().zip(&self.layout.strides).any(|(&n, &s)| n > 1 && s == 0) {
+            return Err(Error::invalid("fill", "cannot fill a broadcast view: it writes elements more than once"));
+        }
+        fill_view("fill", self, value)
+    }
+
+    /// Evenly spaced values in `[start, stop)` with `step` (`numpy.arange`). For integer dtypes
+    /// `start` and `step` must be whole numbers and the values are exact.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::arange(&dev, 10.0, 0.0, -3.0, gpuarray::DType::I32)?;
+    /// assert_eq!(a.to_vec::<i32>()?, vec![10, 7, 4, 1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn arange(device: &Device, start: f64, stop: f64, step: f64, dtype: DType) -> Result<Array> {
+        let op = "arange";
+        if step == 0.0 || !step.is_finite() || !start.is_finite() || !stop.is_finite() {
+            return Err(Error::invalid(op, format!("start {start}, stop {stop} and step {step} must be finite and step non-zero")));
+        }
+        let len = ((stop - start) / step).ceil().max(0.0);
+        if len > isize::MAX as f64 {
+            return Err(Error::overflow(op, format!("arange({start}, {stop}, {step}) has {len} elements")));
+        }
+        let a = Array::empty(op, device, &[len as usize], dtype)?;
+        let seq = if dtype.is_float() {
+            Sequence::Float { start, step, last: None }
+        } else {
+            if start.fract() != 0.0 || step.fract() != 0.0 {
+                return Err(Error::invalid(op, format!("start {start} and step {step} must be whole numbers for dtype {dtype}")));
+            }
+            Sequence::Int { start: start as i64, step: step as i64 }
+        };
+        fill_sequence(op, &a, &seq)?;
+        Ok(a)
+    }
+
+    /// `num` evenly spaced values from `start` to `stop` inclusive (`numpy.linspace`); the last
+    /// value is exactly `stop`. Integer dtypes compute in floating point, then truncate.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::linspace(&dev, 0.0, 1.0, 5, gpuarray::DType::F32)?;
+    /// assert_eq!(a.to_vec::<f32>()?, vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn linspace(device: &Device, start: f64, stop: f64, num: usize, dtype: DType) -> Result<Array> {
+        let op = "linspace";
+        if !start.is_finite() || !stop.is_finite() {
+            return Err(Error::invalid(op, format!("start {start} and stop {stop} must be finite")));
+        }
+        if !dtype.is_float() {
+            let work = if device.supports(DType::F64) { DType::F64 } else { DType::F32 };
+            return Array::linspace(device, start, stop, num, work)?.astype(dtype);
+        }
+        let a = Array::empty(op, device, &[num], dtype)?;
+        let step = if num > 1 { (stop - start) / (num - 1) as f64 } else { 0.0 };
+        fill_sequence(op, &a, &Sequence::Float { start, step, last: Some(if num > 1 { stop } else { start }) })?;
+        Ok(a)
+    }
+
+    /// The `n`×`n` identity matrix.
+    pub fn eye(device: &Device, n: usize, dtype: DType) -> Result<Array> {
+        Array::eye_k(device, n, n, 0, dtype)
+    }
+
+    /// A `rows`×`cols` array with ones on diagonal `k` (`numpy.eye(N, M, k)`): `k > 0` above the
+    /// main diagonal, `k < 0` below.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let e = gpuarray::Array::eye_k(&dev, 2, 3, 1, gpuarray::DType::I32)?;
+    /// assert_eq!(e.to_vec::<i32>()?, vec![0, 1, 0, 0, 0, 1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn eye_k(device: &Device, rows: usize, cols: usize, k: isize, dtype: DType) -> Result<Array> {
+        let op = "eye";
+        checked_numel(op, &[rows, cols])?;
+        let a = Array::zeros(device, &[rows, cols], dtype)?;
+        // The diagonal is a strided view: start at (0, k) or (-k, 0), step cols + 1.
+        let (r0, c0) = if k >= 0 { (0, k.unsigned_abs()) } else { (k.unsigned_abs(), 0) };
+        let len = rows.saturating_sub(r0).min(cols.saturating_sub(c0));
+        if len > 0 {
+            let diag = Layout { shape: vec![len], strides: vec![cols as isize + 1], offset: r0 * cols + c0 };
+            fill_view(op, &a.with_layout(diag), 1.0)?;
+        }
+        Ok(a)
+    }
+}

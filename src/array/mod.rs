@@ -1,0 +1,162 @@
+//! The N-d [`Array`]: a [`Layout`](layout::Layout) (shape, strides, offset) over pooled GPU storage.
+//!
+//! Constructors live in `constructors.rs`, host transfers in `transfer.rs`, views in `views.rs`;
+//! the kernels they launch are in `crate::ops`.
+
+pub(crate) mod blocks;
+mod constructors;
+pub(crate) mod layout;
+mod transfer;
+mod views;
+
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::memory::{PoolBlock, WgpuBacking};
+use layout::Layout;
+use std::fmt;
+use std::sync::Arc;
+
+/// GPU memory behind one or more arrays (views share it). Returns to the pool when the last
+/// array using it is dropped.
+pub(crate) struct Storage {
+    /// `None` for zero-size arrays: they never bind or dispatch.
+    block: Option<PoolBlock<WgpuBacking>>,
+}
+
+impl Storage {
+    /// Fresh, uninitialised storage for `numel` elements of `dtype`.
+    pub(crate) fn new(op: &'static str, device: &Device, numel: usize, dtype: DType) -> Result<Arc<Storage>> {
+        device.check_dtype(op, dtype)?;
+        let bytes = (numel as u64)
+            .checked_mul(dtype.size_bytes())
+            .ok_or_else(|| Error::overflow(op, format!("{numel} elements of {dtype}")))?;
+        let max = device.inner.limits.max_buffer_size;
+        if bytes > max {
+            return Err(Error::TooLarge { op, requested: bytes, max, what: "max_buffer_size" });
+        }
+        let block = if bytes == 0 { None } else { Some(device.inner.pool.alloc(bytes.next_multiple_of(4))?) };
+        Ok(Arc::new(Storage { block }))
+    }
+
+    pub(crate) fn buffer(&self) -> Option<&wgpu::Buffer> {
+        self.block.as_ref().map(|b| b.buffer())
+    }
+
+    /// The buffer's size in bytes (a multiple of 4; 0 when empty).
+    pub(crate) fn bytes(&self) -> u64 {
+        self.block.as_ref().map_or(0, |b| b.class_bytes())
+    }
+}
+
+/// An N-dimensional array on a GPU.
+///
+/// Cloning is cheap and shares the storage, as do views (`reshape`, `transpose`, `slice`, ...).
+/// Every method that can fail returns [`Result`]; none panics on bad input.
+///
+/// ```no_run
+/// use gpuarray::{Array, DType, Device};
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = Device::new()?;
+/// let a = Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3])?;
+/// assert_eq!((a.shape(), a.ndim(), a.len(), a.dtype()), (&[2usize, 3][..], 2, 6, DType::F32));
+/// let t = a.transpose(&[1, 0])?;                    // a view: no copy
+/// assert_eq!(t.to_vec::<f32>()?, vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+/// let d = t.astype(DType::F64)?;                     // a cast kernel on the GPU
+/// assert_eq!(d.to_vec::<f64>()?[1], 4.0);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Array {
+    pub(crate) storage: Arc<Storage>,
+    pub(crate) layout: Layout,
+    pub(crate) dtype: DType,
+    pub(crate) device: Device,
+}
+
+impl Array {
+    /// The extent of each axis.
+    pub fn shape(&self) -> &[usize] {
+        &self.layout.shape
+    }
+
+    /// Strides in elements (may be negative or zero for views).
+    pub fn strides(&self) -> &[isize] {
+        &self.layout.strides
+    }
+
+    /// Number of axes.
+    pub fn ndim(&self) -> usize {
+        self.layout.ndim()
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.layout.numel()
+    }
+
+    /// Whether the array has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The device the array lives on.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// Whether the elements are stored in row-major order without gaps.
+    pub fn is_contiguous(&self) -> bool {
+        self.layout.is_contiguous()
+    }
+
+    pub(crate) fn with_layout(&self, layout: Layout) -> Array {
+        Array { storage: Arc::clone(&self.storage), layout, dtype: self.dtype, device: self.device.clone() }
+    }
+
+    /// A fresh contiguous array on `device` (uninitialised: callers fill it).
+    pub(crate) fn empty(op: &'static str, device: &Device, shape: &[usize], dtype: DType) -> Result<Array> {
+        let numel = layout::checked_numel(op, shape)?;
+        Ok(Array { storage: Storage::new(op, device, numel, dtype)?, layout: Layout::contiguous(shape), dtype, device: device.clone() })
+    }
+
+    /// `Err(DeviceMismatch)` unless `other` lives on this array's device.
+    pub(crate) fn same_device(&self, op: &'static str, other: &Array) -> Result<()> {
+        if self.device.same_as(&other.device) {
+            Ok(())
+        } else {
+            Err(Error::DeviceMismatch { op, lhs: format!("{:?}", self.device), rhs: format!("{:?}", other.device) })
+        }
+    }
+
+    pub(crate) fn shares_storage(&self, other: &Array) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+}
+
+impl fmt::Debug for Array {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Array(shape={:?}, dtype={}, strides={:?}, offset={})", self.shape(), self.dtype, self.strides(), self.layout.offset)
+    }
+}
+
+impl Device {
+    /// `Err(Unsupported)` unless arrays of `dtype` can live on this device.
+    pub(crate) fn check_dtype(&self, op: &'static str, dtype: DType) -> Result<()> {
+        self.inner.check_alive()?;
+        if self.supports(dtype) {
+            return Ok(());
+        }
+        let feature = match dtype {
+            DType::F16 => "SHADER_F16 (WGSL `enable f16`)",
+            DType::F64 => "SHADER_F64 (native-only; not in WebGPU or Metal)",
+            _ => "a feature this adapter lacks",
+        };
+        Err(Error::Unsupported { op, feature: format!("dtype {dtype} needs the adapter feature {feature}, which {} does not offer", self.info().name) })
+    }
+}

@@ -1,0 +1,159 @@
+//! Moving data between the host and the GPU, and copies on the GPU (`contiguous`, `astype`,
+//! `assign`).
+
+use super::layout::{checked_numel, Layout};
+use super::{Array, Storage};
+use crate::device::Device;
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::memory::{read_bytes, read_bytes_async};
+use crate::ops::copy::copy_into;
+
+/// Bytes per `write_buffer` call: bounds the staging memory wgpu holds for one upload.
+const UPLOAD_CHUNK: usize = 64 << 20;
+
+impl Array {
+    /// Uploads `data` as an array of `shape` (row-major).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1u32, 2, 3, 4], &[2, 2])?;
+    /// assert_eq!(a.to_vec::<u32>()?, vec![1, 2, 3, 4]);
+    /// # Ok(()) }
+    /// ```
+    pub fn from_slice<T: Element>(device: &Device, data: &[T], shape: &[usize]) -> Result<Array> {
+        let numel = checked_numel("from_slice", shape)?;
+        if numel != data.len() {
+            return Err(Error::shape("from_slice", format!("{} elements cannot fill shape {shape:?} ({numel} elements)", data.len())));
+        }
+        let a = Array::empty("from_slice", device, shape, T::DTYPE)?;
+        if let Some(buffer) = a.storage.buffer() {
+            let bytes: &[u8] = bytemuck::cast_slice(data);
+            let dev = &device.inner;
+            dev.guarded("from_slice", || {
+                // Submit recorded work first: write_buffer would otherwise run before it, and this
+                // buffer may be a reused one that recorded commands still read.
+                dev.after_flush(|| {
+                    for (i, chunk) in bytes.chunks(UPLOAD_CHUNK).enumerate() {
+                        let offset = (i * UPLOAD_CHUNK) as u64;
+                        if chunk.len() % 4 == 0 {
+                            dev.queue.write_buffer(buffer, offset, chunk);
+                        } else {
+                            // Copies must be whole 4-byte words (an odd number of f16, say).
+                            let mut padded = chunk.to_vec();
+                            padded.resize(chunk.len().next_multiple_of(4), 0);
+                            dev.queue.write_buffer(buffer, offset, &padded);
+                        }
+                        if bytes.len() > UPLOAD_CHUNK {
+                            // Hand each chunk to the GPU now so staging memory stays bounded.
+                            dev.queue.submit([]);
+                        }
+                    }
+                });
+                Ok(())
+            })?;
+        }
+        Ok(a)
+    }
+
+    /// Reads the array back in row-major order, blocking until the GPU is done.
+    /// `Err(DTypeMismatch)` unless `T` is the array's dtype.
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        let Some((c, start, offset, len)) = self.readback_plan::<T>()? else { return Ok(Vec::new()) };
+        let buffer = c.storage.buffer().expect("non-empty arrays have a buffer");
+        let bytes = read_bytes(&self.device.inner, buffer, start, len)?;
+        Ok(cast_vec(&bytes[offset..offset + self.len() * std::mem::size_of::<T>()]))
+    }
+
+    /// [`Array::to_vec`] for async callers (and wasm, where blocking is not allowed).
+    pub async fn to_vec_async<T: Element>(&self) -> Result<Vec<T>> {
+        let Some((c, start, offset, len)) = self.readback_plan::<T>()? else { return Ok(Vec::new()) };
+        let buffer = c.storage.buffer().expect("non-empty arrays have a buffer");
+        let bytes = read_bytes_async(&self.device.inner, buffer, start, len).await?;
+        Ok(cast_vec(&bytes[offset..offset + self.len() * std::mem::size_of::<T>()]))
+    }
+
+    /// The contiguous array to read, the 4-byte-aligned byte range to copy, and where the data
+    /// starts within it. `None` for an empty array.
+    fn readback_plan<T: Element>(&self) -> Result<Option<(Array, u64, usize, u64)>> {
+        if T::DTYPE != self.dtype {
+            return Err(Error::DTypeMismatch { op: "to_vec", expected: self.dtype, got: T::DTYPE });
+        }
+        self.device.inner.check_alive()?;
+        if self.is_empty() {
+            return Ok(None);
+        }
+        let c = self.contiguous()?;
+        let eb = self.dtype.size_bytes();
+        let first = c.layout.offset as u64 * eb;
+        let end = first + self.len() as u64 * eb;
+        let start = first / 4 * 4;
+        let stop = end.next_multiple_of(4);
+        Ok(Some((c, start, (first - start) as usize, stop - start)))
+    }
+
+    /// A row-major contiguous array with these elements: `self` when already contiguous (shared
+    /// storage, like `numpy.ascontiguousarray`), otherwise a strided-copy kernel on the GPU.
+    pub fn contiguous(&self) -> Result<Array> {
+        if self.is_contiguous() {
+            self.device.inner.check_alive()?;
+            return Ok(self.clone());
+        }
+        self.copy_as("contiguous", self.dtype)
+    }
+
+    /// A new contiguous array of `dtype` (always a copy, like `numpy.astype`), converted on the
+    /// GPU. Float to integer truncates toward zero and saturates at the integer's range;
+    /// i32 ↔ u32 reinterpret the bits.
+    pub fn astype(&self, dtype: DType) -> Result<Array> {
+        self.copy_as("astype", dtype)
+    }
+
+    fn copy_as(&self, op: &'static str, dtype: DType) -> Result<Array> {
+        let out = Array::empty(op, &self.device, self.shape(), dtype)?;
+        copy_into(op, self, &out)?;
+        Ok(out)
+    }
+
+    /// Writes `src` into this array's elements (`a[...] = src`): `src` is broadcast to this shape
+    /// and converted to this dtype. Other arrays sharing the storage (views) see the change.
+    ///
+    /// ```no_run
+    /// use gpuarray::{Array, DType, SliceArg};
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = Array::zeros(&dev, &[2, 3], DType::F32)?;
+    /// let row = Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;
+    /// a.slice(&[SliceArg::Index(1)])?.assign(&row)?;     // a[1] = row
+    /// assert_eq!(a.to_vec::<f32>()?, vec![0.0, 0.0, 0.0, 1.0, 2.0, 3.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn assign(&self, src: &Array) -> Result<()> {
+        self.same_device("assign", src)?;
+        let src = src.broadcast_to(self.shape()).map_err(|_| {
+            Error::shape("assign", format!("could not broadcast input array from shape {:?} into shape {:?}", src.shape(), self.shape()))
+        })?;
+        if self.layout_has_overlap() {
+            return Err(Error::invalid("assign", format!("the destination view (shape {:?}, strides {:?}) writes some elements more than once", self.shape(), self.strides())));
+        }
+        // Binding one buffer as both read and read_write is invalid: copy an aliasing source.
+        let src = if src.shares_storage(self) { src.copy_as("assign", src.dtype)? } else { src };
+        copy_into("assign", &src, self)
+    }
+
+    /// Whether two indices of this view address the same element (a broadcast destination).
+    fn layout_has_overlap(&self) -> bool {
+        self.layout.shape.iter().zip(&self.layout.strides).any(|(&n, &s)| n > 1 && s == 0)
+    }
+
+    pub(crate) fn storage_and_layout(&self) -> (&Storage, &Layout) {
+        (&self.storage, &self.layout)
+    }
+}
+
+fn cast_vec<T: Element>(bytes: &[u8]) -> Vec<T> {
+    let mut v = vec![T::zeroed(); bytes.len() / std::mem::size_of::<T>()];
+    bytemuck::cast_slice_mut::<T, u8>(&mut v).copy_from_slice(bytes);
+    v
+}

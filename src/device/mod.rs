@@ -1,0 +1,615 @@
+//! The `Device`: adapter choice, limits and features, kernels compiled at start-up, the memory
+//! pools and the scheduler, behind one cheap-to-clone handle.
+
+mod kernels;
+mod launch;
+mod scheduler;
+
+pub use kernels::{shader_variants, ShaderVariant};
+pub(crate) use kernels::{Kernel, PipelineKey, Variant};
+pub(crate) use launch::Binding;
+
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::memory::{MemoryStats, Pool, WgpuBacking};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A graphics API that wgpu can drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Vulkan (Linux, Windows, Android; lavapipe on CPUs).
+    Vulkan,
+    /// Metal (macOS, iOS).
+    Metal,
+    /// Direct3D 12 (Windows).
+    Dx12,
+    /// OpenGL / OpenGL ES.
+    Gl,
+}
+
+impl Backend {
+    fn wgpu(self) -> wgpu::Backends {
+        match self {
+            Backend::Vulkan => wgpu::Backends::VULKAN,
+            Backend::Metal => wgpu::Backends::METAL,
+            Backend::Dx12 => wgpu::Backends::DX12,
+            Backend::Gl => wgpu::Backends::GL,
+        }
+    }
+
+    /// Parses `vulkan`, `metal`, `dx12` or `gl` (case-insensitive).
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::Backend::parse("Vulkan"), Some(gpuarray::Backend::Vulkan));
+    /// ```
+    pub fn parse(s: &str) -> Option<Backend> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "vulkan" | "vk" => Some(Backend::Vulkan),
+            "metal" | "mtl" => Some(Backend::Metal),
+            "dx12" | "d3d12" => Some(Backend::Dx12),
+            "gl" | "gles" | "opengl" => Some(Backend::Gl),
+            _ => None,
+        }
+    }
+}
+
+/// How to choose an adapter. `Default` reads nothing; [`DeviceOptions::from_env`] reads
+/// `GPUARRAY_BACKEND`, `GPUARRAY_ADAPTER` and `GPUARRAY_FORCE_FALLBACK`.
+///
+/// ```no_run
+/// use gpuarray::{Backend, Device, DeviceOptions};
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = Device::with_options(DeviceOptions {
+///     backend: Some(Backend::Vulkan),
+///     adapter_name: Some("llvmpipe".into()),
+///     force_fallback: false,
+/// })?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeviceOptions {
+    /// Only adapters of this backend.
+    pub backend: Option<Backend>,
+    /// Only adapters whose name contains this (case-insensitive).
+    pub adapter_name: Option<String>,
+    /// Only CPU adapters (lavapipe, WARP, SwiftShader).
+    pub force_fallback: bool,
+}
+
+impl DeviceOptions {
+    /// Options from `GPUARRAY_BACKEND` (vulkan|metal|dx12|gl), `GPUARRAY_ADAPTER` (name
+    /// substring) and `GPUARRAY_FORCE_FALLBACK=1`.
+    pub fn from_env() -> Result<Self> {
+        let backend = match std::env::var("GPUARRAY_BACKEND") {
+            Ok(s) if !s.trim().is_empty() => Some(Backend::parse(&s).ok_or_else(|| {
+                Error::invalid("Device::new", format!("GPUARRAY_BACKEND={s:?}: expected vulkan, metal, dx12 or gl"))
+            })?),
+            _ => None,
+        };
+        let adapter_name = std::env::var("GPUARRAY_ADAPTER").ok().filter(|s| !s.trim().is_empty());
+        let force_fallback = env_flag("GPUARRAY_FORCE_FALLBACK");
+        Ok(DeviceOptions { backend, adapter_name, force_fallback })
+    }
+}
+
+/// Everything [`Device::with_config`] can set: the adapter choice plus device-level settings.
+///
+/// ```no_run
+/// use gpuarray::{DType, Device, DeviceConfig};
+/// # fn main() -> gpuarray::Result<()> {
+/// // A device that behaves like an adapter without f64 and with a 256 MiB buffer limit.
+/// let dev = Device::with_config(DeviceConfig {
+///     disabled_dtypes: vec![DType::F64],
+///     max_buffer_size: Some(256 << 20),
+///     ..DeviceConfig::from_env()?
+/// })?;
+/// assert!(!dev.supports(DType::F64));
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct DeviceConfig {
+    /// Which adapter.
+    pub options: DeviceOptions,
+    /// Dtypes to treat as unsupported even when the adapter has them (their features are not
+    /// requested from wgpu).
+    pub disabled_dtypes: Vec<DType>,
+    /// Ask wgpu for a smaller `max_buffer_size` than the adapter offers.
+    pub max_buffer_size: Option<u64>,
+    /// The memory pool's byte limit (`GPUARRAY_MEMORY_LIMIT`, e.g. `512M`, `2G`).
+    pub memory_limit: Option<u64>,
+    /// How long any wait for the GPU may take (`GPUARRAY_TIMEOUT_SECS`; default 600 s).
+    pub timeout: Option<Duration>,
+}
+
+impl DeviceConfig {
+    /// The configuration the environment asks for.
+    pub fn from_env() -> Result<Self> {
+        let memory_limit = match std::env::var("GPUARRAY_MEMORY_LIMIT") {
+            Ok(s) if !s.trim().is_empty() => Some(parse_bytes(&s).ok_or_else(|| {
+                Error::invalid("Device::new", format!("GPUARRAY_MEMORY_LIMIT={s:?}: expected bytes such as 1073741824, 512M or 2G"))
+            })?),
+            _ => None,
+        };
+        let timeout = match std::env::var("GPUARRAY_TIMEOUT_SECS") {
+            Ok(s) if !s.trim().is_empty() => Some(Duration::from_secs_f64(
+                s.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| *v > 0.0 && v.is_finite())
+                    .ok_or_else(|| Error::invalid("Device::new", format!("GPUARRAY_TIMEOUT_SECS={s:?}: expected seconds > 0")))?,
+            )),
+            _ => None,
+        };
+        Ok(DeviceConfig { options: DeviceOptions::from_env()?, memory_limit, timeout, ..Default::default() })
+    }
+}
+
+/// Parses `123`, `64K`, `512M`, `2G` (binary multiples).
+fn parse_bytes(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, mult) = match s.char_indices().last()? {
+        (i, 'k' | 'K') => (&s[..i], 1u64 << 10),
+        (i, 'm' | 'M') => (&s[..i], 1 << 20),
+        (i, 'g' | 'G') => (&s[..i], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
+fn env_flag(name: &str) -> bool {
+    std::env::var(name).map(|v| matches!(v.trim(), "1" | "true" | "yes" | "on")).unwrap_or(false)
+}
+
+/// What a [`Device`] runs on. `Display` gives one human line, e.g.
+/// `llvmpipe (LLVM 15.0.6, 256 bits) · Vulkan · Cpu`.
+///
+/// ```no_run
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = gpuarray::Device::new()?;
+/// println!("running on {}", dev.info());
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct DeviceInfo {
+    /// The adapter's name.
+    pub name: String,
+    /// The graphics API.
+    pub backend: String,
+    /// Discrete / integrated / virtual GPU, CPU, or other.
+    pub device_type: String,
+    /// The driver's name.
+    pub driver: String,
+    /// Driver version and details.
+    pub driver_info: String,
+    /// Optional features that were requested and granted (`shader-f16`, `shader-f64`, ...).
+    pub features: Vec<&'static str>,
+    /// Largest single buffer, in bytes.
+    pub max_buffer_size: u64,
+    /// Largest storage binding, in bytes.
+    pub max_storage_buffer_binding_size: u64,
+    /// Time spent creating the device and compiling every kernel variant.
+    pub startup: Duration,
+    /// Pipelines compiled at start-up.
+    pub pipelines: usize,
+}
+
+impl fmt::Display for DeviceInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        if !self.driver_info.is_empty() {
+            write!(f, " ({})", self.driver_info)?;
+        }
+        write!(f, " · {} · {}", self.backend, self.device_type)
+    }
+}
+
+/// A GPU (or CPU adapter) with its compiled kernels, memory pool and scheduler.
+///
+/// Cheap to clone (an `Arc` inside), `Send + Sync`: share one between threads.
+///
+/// ```no_run
+/// use gpuarray::{Array, DType, Device};
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = Device::new()?;
+/// println!("{}", dev.info());
+/// let a = Array::arange(&dev, 0.0, 6.0, 1.0, DType::F32)?.reshape(&[2, 3])?;
+/// assert_eq!(a.transpose(&[1, 0])?.to_vec::<f32>()?, vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+/// dev.synchronize()?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Device {
+    pub(crate) inner: Arc<DeviceInner>,
+}
+
+pub(crate) struct DeviceInner {
+    pub id: u64,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: DeviceInfo,
+    pub limits: wgpu::Limits,
+    pub dtypes: Vec<DType>,
+    pub pipelines: kernels::PipelineCache,
+    pub pool: Arc<Pool<WgpuBacking>>,
+    pub staging: Arc<Pool<WgpuBacking>>,
+    pending: Mutex<scheduler::Pending>,
+    lost: Arc<AtomicBool>,
+    lost_reason: Arc<Mutex<Option<String>>>,
+    uncaptured: Arc<Mutex<Vec<String>>>,
+    timeout_ms: AtomicU64,
+    pub log_dispatches: bool,
+}
+
+static NEXT_DEVICE_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Device {
+    /// The best adapter the environment allows (see [`DeviceConfig::from_env`]): a discrete GPU
+    /// before an integrated one, before a CPU adapter such as lavapipe.
+    pub fn new() -> Result<Device> {
+        Device::with_config(DeviceConfig::from_env()?)
+    }
+
+    /// A device chosen by `options`; other settings from the environment.
+    pub fn with_options(options: DeviceOptions) -> Result<Device> {
+        Device::with_config(DeviceConfig { options, ..DeviceConfig::from_env()? })
+    }
+
+    /// A device with every setting explicit.
+    pub fn with_config(config: DeviceConfig) -> Result<Device> {
+        let started = Instant::now();
+        let backends = config.options.backend.map(Backend::wgpu).unwrap_or(wgpu::Backends::PRIMARY | wgpu::Backends::GL);
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        desc.backends = backends;
+        let instance = wgpu::Instance::new(desc);
+        let adapter = choose_adapter(&instance, backends, &config.options)?;
+        let ainfo = adapter.get_info();
+
+        // Optional features, requested only when present and not disabled.
+        let wanted = [
+            (wgpu::Features::SHADER_F16, Some(DType::F16)),
+            (wgpu::Features::SHADER_F64, Some(DType::F64)),
+            (wgpu::Features::SHADER_INT64, None),
+            (wgpu::Features::TIMESTAMP_QUERY, None),
+            (wgpu::Features::SUBGROUP, None),
+        ];
+        let have = adapter.features();
+        let mut features = wgpu::Features::empty();
+        for (f, dtype) in wanted {
+            if have.contains(f) && !dtype.is_some_and(|d| config.disabled_dtypes.contains(&d)) {
+                features |= f;
+            }
+        }
+        // The adapter's full limits (the defaults cap buffers at 256 MiB), optionally lowered.
+        let mut limits = adapter.limits();
+        if let Some(m) = config.max_buffer_size {
+            limits.max_buffer_size = limits.max_buffer_size.min(m);
+            limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(m);
+        }
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("gpuarray"),
+            required_features: features,
+            required_limits: limits.clone(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        }))
+        .map_err(|e| Error::NoAdapter(format!("{} refused to create a device: {e}", ainfo.name)))?;
+
+        // wgpu's default handler panics: collect uncaptured errors instead, and record loss.
+        let uncaptured = Arc::new(Mutex::new(Vec::new()));
+        {
+            let sink = Arc::clone(&uncaptured);
+            device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+                let msg = describe_wgpu_error(&e);
+                log::error!("uncaptured wgpu error: {msg}");
+                sink.lock().unwrap_or_else(|p| p.into_inner()).push(msg);
+            }));
+        }
+        let lost = Arc::new(AtomicBool::new(false));
+        let lost_reason = Arc::new(Mutex::new(None));
+        {
+            let (lost, reason) = (Arc::clone(&lost), Arc::clone(&lost_reason));
+            device.set_device_lost_callback(move |why, msg| {
+                lost.store(true, Ordering::SeqCst);
+                *reason.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{why:?}: {msg}"));
+            });
+        }
+
+        let limits = device.limits();
+        let dtypes: Vec<DType> = DType::ALL
+            .into_iter()
+            .filter(|d| match d {
+                DType::F16 => features.contains(wgpu::Features::SHADER_F16),
+                DType::F64 => features.contains(wgpu::Features::SHADER_F64),
+                _ => true,
+            })
+            .collect();
+        let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+        let staging_usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
+        let pool = Pool::new(WgpuBacking::new(&device, storage_usage, "gpuarray array"), limits.max_buffer_size, config.memory_limit);
+        let staging = Pool::new(WgpuBacking::new(&device, staging_usage, "gpuarray readback"), limits.max_buffer_size, None);
+        let timeout = config.timeout.unwrap_or(Duration::from_secs(600));
+        let mut feature_names = Vec::new();
+        for (f, name) in [
+            (wgpu::Features::SHADER_F16, "shader-f16"),
+            (wgpu::Features::SHADER_F64, "shader-f64"),
+            (wgpu::Features::SHADER_INT64, "shader-int64"),
+            (wgpu::Features::TIMESTAMP_QUERY, "timestamp-query"),
+            (wgpu::Features::SUBGROUP, "subgroup"),
+        ] {
+            if features.contains(f) {
+                feature_names.push(name);
+            }
+        }
+        let info = DeviceInfo {
+            name: ainfo.name.clone(),
+            backend: format!("{:?}", ainfo.backend),
+            device_type: format!("{:?}", ainfo.device_type),
+            driver: ainfo.driver.clone(),
+            driver_info: ainfo.driver_info.clone(),
+            features: feature_names,
+            max_buffer_size: limits.max_buffer_size,
+            max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
+            startup: Duration::ZERO,
+            pipelines: 0,
+        };
+        let mut inner = DeviceInner {
+            id: NEXT_DEVICE_ID.fetch_add(1, Ordering::Relaxed),
+            device,
+            queue,
+            info,
+            limits,
+            dtypes,
+            pipelines: kernels::PipelineCache::default(),
+            pool,
+            staging,
+            pending: Mutex::new(Default::default()),
+            lost,
+            lost_reason,
+            uncaptured,
+            timeout_ms: AtomicU64::new(timeout.as_millis() as u64),
+            log_dispatches: env_flag("GPUARRAY_LOG"),
+        };
+        // Compile every kernel for every supported dtype now, so no op pays for it later.
+        let compile_started = Instant::now();
+        inner.compile_all()?;
+        inner.info.pipelines = inner.pipelines.len();
+        inner.info.startup = started.elapsed();
+        log::debug!(
+            "gpuarray: {} ready in {:.1} ms ({} pipelines compiled in {:.1} ms)",
+            inner.info,
+            inner.info.startup.as_secs_f64() * 1e3,
+            inner.info.pipelines,
+            compile_started.elapsed().as_secs_f64() * 1e3
+        );
+        Ok(Device { inner: Arc::new(inner) })
+    }
+
+    /// What this device runs on.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.inner.info
+    }
+
+    /// Whether arrays of `dtype` can live on this device.
+    pub fn supports(&self, dtype: DType) -> bool {
+        self.inner.dtypes.contains(&dtype)
+    }
+
+    /// The device's wgpu limits (the adapter's, as granted).
+    pub fn limits(&self) -> &wgpu::Limits {
+        &self.inner.limits
+    }
+
+    /// Submits all recorded work and waits for it; reports errors that wgpu raised outside any
+    /// op (for example on another thread) since the last call.
+    pub fn synchronize(&self) -> Result<()> {
+        self.inner.check_alive()?;
+        let idx = self.inner.flush();
+        self.inner.wait("synchronize", &idx)?;
+        let errors = self.take_uncaptured_errors();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Gpu(format!("synchronize: {}", errors.join("; "))))
+        }
+    }
+
+    /// Errors wgpu reported outside any op's error scope since the last call (normally none).
+    pub fn take_uncaptured_errors(&self) -> Vec<String> {
+        std::mem::take(&mut *self.inner.uncaptured.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// The memory pool's counters.
+    pub fn memory_stats(&self) -> MemoryStats {
+        self.inner.pool.stats()
+    }
+
+    /// Caps the bytes the pool may hold (live arrays plus cache); `None` lifts the cap.
+    pub fn set_memory_limit(&self, bytes: Option<u64>) {
+        self.inner.pool.set_limit(bytes);
+    }
+
+    /// Releases every cached buffer that no array uses.
+    pub fn empty_cache(&self) {
+        self.inner.pool.empty_cache();
+        self.inner.staging.empty_cache();
+    }
+
+    /// The longest any wait for the GPU may take before `Err(Timeout)`.
+    pub fn timeout(&self) -> Duration {
+        self.inner.timeout()
+    }
+
+    /// Sets the wait timeout.
+    pub fn set_timeout(&self, timeout: Duration) {
+        self.inner.timeout_ms.store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);
+    }
+
+    /// Destroys the GPU device now. Every later op on this device (or its arrays) returns
+    /// `Err(DeviceLost)`; a readback in flight returns `Err` rather than hanging.
+    pub fn destroy(&self) {
+        self.inner.mark_lost("Device::destroy was called");
+        self.inner.device.destroy();
+        self.inner.poll_once();
+    }
+
+    /// Whether the device has been lost (and why).
+    pub fn lost_reason(&self) -> Option<String> {
+        if self.inner.is_lost() {
+            Some(self.inner.lost_reason.lock().unwrap_or_else(|p| p.into_inner()).clone().unwrap_or_else(|| "unknown".into()))
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn same_as(&self, other: &Device) -> bool {
+        self.inner.id == other.inner.id
+    }
+}
+
+impl fmt::Debug for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Device(#{}: {})", self.inner.id, self.inner.info)
+    }
+}
+
+impl DeviceInner {
+    pub(crate) fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn mark_lost(&self, why: &str) {
+        let mut r = self.lost_reason.lock().unwrap_or_else(|p| p.into_inner());
+        if r.is_none() {
+            *r = Some(why.to_string());
+        }
+        self.lost.store(true, Ordering::SeqCst);
+    }
+
+    pub(crate) fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed))
+    }
+
+    fn compile_all(&self) -> Result<()> {
+        for kernel in Kernel::ALL {
+            for variant in kernel.variants(&self.dtypes) {
+                self.compile(&PipelineKey::new(kernel, variant))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Compiles (or finds) the pipeline for `key`.
+    pub(crate) fn pipeline(&self, key: &PipelineKey) -> Result<wgpu::ComputePipeline> {
+        match self.pipelines.get(key) {
+            Some(p) => Ok(p),
+            None => self.compile(key),
+        }
+    }
+
+    fn compile(&self, key: &PipelineKey) -> Result<wgpu::ComputePipeline> {
+        let label = key.label();
+        let source = key.kernel.wgsl(key.variant);
+        let constants: Vec<(&str, f64)> = key.constants.iter().map(|&(n, v)| (n, v as f64)).collect();
+        let pipeline = self.guarded("compile", || {
+            let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(&label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+            Ok(self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&label),
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, zero_initialize_workgroup_memory: false },
+                cache: None,
+            }))
+        })
+        .map_err(|e| Error::Gpu(format!("compiling kernel {label}: {e}")))?;
+        self.pipelines.insert(key.clone(), pipeline.clone());
+        Ok(pipeline)
+    }
+}
+
+/// The full text of a wgpu error (its `Display` shows only the first line).
+pub(crate) fn describe_wgpu_error(e: &wgpu::Error) -> String {
+    let mut msg = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let t = s.to_string();
+        if !msg.contains(&t) {
+            msg.push_str(": ");
+            msg.push_str(&t);
+        }
+        source = s.source();
+    }
+    msg
+}
+
+fn choose_adapter(instance: &wgpu::Instance, backends: wgpu::Backends, opts: &DeviceOptions) -> Result<wgpu::Adapter> {
+    let adapters = pollster::block_on(instance.enumerate_adapters(backends));
+    let seen: Vec<String> = adapters.iter().map(|a| {
+        let i = a.get_info();
+        format!("{} ({:?}, {:?})", i.name, i.backend, i.device_type)
+    }).collect();
+    let rank = |t: wgpu::DeviceType| match t {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Cpu => 3,
+        wgpu::DeviceType::Other => 4,
+    };
+    let backend_rank = |b: wgpu::Backend| match b {
+        wgpu::Backend::Vulkan | wgpu::Backend::Metal | wgpu::Backend::Dx12 => 0,
+        _ => 1,
+    };
+    let best = adapters
+        .into_iter()
+        .filter(|a| {
+            let i = a.get_info();
+            let name_ok = opts.adapter_name.as_ref().is_none_or(|n| i.name.to_lowercase().contains(&n.to_lowercase()));
+            let type_ok = !opts.force_fallback || i.device_type == wgpu::DeviceType::Cpu;
+            name_ok && type_ok
+        })
+        .min_by_key(|a| {
+            let i = a.get_info();
+            (rank(i.device_type), backend_rank(i.backend))
+        });
+    best.ok_or_else(|| {
+        let wanted = format!(
+            "backend {}, name {}, {}",
+            opts.backend.map(|b| format!("{b:?}")).unwrap_or_else(|| "any".into()),
+            opts.adapter_name.as_deref().unwrap_or("any"),
+            if opts.force_fallback { "CPU adapters only" } else { "any type" }
+        );
+        let install = "install a GPU driver, or a CPU Vulkan driver: on Debian/Ubuntu `apt-get install mesa-vulkan-drivers libvulkan1` (lavapipe)";
+        if seen.is_empty() {
+            Error::NoAdapter(format!("wgpu found no adapter ({wanted}); {install}"))
+        } else {
+            Error::NoAdapter(format!("no adapter matches ({wanted}); found: {}", seen.join(", ")))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_sizes_parse() {
+        assert_eq!(parse_bytes("1024"), Some(1024));
+        assert_eq!(parse_bytes("512M"), Some(512 << 20));
+        assert_eq!(parse_bytes(" 2g "), Some(2 << 30));
+        assert_eq!(parse_bytes("x"), None);
+        assert_eq!(parse_bytes("99999999999999G"), None);
+    }
+
+    #[test]
+    fn backends_parse() {
+        assert_eq!(Backend::parse("GL"), Some(Backend::Gl));
+        assert_eq!(Backend::parse("cuda"), None);
+    }
+}

@@ -1,0 +1,149 @@
+//! The scheduler: kernels are recorded into one pending command encoder and submitted together —
+//! on readback, on `synchronize`, before an upload, or after a bounded batch. Every GPU-touching
+//! step runs inside error scopes, and every wait is bounded, so wgpu errors become `Err` and
+//! nothing hangs.
+
+use super::DeviceInner;
+use crate::error::{Error, Result};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::MutexGuard;
+use std::time::{Duration, Instant};
+
+/// Dispatches recorded before a submit is forced: bounds how much work one submit holds (a
+/// watchdog on real GPUs resets long submissions) while keeping per-op overhead low.
+pub(crate) const MAX_BATCH: u32 = 256;
+
+/// How long one poll blocks before the waiter checks for device loss and its deadline.
+const POLL_SLICE: Duration = Duration::from_millis(50);
+
+#[derive(Default)]
+pub(crate) struct Pending {
+    encoder: Option<wgpu::CommandEncoder>,
+    recorded: u32,
+}
+
+impl DeviceInner {
+    fn pending(&self) -> MutexGuard<'_, Pending> {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Fails fast once the device is lost.
+    pub(crate) fn check_alive(&self) -> Result<()> {
+        if self.is_lost() {
+            Err(Error::DeviceLost)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Runs `f` inside out-of-memory, validation and internal error scopes on this thread, so a
+    /// wgpu error raised by anything `f` creates, records or submits becomes an `Err` of `op`.
+    pub(crate) fn guarded<T>(&self, op: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        self.check_alive()?;
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
+        let result = f();
+        // Pop in reverse order of pushing; on native the futures are already resolved.
+        let errors = [
+            pollster::block_on(internal.pop()),
+            pollster::block_on(validation.pop()),
+            pollster::block_on(oom.pop()),
+        ];
+        self.check_alive()?;
+        if let Some(e) = errors.into_iter().flatten().next() {
+            return Err(match e {
+                wgpu::Error::OutOfMemory { .. } => {
+                    let s = self.pool.stats();
+                    Error::OutOfMemory { requested: 0, in_use: s.in_use_bytes, limit: s.limit.unwrap_or(u64::MAX) }
+                }
+                other => Error::Gpu(format!("{op}: {}", super::describe_wgpu_error(&other))),
+            });
+        }
+        result
+    }
+
+    /// Records into the pending encoder. Call inside [`DeviceInner::guarded`].
+    pub(crate) fn record<T>(&self, f: impl FnOnce(&mut wgpu::CommandEncoder) -> T) -> T {
+        let mut p = self.pending();
+        let encoder = p.encoder.get_or_insert_with(|| {
+            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("gpuarray batch") })
+        });
+        let out = f(encoder);
+        p.recorded += 1;
+        if p.recorded >= MAX_BATCH {
+            self.submit_locked(&mut p);
+        }
+        out
+    }
+
+    /// Records `f` after the pending work and submits everything at once, returning the
+    /// submission to wait for (readbacks use this).
+    pub(crate) fn submit_now(&self, f: impl FnOnce(&mut wgpu::CommandEncoder)) -> wgpu::SubmissionIndex {
+        let mut p = self.pending();
+        let encoder = p.encoder.get_or_insert_with(|| {
+            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("gpuarray batch") })
+        });
+        f(encoder);
+        p.recorded += 1;
+        self.submit_locked(&mut p)
+    }
+
+    /// Submits the pending work, then runs `f` while no other thread can record: `queue.write_buffer`
+    /// runs at the start of the *next* submit, before commands already recorded, so an upload into a
+    /// reused buffer must never be staged while older commands that read it are still pending.
+    pub(crate) fn after_flush<T>(&self, f: impl FnOnce() -> T) -> T {
+        let mut p = self.pending();
+        self.submit_locked(&mut p);
+        f()
+    }
+
+    /// Submits pending work (if any) and returns the index of the latest submission.
+    pub(crate) fn flush(&self) -> wgpu::SubmissionIndex {
+        let mut p = self.pending();
+        self.submit_locked(&mut p)
+    }
+
+    fn submit_locked(&self, p: &mut Pending) -> wgpu::SubmissionIndex {
+        let buffers: Vec<wgpu::CommandBuffer> = p.encoder.take().map(|e| e.finish()).into_iter().collect();
+        p.recorded = 0;
+        self.queue.submit(buffers)
+    }
+
+    /// Waits, with the device's timeout, for a submission to finish. Never hangs: polls in short
+    /// slices, checking for device loss between them; a panic inside wgpu's poll (its fatal-error
+    /// path) is caught and reported as a lost device.
+    pub(crate) fn wait(&self, op: &'static str, index: &wgpu::SubmissionIndex) -> Result<()> {
+        let timeout = self.timeout();
+        let start = Instant::now();
+        loop {
+            self.check_alive()?;
+            let poll = catch_unwind(AssertUnwindSafe(|| {
+                self.device.poll(wgpu::PollType::Wait { submission_index: Some(index.clone()), timeout: Some(POLL_SLICE) })
+            }));
+            match poll {
+                Ok(Ok(_)) => return self.check_alive(),
+                Ok(Err(wgpu::PollError::Timeout)) => {
+                    if start.elapsed() >= timeout {
+                        return Err(Error::Timeout { op, after: start.elapsed() });
+                    }
+                }
+                Ok(Err(e)) => {
+                    self.check_alive()?;
+                    return Err(Error::Gpu(format!("{op}: waiting for the GPU failed: {e}")));
+                }
+                Err(_) => {
+                    self.mark_lost("wgpu panicked while polling the device");
+                    return Err(Error::DeviceLost);
+                }
+            }
+        }
+    }
+
+    /// A non-blocking poll that turns a wgpu panic into device loss.
+    pub(crate) fn poll_once(&self) {
+        if catch_unwind(AssertUnwindSafe(|| self.device.poll(wgpu::PollType::Poll))).is_err() {
+            self.mark_lost("wgpu panicked while polling the device");
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! The crate's error type: every fallible call returns [`Result`].
+//!
+//! Variants are structured so callers can match on them, and every message names the operation
+//! and the shapes, dtypes or limits involved.
+
+use crate::dtype::DType;
+use std::time::Duration;
+
+/// `std::result::Result` with [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Everything that can go wrong in gpuarray.
+///
+/// ```
+/// use gpuarray::{DType, Error};
+/// let e = Error::DTypeMismatch { op: "to_vec", expected: DType::F32, got: DType::I32 };
+/// assert_eq!(e.to_string(), "to_vec: dtype mismatch: expected f32, got i32");
+/// ```
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    // ---- adapter and device ----------------------------------------------------------------
+    /// No adapter matched the request (or none exists). The message says what to install.
+    #[error("no GPU adapter: {0}")]
+    NoAdapter(String),
+    /// The device was lost (destroyed, reset, or a driver failure); every later op fails fast.
+    #[error("the GPU device was lost; create a new Device")]
+    DeviceLost,
+    /// A wait for the GPU exceeded the device's timeout.
+    #[error("{op}: timed out after {after:?} waiting for the GPU")]
+    Timeout {
+        /// The operation that waited.
+        op: &'static str,
+        /// How long it waited.
+        after: Duration,
+    },
+    /// An array from one `Device` was passed to an op on another.
+    #[error("{op}: arrays live on different devices ({lhs} vs {rhs})")]
+    DeviceMismatch {
+        /// The operation.
+        op: &'static str,
+        /// Description of the first device.
+        lhs: String,
+        /// Description of the second device.
+        rhs: String,
+    },
+    /// The adapter lacks a feature the op or dtype needs.
+    #[error("{op}: unsupported: {feature}")]
+    Unsupported {
+        /// The operation.
+        op: &'static str,
+        /// What is missing, e.g. `"dtype f64 needs the adapter feature SHADER_F64"`.
+        feature: String,
+    },
+    /// A wgpu error that the host-side checks did not prevent (validation, internal).
+    #[error("GPU error: {0}")]
+    Gpu(String),
+
+    // ---- memory ------------------------------------------------------------------------------
+    /// The pool could not provide the memory, even after freeing its cache and retrying.
+    #[error("out of GPU memory: requested {requested} bytes with {in_use} bytes in use (limit {limit} bytes)")]
+    OutOfMemory {
+        /// Bytes requested (after rounding to the pool's size class).
+        requested: u64,
+        /// Bytes held by live arrays at the time.
+        in_use: u64,
+        /// The pool limit in force (`u64::MAX` when none is set).
+        limit: u64,
+    },
+    /// A single buffer larger than the adapter can ever hold.
+    #[error("{op}: {requested} bytes is larger than the adapter's {what} of {max} bytes")]
+    TooLarge {
+        /// The operation.
+        op: &'static str,
+        /// Bytes requested.
+        requested: u64,
+        /// The limit.
+        max: u64,
+        /// Which limit, e.g. `"max_buffer_size"`.
+        what: &'static str,
+    },
+    /// Size arithmetic overflowed (a shape whose product does not fit in 64 bits, say).
+    #[error("{op}: size overflow: {msg}")]
+    Overflow {
+        /// The operation.
+        op: &'static str,
+        /// What overflowed.
+        msg: String,
+    },
+
+    // ---- arguments ---------------------------------------------------------------------------
+    /// Shapes that do not fit the operation.
+    #[error("{op}: {msg}")]
+    Shape {
+        /// The operation.
+        op: &'static str,
+        /// What is wrong, naming the shapes.
+        msg: String,
+    },
+    /// An axis outside `-ndim..ndim`, or repeated.
+    #[error("{op}: axis {axis} is out of bounds for an array of dimension {ndim}")]
+    Axis {
+        /// The operation.
+        op: &'static str,
+        /// The axis given.
+        axis: isize,
+        /// The array's rank.
+        ndim: usize,
+    },
+    /// Two dtypes that must agree do not.
+    #[error("{op}: dtype mismatch: expected {expected}, got {got}")]
+    DTypeMismatch {
+        /// The operation.
+        op: &'static str,
+        /// The dtype required.
+        expected: DType,
+        /// The dtype given.
+        got: DType,
+    },
+    /// Any other invalid argument.
+    #[error("{op}: {msg}")]
+    InvalidArgument {
+        /// The operation.
+        op: &'static str,
+        /// What is wrong.
+        msg: String,
+    },
+    /// An einsum subscript string or operand list that NumPy would reject.
+    #[error("einsum: {msg}{}", pos.map(|p| format!(" (at character {p})")).unwrap_or_default())]
+    Einsum {
+        /// What is wrong.
+        msg: String,
+        /// Character position in the subscripts, when one applies.
+        pos: Option<usize>,
+    },
+}
+
+impl Error {
+    pub(crate) fn shape(op: &'static str, msg: impl Into<String>) -> Self {
+        Error::Shape { op, msg: msg.into() }
+    }
+    pub(crate) fn invalid(op: &'static str, msg: impl Into<String>) -> Self {
+        Error::InvalidArgument { op, msg: msg.into() }
+    }
+    pub(crate) fn overflow(op: &'static str, msg: impl Into<String>) -> Self {
+        Error::Overflow { op, msg: msg.into() }
+    }
+}

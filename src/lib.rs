@@ -1,0 +1,49 @@
+//! # gpuarray
+//!
+//! NumPy-style N-dimensional arrays on any GPU that [`wgpu`] reaches — Vulkan, Metal, DX12, GL —
+//! and on CPUs through Mesa's lavapipe. Kernels are WGSL compute shaders compiled when a
+//! [`Device`] starts; arrays draw memory from a caching pool; the device records kernels into
+//! batched command buffers and submits them on readback or [`Device::synchronize`].
+//!
+//! ```no_run
+//! use gpuarray::{Array, DType, Device, SliceArg};
+//!
+//! fn main() -> gpuarray::Result<()> {
+//!     // The best adapter: a discrete GPU, else an integrated one, else a CPU (lavapipe).
+//!     let dev = Device::new()?;
+//!     println!("running on {}", dev.info());
+//!
+//!     // Upload, view without copying, convert on the GPU, read back.
+//!     let a = Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3])?;
+//!     let t = a.transpose(&[1, 0])?;                          // (3, 2) view
+//!     let rev = t.slice(&[SliceArg::range(None, None, -1)])?; // t[::-1]
+//!     let d = rev.astype(DType::F64)?;                        // cast kernel
+//!     assert_eq!(d.to_vec::<f64>()?, vec![3.0, 6.0, 2.0, 5.0, 1.0, 4.0]);
+//!
+//!     // Arrays made on the GPU.
+//!     let r = Array::arange(&dev, 0.0, 1e6, 1.0, DType::F32)?;
+//!     let e = Array::eye(&dev, 4, DType::I32)?;
+//!     dev.synchronize()?;
+//!     println!("{:?} {:?} pool: {:?}", r, e, dev.memory_stats());
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Set `GPUARRAY_LOG=1` to print one line per kernel launch (kernel, dtype, shape, workgroups,
+//! adapter). Adapter choice: `GPUARRAY_BACKEND`, `GPUARRAY_ADAPTER`, `GPUARRAY_FORCE_FALLBACK=1`.
+
+#![warn(missing_docs)]
+
+mod array;
+mod device;
+mod dtype;
+mod error;
+mod memory;
+mod ops;
+
+pub use array::layout::SliceArg;
+pub use array::Array;
+pub use device::{shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant};
+pub use dtype::{DType, Element};
+pub use error::{Error, Result};
+pub use memory::MemoryStats;

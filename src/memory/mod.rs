@@ -1,0 +1,54 @@
+//! GPU memory: the caching pool (pool.rs), the wgpu allocator behind it, and readback through
+//! pooled staging buffers (staging.rs).
+
+mod pool;
+mod staging;
+
+pub use pool::MemoryStats;
+pub(crate) use pool::{Backing, Pool, PoolBlock};
+pub(crate) use staging::{read_bytes, read_bytes_async};
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Creates wgpu buffers of one usage; allocation failures are caught by error scopes and
+/// reported to the pool, which then frees its cache and retries.
+pub(crate) struct WgpuBacking {
+    device: wgpu::Device,
+    usage: wgpu::BufferUsages,
+    label: &'static str,
+}
+
+impl WgpuBacking {
+    pub fn new(device: &wgpu::Device, usage: wgpu::BufferUsages, label: &'static str) -> Self {
+        WgpuBacking { device: device.clone(), usage, label }
+    }
+}
+
+impl Backing for WgpuBacking {
+    type Buffer = wgpu::Buffer;
+
+    fn alloc(&self, bytes: u64) -> std::result::Result<wgpu::Buffer, String> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(self.label),
+            size: bytes,
+            usage: self.usage,
+            mapped_at_creation: false,
+        });
+        let errors = [pollster::block_on(validation.pop()), pollster::block_on(oom.pop())];
+        match errors.into_iter().flatten().next() {
+            None => Ok(buffer),
+            Some(e) => Err(crate::device::describe_wgpu_error(&e)),
+        }
+    }
+
+    fn release(&self, buffer: wgpu::Buffer) {
+        buffer.destroy();
+    }
+
+    fn collect(&self) {
+        // wgpu frees destroyed buffers when the device is polled.
+        let _ = catch_unwind(AssertUnwindSafe(|| self.device.poll(wgpu::PollType::Poll)));
+    }
+}

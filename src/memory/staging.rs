@@ -1,0 +1,143 @@
+//! Readback: copy device bytes into pooled `MAP_READ` staging buffers, map, copy out, unmap.
+//! Large reads go through fixed-size chunks, so host and staging memory stay bounded and each
+//! chunk is awaited with the device's timeout.
+
+use crate::device::DeviceInner;
+use crate::error::{Error, Result};
+use crate::memory::PoolBlock;
+use crate::memory::WgpuBacking;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{mpsc, Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+/// Bytes read back per staging buffer.
+const CHUNK: u64 = 64 << 20;
+
+type MapResult = std::result::Result<(), wgpu::BufferAsyncError>;
+
+/// Copies `len` bytes at `offset` (both multiples of 4) into a staging buffer and asks to map it.
+fn start_chunk(
+    dev: &DeviceInner,
+    src: &wgpu::Buffer,
+    offset: u64,
+    len: u64,
+    on_mapped: impl FnOnce(MapResult) + Send + 'static,
+) -> Result<(PoolBlock<WgpuBacking>, wgpu::SubmissionIndex)> {
+    dev.guarded("to_vec", || {
+        let staging = dev.staging.alloc(len)?;
+        let index = dev.submit_now(|enc| enc.copy_buffer_to_buffer(src, offset, staging.buffer(), 0, len));
+        staging.buffer().map_async(wgpu::MapMode::Read, 0..len, on_mapped);
+        Ok((staging, index))
+    })
+}
+
+/// Copies the mapped bytes out and returns the staging buffer to the pool.
+fn finish_chunk(staging: PoolBlock<WgpuBacking>, len: u64, out: &mut Vec<u8>) -> Result<()> {
+    match staging.buffer().get_mapped_range(0..len) {
+        Ok(view) => {
+            out.extend_from_slice(&view);
+            drop(view);
+            staging.buffer().unmap();
+            Ok(())
+        }
+        Err(e) => {
+            staging.discard();
+            Err(Error::Gpu(format!("to_vec: mapping the readback buffer failed: {e}")))
+        }
+    }
+}
+
+fn map_failed(dev: &DeviceInner, e: wgpu::BufferAsyncError) -> Error {
+    if dev.is_lost() {
+        Error::DeviceLost
+    } else {
+        Error::Gpu(format!("to_vec: mapping the readback buffer failed: {e}"))
+    }
+}
+
+/// Reads `len` bytes of `src` from `offset` (multiples of 4), blocking.
+pub(crate) fn read_bytes(dev: &DeviceInner, src: &wgpu::Buffer, offset: u64, len: u64) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(len as usize);
+    let mut done = 0;
+    while done < len {
+        let n = CHUNK.min(len - done);
+        let (tx, rx) = mpsc::channel();
+        let (staging, index) = start_chunk(dev, src, offset + done, n, move |r| {
+            let _ = tx.send(r);
+        })?;
+        let waited = dev.wait("to_vec", &index).and_then(|()| {
+            // The callback runs inside a poll; keep polling until it has (it always runs).
+            let start = Instant::now();
+            loop {
+                match rx.recv_timeout(Duration::from_millis(10)) {
+                    Ok(Ok(())) => return Ok(()),
+                    Ok(Err(e)) => return Err(map_failed(dev, e)),
+                    Err(_) if start.elapsed() > dev.timeout() => {
+                        return Err(Error::Timeout { op: "to_vec", after: start.elapsed() })
+                    }
+                    Err(_) => {
+                        dev.check_alive()?;
+                        dev.poll_once();
+                    }
+                }
+            }
+        });
+        if let Err(e) = waited {
+            staging.discard();
+            return Err(e);
+        }
+        finish_chunk(staging, n, &mut out)?;
+        done += n;
+    }
+    Ok(out)
+}
+
+/// A future that resolves when a map callback has run; it polls the device without blocking,
+/// so it works on executors that must not block (and on the web, where the browser polls).
+struct Mapped<'a> {
+    dev: &'a DeviceInner,
+    slot: Arc<Mutex<Option<MapResult>>>,
+    deadline: Instant,
+}
+
+impl Future for Mapped<'_> {
+    type Output = Result<()>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<()>> {
+        if let Some(r) = self.slot.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            return Poll::Ready(r.map_err(|e| map_failed(self.dev, e)));
+        }
+        if let Err(e) = self.dev.check_alive() {
+            return Poll::Ready(Err(e));
+        }
+        if Instant::now() > self.deadline {
+            return Poll::Ready(Err(Error::Timeout { op: "to_vec_async", after: self.dev.timeout() }));
+        }
+        self.dev.poll_once();
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+/// Reads `len` bytes of `src` from `offset`, awaiting instead of blocking.
+pub(crate) async fn read_bytes_async(dev: &DeviceInner, src: &wgpu::Buffer, offset: u64, len: u64) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(len as usize);
+    let mut done = 0;
+    while done < len {
+        let n = CHUNK.min(len - done);
+        let slot = Arc::new(Mutex::new(None));
+        let sink = Arc::clone(&slot);
+        let (staging, _index) = start_chunk(dev, src, offset + done, n, move |r| {
+            *sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+        })?;
+        let mapped = Mapped { dev, slot, deadline: Instant::now() + dev.timeout() }.await;
+        if let Err(e) = mapped {
+            staging.discard();
+            return Err(e);
+        }
+        finish_chunk(staging, n, &mut out)?;
+        done += n;
+    }
+    Ok(out)
+}

@@ -1,0 +1,67 @@
+//! Strided copy with conversion (`shaders/copy.wgsl`): contiguous(), astype(), assign().
+
+use super::params::{base_i32, block_count, Params};
+use crate::array::blocks::{collapse, plan, Operand};
+use crate::array::Array;
+use crate::device::{Binding, Kernel, PipelineKey, Variant};
+use crate::error::Result;
+
+/// `dst[...] = src[...]` elementwise, converting dtype; `src` has `dst`'s shape (already
+/// broadcast) and does not share storage with it.
+pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()> {
+    debug_assert_eq!(src.shape(), dst.shape());
+    src.same_device(op, dst)?;
+    let dev = &dst.device.inner;
+    dev.check_alive()?;
+    if dst.is_empty() {
+        return Ok(());
+    }
+    let (ss, sl) = src.storage_and_layout();
+    let (ds, dl) = dst.storage_and_layout();
+    let (sbuf, dbuf) = (ss.buffer().expect("non-empty"), ds.buffer().expect("non-empty"));
+    let (se, de) = (src.dtype.size_bytes(), dst.dtype.size_bytes());
+    let bytes = dst.len() as u64 * de;
+
+    // Same dtype, both contiguous, word-aligned: a plain buffer copy (the DMA/memcpy path).
+    if src.dtype == dst.dtype && sl.is_contiguous() && dl.is_contiguous() {
+        let (so, doff) = (sl.offset as u64 * se, dl.offset as u64 * de);
+        if so % 4 == 0 && doff % 4 == 0 && bytes % 4 == 0 {
+            return dev.guarded(op, || {
+                dev.record(|enc| enc.copy_buffer_to_buffer(sbuf, so, dbuf, doff, bytes));
+                Ok(())
+            });
+        }
+    }
+
+    let shape: Vec<u64> = dst.shape().iter().map(|&n| n as u64).collect();
+    let strides = |l: &crate::array::layout::Layout| l.strides.iter().map(|&s| s as i64).collect::<Vec<_>>();
+    let (shape, st) = collapse(&shape, &[strides(sl), strides(dl)]);
+    let operands = [
+        Operand { offset: sl.offset as i64, strides: st[0].clone(), elem_bytes: se, buffer_bytes: ss.bytes() },
+        Operand { offset: dl.offset as i64, strides: st[1].clone(), elem_bytes: de, buffer_bytes: ds.bytes() },
+    ];
+    let blocks = plan(op, &shape, &operands, dev.block_limits())?;
+    let key = PipelineKey::new(Kernel::Copy, Variant::pair(src.dtype, dst.dtype));
+    dev.guarded(op, || {
+        for b in &blocks {
+            let mut p = Params::default();
+            p.shape8(&b.shape);
+            p.strides8(&b.strides[0])?;
+            p.strides8(&b.strides[1])?;
+            p.i32(base_i32(b.windows[0].base)?).i32(base_i32(b.windows[1].base)?);
+            p.u32(b.shape.len() as u32).u32(block_count(b)?);
+            let (w0, w1) = (&b.windows[0], &b.windows[1]);
+            dev.dispatch(
+                &key,
+                p.bytes(),
+                &[
+                    Binding { buffer: sbuf, offset: w0.byte_offset, size: w0.byte_size },
+                    Binding { buffer: dbuf, offset: w1.byte_offset, size: w1.byte_size },
+                ],
+                b.numel(),
+                &b.shape,
+            )?;
+        }
+        Ok(())
+    })
+}

@@ -46,4 +46,6 @@ pub use array::Array;
 pub use device::{shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant};
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};
+/// The host type of [`DType::F16`] elements (from the `half` crate).
+pub use half::f16;
 pub use memory::MemoryStats;

@@ -134,7 +134,18 @@ impl Array {
         }
     }
 
-    pub(crate) fn shares_storage(&self, other: &Array) -> bool {
+    /// Whether the two arrays use the same GPU buffer (`numpy.may_share_memory`): views of one
+    /// array do, copies do not.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::zeros(&dev, &[2, 3], gpuarray::DType::F32)?;
+    /// assert!(a.t().may_share_memory(&a));
+    /// assert!(!a.t().contiguous()?.may_share_memory(&a));
+    /// # Ok(()) }
+    /// ```
+    pub fn may_share_memory(&self, other: &Array) -> bool {
         Arc::ptr_eq(&self.storage, &other.storage)
     }
 }

@@ -104,8 +104,9 @@ impl Array {
     }
 
     /// A new contiguous array of `dtype` (always a copy, like `numpy.astype`), converted on the
-    /// GPU. Float to integer truncates toward zero and saturates at the integer's range;
-    /// i32 ↔ u32 reinterpret the bits.
+    /// GPU. Float to integer truncates toward zero and, out of range, saturates to the largest
+    /// value both types represent (WGSL's rule; NumPy leaves that case undefined); i32 ↔ u32
+    /// reinterpret the bits; f64 → f32/f16 rounds to nearest, overflowing to ±inf.
     pub fn astype(&self, dtype: DType) -> Result<Array> {
         self.copy_as("astype", dtype)
     }
@@ -138,7 +139,7 @@ impl Array {
             return Err(Error::invalid("assign", format!("the destination view (shape {:?}, strides {:?}) writes some elements more than once", self.shape(), self.strides())));
         }
         // Binding one buffer as both read and read_write is invalid: copy an aliasing source.
-        let src = if src.shares_storage(self) { src.copy_as("assign", src.dtype)? } else { src };
+        let src = if src.may_share_memory(self) { src.copy_as("assign", src.dtype)? } else { src };
         copy_into("assign", &src, self)
     }
 

@@ -14,17 +14,33 @@ fn main() -> gpuarray::Result<()> {
     let dev = Device::new()?;
     let info = dev.info();
     println!("adapter:   {info}");
-    println!("features:  {}", if info.features.is_empty() { "none".to_string() } else { info.features.join(", ") });
+    println!(
+        "features:  {}",
+        if info.features.is_empty() {
+            "none".to_string()
+        } else {
+            info.features.join(", ")
+        }
+    );
     println!(
         "dtypes:    {}",
-        DType::ALL.iter().filter(|&&d| dev.supports(d)).map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+        DType::ALL
+            .iter()
+            .filter(|&&d| dev.supports(d))
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     println!(
         "limits:    max buffer {} MiB, max binding {} MiB",
         info.max_buffer_size >> 20,
         info.max_storage_buffer_binding_size >> 20
     );
-    println!("start-up:  {:.1} ms ({} kernel variants compiled)", info.startup.as_secs_f64() * 1e3, info.pipelines);
+    println!(
+        "start-up:  {:.1} ms ({} kernel variants compiled)",
+        info.startup.as_secs_f64() * 1e3,
+        info.pipelines
+    );
 
     // 1. Upload 64 Mi f32 values (256 MiB: more than one storage binding on many adapters).
     let (rows, cols) = (8192usize, 8192usize);
@@ -34,27 +50,56 @@ fn main() -> gpuarray::Result<()> {
     dev.synchronize()?;
     let up = t.elapsed();
     let mib = (rows * cols * 4) as f64 / (1 << 20) as f64;
-    println!("upload:    {mib:.0} MiB in {:.1} ms ({:.2} GB/s)", up.as_secs_f64() * 1e3, gbps(rows * cols * 4, up));
+    println!(
+        "upload:    {mib:.0} MiB in {:.1} ms ({:.2} GB/s)",
+        up.as_secs_f64() * 1e3,
+        gbps(rows * cols * 4, up)
+    );
 
     // 2. Compute on the GPU: a transposed copy, then a cast to f16 or i32 of a reversed view.
     let t = Instant::now();
     let at = a.t().contiguous()?;
     dev.synchronize()?;
     let tr = t.elapsed();
-    println!("transpose: {rows}x{cols} f32 in {:.1} ms ({:.2} GB/s read+write)", tr.as_secs_f64() * 1e3, gbps(2 * rows * cols * 4, tr));
-    let target = if dev.supports(DType::F16) { DType::F16 } else { DType::I32 };
+    println!(
+        "transpose: {rows}x{cols} f32 in {:.1} ms ({:.2} GB/s read+write)",
+        tr.as_secs_f64() * 1e3,
+        gbps(2 * rows * cols * 4, tr)
+    );
+    let target = if dev.supports(DType::F16) {
+        DType::F16
+    } else {
+        DType::I32
+    };
     let t = Instant::now();
-    let small = at.slice(&[SliceArg::range(None, None, -1)])?.astype(target)?;
+    let small = at
+        .slice(&[SliceArg::range(None, None, -1)])?
+        .astype(target)?;
     dev.synchronize()?;
-    println!("astype:    reversed view f32 -> {target} in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "astype:    reversed view f32 -> {target} in {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
 
     // 3. Read back and check against the host.
     let t = Instant::now();
     let back = at.to_vec::<f32>()?;
     let down = t.elapsed();
-    println!("readback:  {mib:.0} MiB in {:.1} ms ({:.2} GB/s)", down.as_secs_f64() * 1e3, gbps(rows * cols * 4, down));
-    let wrong = (0..rows).flat_map(|i| (0..cols).map(move |j| (i, j))).filter(|&(i, j)| back[j * rows + i] != host[i * cols + j]).count();
-    println!("check:     transposed copy {} ({} of {} elements wrong)", if wrong == 0 { "correct" } else { "WRONG" }, wrong, rows * cols);
+    println!(
+        "readback:  {mib:.0} MiB in {:.1} ms ({:.2} GB/s)",
+        down.as_secs_f64() * 1e3,
+        gbps(rows * cols * 4, down)
+    );
+    let wrong = (0..rows)
+        .flat_map(|i| (0..cols).map(move |j| (i, j)))
+        .filter(|&(i, j)| back[j * rows + i] != host[i * cols + j])
+        .count();
+    println!(
+        "check:     transposed copy {} ({} of {} elements wrong)",
+        if wrong == 0 { "correct" } else { "WRONG" },
+        wrong,
+        rows * cols
+    );
     println!("cast:      {:?} of {}", small.shape(), small.dtype());
 
     let s = dev.memory_stats();
@@ -67,7 +112,10 @@ fn main() -> gpuarray::Result<()> {
         s.cache_hits
     );
     if info.device_type == "Cpu" {
-        println!("note:      this adapter is a CPU ({}); its timings are CPU figures", info.name);
+        println!(
+            "note:      this adapter is a CPU ({}); its timings are CPU figures",
+            info.name
+        );
     }
     if wrong != 0 {
         std::process::exit(1);

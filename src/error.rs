@@ -137,12 +137,21 @@ pub enum Error {
 
 impl Error {
     pub(crate) fn shape(op: &'static str, msg: impl Into<String>) -> Self {
-        Error::Shape { op, msg: msg.into() }
+        Error::Shape {
+            op,
+            msg: msg.into(),
+        }
     }
     pub(crate) fn invalid(op: &'static str, msg: impl Into<String>) -> Self {
-        Error::InvalidArgument { op, msg: msg.into() }
+        Error::InvalidArgument {
+            op,
+            msg: msg.into(),
+        }
     }
     pub(crate) fn overflow(op: &'static str, msg: impl Into<String>) -> Self {
-        Error::Overflow { op, msg: msg.into() }
+        Error::Overflow {
+            op,
+            msg: msg.into(),
+        }
     }
 }

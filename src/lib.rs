@@ -43,7 +43,9 @@ mod ops;
 
 pub use array::layout::SliceArg;
 pub use array::Array;
-pub use device::{shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant};
+pub use device::{
+    shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
+};
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};
 /// The host type of [`DType::F16`] elements (from the `half` crate).

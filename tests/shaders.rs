@@ -19,17 +19,35 @@ fn every_shipped_variant_validates() {
         };
         let mut validator = Validator::new(ValidationFlags::all(), Capabilities::all());
         if let Err(e) = validator.validate(&module) {
-            failures.push(format!("{}: validate: {}", v.label, e.emit_to_string(&v.wgsl)));
+            failures.push(format!(
+                "{}: validate: {}",
+                v.label,
+                e.emit_to_string(&v.wgsl)
+            ));
         }
-        assert!(module.entry_points.iter().any(|e| e.name == "main"), "{}: no `main` entry point", v.label);
+        assert!(
+            module.entry_points.iter().any(|e| e.name == "main"),
+            "{}: no `main` entry point",
+            v.label
+        );
     }
-    assert!(failures.is_empty(), "{} invalid variants:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} invalid variants:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn f16_variants_enable_f16_and_others_do_not() {
     for v in gpuarray::shader_variants() {
-        assert_eq!(v.wgsl.starts_with("enable f16;"), v.label.contains("f16"), "{}", v.label);
+        assert_eq!(
+            v.wgsl.starts_with("enable f16;"),
+            v.label.contains("f16"),
+            "{}",
+            v.label
+        );
     }
 }
 
@@ -40,7 +58,9 @@ fn a_broken_shader_is_rejected() {
     let module = naga::front::wgsl::parse_str(bad);
     let invalid = match module {
         Err(_) => true,
-        Ok(m) => Validator::new(ValidationFlags::all(), Capabilities::all()).validate(&m).is_err(),
+        Ok(m) => Validator::new(ValidationFlags::all(), Capabilities::all())
+            .validate(&m)
+            .is_err(),
     };
     assert!(invalid);
 }

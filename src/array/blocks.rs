@@ -77,7 +77,10 @@ pub(crate) fn collapse(shape: &[u64], strides: &[Vec<i64>]) -> (Vec<u64>, Vec<Ve
             continue;
         }
         let mergeable = !out_shape.is_empty()
-            && strides.iter().zip(&out_strides).all(|(s, o)| *o.last().unwrap() == s[d] * n as i64);
+            && strides
+                .iter()
+                .zip(&out_strides)
+                .all(|(s, o)| *o.last().unwrap() == s[d] * n as i64);
         if mergeable {
             *out_shape.last_mut().unwrap() *= n;
             for (s, o) in strides.iter().zip(out_strides.iter_mut()) {
@@ -95,13 +98,22 @@ pub(crate) fn collapse(shape: &[u64], strides: &[Vec<i64>]) -> (Vec<u64>, Vec<Ve
 
 fn lcm(a: u64, b: u64) -> u64 {
     fn gcd(a: u64, b: u64) -> u64 {
-        if b == 0 { a } else { gcd(b, a % b) }
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
     }
     a / gcd(a, b) * b
 }
 
 /// Plans the blocks of a launch over `shape` (already collapsed or not).
-pub(crate) fn plan(op: &'static str, shape: &[u64], operands: &[Operand], limits: BlockLimits) -> Result<Vec<Block>> {
+pub(crate) fn plan(
+    op: &'static str,
+    shape: &[u64],
+    operands: &[Operand],
+    limits: BlockLimits,
+) -> Result<Vec<Block>> {
     let overflow = || Error::overflow(op, format!("index arithmetic for shape {shape:?}"));
     if shape.contains(&0) {
         return Ok(Vec::new());
@@ -161,7 +173,11 @@ fn try_block(
         let (mut lo, mut hi) = (first, first);
         for &d in &nonunit {
             let reach = (extent[d] as i64 - 1).checked_mul(o.strides[d])?;
-            if reach < 0 { lo += reach } else { hi += reach }
+            if reach < 0 {
+                lo += reach
+            } else {
+                hi += reach
+            }
         }
         let align = lcm(lcm(limits.offset_alignment, o.elem_bytes), 4) as i64;
         let byte_lo = lo.checked_mul(eb)? / align * align;
@@ -171,14 +187,20 @@ fn try_block(
         // The window must fit the binding limit and its element indices must fit in i32.
         let max_window = limits.max_binding.min(i32::MAX as u64) / 4 * 4;
         if size > max_window {
-            let axis = *nonunit.iter().max_by_key(|&&d| o.strides[d].unsigned_abs() * (extent[d] - 1))?;
+            let axis = *nonunit
+                .iter()
+                .max_by_key(|&&d| o.strides[d].unsigned_abs() * (extent[d] - 1))?;
             let excess = size - max_window;
             if worst.is_none_or(|(e, _)| excess > e) {
                 worst = Some((excess, axis));
             }
             continue;
         }
-        windows.push(Window { byte_offset: byte_lo as u64, byte_size: size, base: first - byte_lo / eb });
+        windows.push(Window {
+            byte_offset: byte_lo as u64,
+            byte_size: size,
+            base: first - byte_lo / eb,
+        });
     }
     if let Some((_, axis)) = worst {
         return Some(Err(axis));
@@ -190,7 +212,10 @@ fn try_block(
     }
     Some(Ok(Block {
         shape: nonunit.iter().map(|&d| extent[d]).collect(),
-        strides: operands.iter().map(|o| nonunit.iter().map(|&d| o.strides[d]).collect()).collect(),
+        strides: operands
+            .iter()
+            .map(|o| nonunit.iter().map(|&d| o.strides[d]).collect())
+            .collect(),
         windows,
         first_index,
     }))
@@ -210,7 +235,11 @@ pub(crate) fn grid(groups: u64, max_dim: u32) -> Option<(u32, u32)> {
 mod tests {
     use super::*;
 
-    const LAVAPIPE: BlockLimits = BlockLimits { max_binding: 128 << 20, offset_alignment: 32, max_elems: 1 << 31 };
+    const LAVAPIPE: BlockLimits = BlockLimits {
+        max_binding: 128 << 20,
+        offset_alignment: 32,
+        max_elems: 1 << 31,
+    };
 
     fn contiguous(shape: &[u64]) -> Vec<i64> {
         let mut s = vec![0i64; shape.len()];
@@ -239,7 +268,11 @@ mod tests {
                 let (mut lo, mut hi) = (w.base, w.base);
                 for (&n, &s) in b.shape.iter().zip(st) {
                     let r = (n as i64 - 1) * s;
-                    if r < 0 { lo += r } else { hi += r }
+                    if r < 0 {
+                        lo += r
+                    } else {
+                        hi += r
+                    }
                 }
                 assert!(lo >= 0 && hi < wlen, "block {b:?} leaves its window");
             }
@@ -249,7 +282,12 @@ mod tests {
     #[test]
     fn small_launch_is_one_block() {
         let shape = [3u64, 4];
-        let ops = [Operand { offset: 0, strides: contiguous(&shape), elem_bytes: 4, buffer_bytes: 48 }];
+        let ops = [Operand {
+            offset: 0,
+            strides: contiguous(&shape),
+            elem_bytes: 4,
+            buffer_bytes: 48,
+        }];
         let blocks = plan("t", &shape, &ops, LAVAPIPE).unwrap();
         assert_eq!(blocks.len(), 1);
         check_cover(&shape, &ops, LAVAPIPE, &blocks);
@@ -259,11 +297,25 @@ mod tests {
     fn transposed_300_mib_copy_is_tiled_in_two_dims() {
         let (r, c) = (8960u64, 8960u64); // 306 MiB of f32
         let bytes = r * c * 4;
-        let src = Operand { offset: 0, strides: vec![1, r as i64], elem_bytes: 4, buffer_bytes: bytes };
-        let dst = Operand { offset: 0, strides: vec![c as i64, 1], elem_bytes: 4, buffer_bytes: bytes };
+        let src = Operand {
+            offset: 0,
+            strides: vec![1, r as i64],
+            elem_bytes: 4,
+            buffer_bytes: bytes,
+        };
+        let dst = Operand {
+            offset: 0,
+            strides: vec![c as i64, 1],
+            elem_bytes: 4,
+            buffer_bytes: bytes,
+        };
         let ops = [src, dst];
         let blocks = plan("t", &[c, r], &ops, LAVAPIPE).unwrap();
-        assert!(blocks.len() > 2 && blocks.len() <= 16, "{} blocks", blocks.len());
+        assert!(
+            blocks.len() > 2 && blocks.len() <= 16,
+            "{} blocks",
+            blocks.len()
+        );
         check_cover(&[c, r], &ops, LAVAPIPE, &blocks);
     }
 
@@ -271,18 +323,42 @@ mod tests {
     fn more_than_2_pow_32_elements_with_fake_limits() {
         // n = 2^32 + 7 u32 elements, on a device whose limits would allow it.
         let n = (1u64 << 32) + 7;
-        let limits = BlockLimits { max_binding: 1 << 31, offset_alignment: 256, max_elems: 1 << 28 };
+        let limits = BlockLimits {
+            max_binding: 1 << 31,
+            offset_alignment: 256,
+            max_elems: 1 << 28,
+        };
         let ops = [
-            Operand { offset: 0, strides: vec![1], elem_bytes: 4, buffer_bytes: n * 4 },
-            Operand { offset: n as i64 - 1, strides: vec![-1], elem_bytes: 4, buffer_bytes: n * 4 },
+            Operand {
+                offset: 0,
+                strides: vec![1],
+                elem_bytes: 4,
+                buffer_bytes: n * 4,
+            },
+            Operand {
+                offset: n as i64 - 1,
+                strides: vec![-1],
+                elem_bytes: 4,
+                buffer_bytes: n * 4,
+            },
         ];
         let blocks = plan("t", &[n], &ops, limits).unwrap();
         check_cover(&[n], &ops, limits, &blocks);
         // 5 * 2^30 f16 elements viewed as (5, 2^30) with a stepped, transposed operand.
         let (a, b) = (5u64, 1u64 << 30);
         let ops = [
-            Operand { offset: 0, strides: vec![b as i64, 1], elem_bytes: 2, buffer_bytes: a * b * 2 },
-            Operand { offset: 0, strides: vec![1, a as i64], elem_bytes: 2, buffer_bytes: a * b * 2 },
+            Operand {
+                offset: 0,
+                strides: vec![b as i64, 1],
+                elem_bytes: 2,
+                buffer_bytes: a * b * 2,
+            },
+            Operand {
+                offset: 0,
+                strides: vec![1, a as i64],
+                elem_bytes: 2,
+                buffer_bytes: a * b * 2,
+            },
         ];
         let blocks = plan("t", &[a, b], &ops, limits).unwrap();
         check_cover(&[a, b], &ops, limits, &blocks);
@@ -291,7 +367,12 @@ mod tests {
     #[test]
     fn rank_above_eight_is_split_on_the_host() {
         let shape = vec![2u64; 11];
-        let ops = [Operand { offset: 0, strides: contiguous(&shape).iter().map(|s| s * 3).collect(), elem_bytes: 4, buffer_bytes: 3 * 4 * 2048 }];
+        let ops = [Operand {
+            offset: 0,
+            strides: contiguous(&shape).iter().map(|s| s * 3).collect(),
+            elem_bytes: 4,
+            buffer_bytes: 3 * 4 * 2048,
+        }];
         let blocks = plan("t", &shape, &ops, LAVAPIPE).unwrap();
         assert_eq!(blocks.len(), 8);
         check_cover(&shape, &ops, LAVAPIPE, &blocks);
@@ -308,7 +389,12 @@ mod tests {
 
     #[test]
     fn overflowing_offsets_are_errors() {
-        let ops = [Operand { offset: i64::MAX - 2, strides: vec![i64::MAX / 2], elem_bytes: 4, buffer_bytes: u64::MAX }];
+        let ops = [Operand {
+            offset: i64::MAX - 2,
+            strides: vec![i64::MAX / 2],
+            elem_bytes: 4,
+            buffer_bytes: u64::MAX,
+        }];
         assert!(plan("t", &[4], &ops, LAVAPIPE).is_err());
     }
 

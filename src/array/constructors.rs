@@ -48,7 +48,13 @@ impl Array {
         Array::full_op("full", device, shape, value, dtype)
     }
 
-    fn full_op(op: &'static str, device: &Device, shape: &[usize], value: f64, dtype: DType) -> Result<Array> {
+    fn full_op(
+        op: &'static str,
+        device: &Device,
+        shape: &[usize],
+        value: f64,
+        dtype: DType,
+    ) -> Result<Array> {
         let a = Array::empty(op, device, shape, dtype)?;
         fill_view(op, &a, value)?;
         Ok(a)
@@ -56,8 +62,17 @@ impl Array {
 
     /// Writes `value` into every element of this array or view.
     pub fn fill(&self, value: f64) -> Result<()> {
-        if self.layout.shape.iter().zip(&self.layout.strides).any(|(&n, &s)| n > 1 && s == 0) {
-            return Err(Error::invalid("fill", "cannot fill a broadcast view: it writes elements more than once"));
+        if self
+            .layout
+            .shape
+            .iter()
+            .zip(&self.layout.strides)
+            .any(|(&n, &s)| n > 1 && s == 0)
+        {
+            return Err(Error::invalid(
+                "fill",
+                "cannot fill a broadcast view: it writes elements more than once",
+            ));
         }
         fill_view("fill", self, value)
     }
@@ -72,23 +87,49 @@ impl Array {
     /// assert_eq!(a.to_vec::<i32>()?, vec![10, 7, 4, 1]);
     /// # Ok(()) }
     /// ```
-    pub fn arange(device: &Device, start: f64, stop: f64, step: f64, dtype: DType) -> Result<Array> {
+    pub fn arange(
+        device: &Device,
+        start: f64,
+        stop: f64,
+        step: f64,
+        dtype: DType,
+    ) -> Result<Array> {
         let op = "arange";
         if step == 0.0 || !step.is_finite() || !start.is_finite() || !stop.is_finite() {
-            return Err(Error::invalid(op, format!("start {start}, stop {stop} and step {step} must be finite and step non-zero")));
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "start {start}, stop {stop} and step {step} must be finite and step non-zero"
+                ),
+            ));
         }
         let len = ((stop - start) / step).ceil().max(0.0);
         if len > isize::MAX as f64 {
-            return Err(Error::overflow(op, format!("arange({start}, {stop}, {step}) has {len} elements")));
+            return Err(Error::overflow(
+                op,
+                format!("arange({start}, {stop}, {step}) has {len} elements"),
+            ));
         }
         let a = Array::empty(op, device, &[len as usize], dtype)?;
         let seq = if dtype.is_float() {
-            Sequence::Float { start, step, last: None }
+            Sequence::Float {
+                start,
+                step,
+                last: None,
+            }
         } else {
             if start.fract() != 0.0 || step.fract() != 0.0 {
-                return Err(Error::invalid(op, format!("start {start} and step {step} must be whole numbers for dtype {dtype}")));
+                return Err(Error::invalid(
+                    op,
+                    format!(
+                        "start {start} and step {step} must be whole numbers for dtype {dtype}"
+                    ),
+                ));
             }
-            Sequence::Int { start: start as i64, step: step as i64 }
+            Sequence::Int {
+                start: start as i64,
+                step: step as i64,
+            }
         };
         fill_sequence(op, &a, &seq)?;
         Ok(a)
@@ -104,18 +145,43 @@ impl Array {
     /// assert_eq!(a.to_vec::<f32>()?, vec![0.0, 0.25, 0.5, 0.75, 1.0]);
     /// # Ok(()) }
     /// ```
-    pub fn linspace(device: &Device, start: f64, stop: f64, num: usize, dtype: DType) -> Result<Array> {
+    pub fn linspace(
+        device: &Device,
+        start: f64,
+        stop: f64,
+        num: usize,
+        dtype: DType,
+    ) -> Result<Array> {
         let op = "linspace";
         if !start.is_finite() || !stop.is_finite() {
-            return Err(Error::invalid(op, format!("start {start} and stop {stop} must be finite")));
+            return Err(Error::invalid(
+                op,
+                format!("start {start} and stop {stop} must be finite"),
+            ));
         }
         if !dtype.is_float() {
-            let work = if device.supports(DType::F64) { DType::F64 } else { DType::F32 };
+            let work = if device.supports(DType::F64) {
+                DType::F64
+            } else {
+                DType::F32
+            };
             return Array::linspace(device, start, stop, num, work)?.astype(dtype);
         }
         let a = Array::empty(op, device, &[num], dtype)?;
-        let step = if num > 1 { (stop - start) / (num - 1) as f64 } else { 0.0 };
-        fill_sequence(op, &a, &Sequence::Float { start, step, last: Some(if num > 1 { stop } else { start }) })?;
+        let step = if num > 1 {
+            (stop - start) / (num - 1) as f64
+        } else {
+            0.0
+        };
+        fill_sequence(
+            op,
+            &a,
+            &Sequence::Float {
+                start,
+                step,
+                last: Some(if num > 1 { stop } else { start }),
+            },
+        )?;
         Ok(a)
     }
 
@@ -134,15 +200,29 @@ impl Array {
     /// assert_eq!(e.to_vec::<i32>()?, vec![0, 1, 0, 0, 0, 1]);
     /// # Ok(()) }
     /// ```
-    pub fn eye_k(device: &Device, rows: usize, cols: usize, k: isize, dtype: DType) -> Result<Array> {
+    pub fn eye_k(
+        device: &Device,
+        rows: usize,
+        cols: usize,
+        k: isize,
+        dtype: DType,
+    ) -> Result<Array> {
         let op = "eye";
         checked_numel(op, &[rows, cols])?;
         let a = Array::zeros(device, &[rows, cols], dtype)?;
         // The diagonal is a strided view: start at (0, k) or (-k, 0), step cols + 1.
-        let (r0, c0) = if k >= 0 { (0, k.unsigned_abs()) } else { (k.unsigned_abs(), 0) };
+        let (r0, c0) = if k >= 0 {
+            (0, k.unsigned_abs())
+        } else {
+            (k.unsigned_abs(), 0)
+        };
         let len = rows.saturating_sub(r0).min(cols.saturating_sub(c0));
         if len > 0 {
-            let diag = Layout { shape: vec![len], strides: vec![cols as isize + 1], offset: r0 * cols + c0 };
+            let diag = Layout {
+                shape: vec![len],
+                strides: vec![cols as isize + 1],
+                offset: r0 * cols + c0,
+            };
             fill_view(op, &a.with_layout(diag), 1.0)?;
         }
         Ok(a)

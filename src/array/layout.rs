@@ -37,7 +37,11 @@ impl SliceArg {
     }
     /// `:` — the whole axis.
     pub fn full() -> Self {
-        SliceArg::Range { start: None, stop: None, step: 1 }
+        SliceArg::Range {
+            start: None,
+            stop: None,
+            step: 1,
+        }
     }
 }
 
@@ -65,7 +69,12 @@ pub(crate) fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> 
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))
         .filter(|&n| n <= isize::MAX as usize)
-        .ok_or_else(|| Error::overflow(op, format!("the shape {shape:?} has more than 2^63 elements")))
+        .ok_or_else(|| {
+            Error::overflow(
+                op,
+                format!("the shape {shape:?} has more than 2^63 elements"),
+            )
+        })
 }
 
 /// Normalises an axis in `-ndim..ndim`.
@@ -74,12 +83,20 @@ pub(crate) fn normalize_axis(op: &'static str, axis: isize, ndim: usize) -> Resu
     if axis < -n || axis >= n {
         return Err(Error::Axis { op, axis, ndim });
     }
-    Ok(if axis < 0 { (axis + n) as usize } else { axis as usize })
+    Ok(if axis < 0 {
+        (axis + n) as usize
+    } else {
+        axis as usize
+    })
 }
 
 impl Layout {
     pub fn contiguous(shape: &[usize]) -> Self {
-        Layout { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 }
+        Layout {
+            shape: shape.to_vec(),
+            strides: contiguous_strides(shape),
+            offset: 0,
+        }
     }
 
     pub fn ndim(&self) -> usize {
@@ -126,12 +143,19 @@ impl Layout {
         if axes.len() != nd {
             return Err(Error::shape(
                 op,
-                format!("axes {axes:?} do not match an array of shape {:?}", self.shape),
+                format!(
+                    "axes {axes:?} do not match an array of shape {:?}",
+                    self.shape
+                ),
             ));
         }
         for &a in axes {
             if a >= nd {
-                return Err(Error::Axis { op, axis: a as isize, ndim: nd });
+                return Err(Error::Axis {
+                    op,
+                    axis: a as isize,
+                    ndim: nd,
+                });
             }
             if std::mem::replace(&mut seen[a], true) {
                 return Err(Error::invalid(op, format!("repeated axis {a} in {axes:?}")));
@@ -150,7 +174,10 @@ impl Layout {
         let err = || {
             Error::shape(
                 op,
-                format!("cannot broadcast an array of shape {:?} to shape {shape:?}", self.shape),
+                format!(
+                    "cannot broadcast an array of shape {:?} to shape {shape:?}",
+                    self.shape
+                ),
             )
         };
         if self.ndim() > nd {
@@ -168,15 +195,25 @@ impl Layout {
                 return Err(err());
             };
         }
-        Ok(Layout { shape: shape.to_vec(), strides, offset: self.offset })
+        Ok(Layout {
+            shape: shape.to_vec(),
+            strides,
+            offset: self.offset,
+        })
     }
 
     pub fn slice(&self, op: &'static str, args: &[SliceArg]) -> Result<Layout> {
-        let consumed = args.iter().filter(|a| !matches!(a, SliceArg::NewAxis)).count();
+        let consumed = args
+            .iter()
+            .filter(|a| !matches!(a, SliceArg::NewAxis))
+            .count();
         if consumed > self.ndim() {
             return Err(Error::invalid(
                 op,
-                format!("too many indices ({consumed}) for an array of shape {:?}", self.shape),
+                format!(
+                    "too many indices ({consumed}) for an array of shape {:?}",
+                    self.shape
+                ),
             ));
         }
         let mut shape = Vec::new();
@@ -218,7 +255,11 @@ impl Layout {
         }
         shape.extend_from_slice(&self.shape[axis..]);
         strides.extend_from_slice(&self.strides[axis..]);
-        Ok(Layout { shape, strides, offset: offset as usize })
+        Ok(Layout {
+            shape,
+            strides,
+            offset: offset as usize,
+        })
     }
 
     pub fn squeeze(&self, op: &'static str, axes: Option<&[isize]>) -> Result<Layout> {
@@ -258,14 +299,27 @@ impl Layout {
 }
 
 /// NumPy's `PySlice_AdjustIndices`: the first index and length of `start:stop:step` on `n`.
-pub(crate) fn slice_indices(n: isize, start: Option<isize>, stop: Option<isize>, step: isize) -> (isize, isize) {
+pub(crate) fn slice_indices(
+    n: isize,
+    start: Option<isize>,
+    stop: Option<isize>,
+    step: isize,
+) -> (isize, isize) {
     let clamp = |v: isize, lo: isize, hi: isize| v.max(lo).min(hi);
     let (lo, hi) = if step > 0 { (0, n) } else { (-1, n - 1) };
     let fix = |v: isize| if v < 0 { v + n } else { v };
-    let start = start.map(|s| clamp(fix(s), lo, hi)).unwrap_or(if step > 0 { 0 } else { n - 1 });
-    let stop = stop.map(|s| clamp(fix(s), lo, hi)).unwrap_or(if step > 0 { n } else { -1 });
+    let start = start
+        .map(|s| clamp(fix(s), lo, hi))
+        .unwrap_or(if step > 0 { 0 } else { n - 1 });
+    let stop = stop
+        .map(|s| clamp(fix(s), lo, hi))
+        .unwrap_or(if step > 0 { n } else { -1 });
     let len = if step > 0 {
-        if stop > start { (stop - start + step - 1) / step } else { 0 }
+        if stop > start {
+            (stop - start + step - 1) / step
+        } else {
+            0
+        }
     } else if start > stop {
         (start - stop + (-step) - 1) / (-step)
     } else {
@@ -274,11 +328,26 @@ pub(crate) fn slice_indices(n: isize, start: Option<isize>, stop: Option<isize>,
     (start, len)
 }
 
-fn infer_shape(op: &'static str, from: &[usize], shape: &[isize], numel: usize) -> Result<Vec<usize>> {
+fn infer_shape(
+    op: &'static str,
+    from: &[usize],
+    shape: &[isize],
+    numel: usize,
+) -> Result<Vec<usize>> {
     let unknown: Vec<usize> = (0..shape.len()).filter(|&i| shape[i] == -1).collect();
-    let bad = || Error::shape(op, format!("cannot reshape an array of shape {from:?} ({numel} elements) into shape {shape:?}"));
+    let bad = || {
+        Error::shape(
+            op,
+            format!(
+                "cannot reshape an array of shape {from:?} ({numel} elements) into shape {shape:?}"
+            ),
+        )
+    };
     if unknown.len() > 1 || shape.iter().any(|&n| n < -1) {
-        return Err(Error::invalid(op, format!("invalid shape {shape:?}: at most one -1 and no other negative sizes")));
+        return Err(Error::invalid(
+            op,
+            format!("invalid shape {shape:?}: at most one -1 and no other negative sizes"),
+        ));
     }
     let known = shape
         .iter()
@@ -287,7 +356,7 @@ fn infer_shape(op: &'static str, from: &[usize], shape: &[isize], numel: usize) 
         .ok_or_else(|| Error::overflow(op, format!("the shape {shape:?} overflows")))?;
     let mut out: Vec<usize> = shape.iter().map(|&n| n.max(0) as usize).collect();
     if let Some(&u) = unknown.first() {
-        if known == 0 || numel % known != 0 {
+        if known == 0 || !numel.is_multiple_of(known) {
             return Err(bad());
         }
         out[u] = numel / known;
@@ -300,7 +369,13 @@ fn infer_shape(op: &'static str, from: &[usize], shape: &[isize], numel: usize) 
 /// Reshape without a copy when groups of old axes merge or split cleanly (NumPy's
 /// `_attempt_nocopy_reshape`).
 fn reshape_strided(l: &Layout, new_shape: &[usize]) -> Option<Layout> {
-    let old: Vec<(usize, isize)> = l.shape.iter().copied().zip(l.strides.iter().copied()).filter(|&(n, _)| n != 1).collect();
+    let old: Vec<(usize, isize)> = l
+        .shape
+        .iter()
+        .copied()
+        .zip(l.strides.iter().copied())
+        .filter(|&(n, _)| n != 1)
+        .collect();
     let mut new_strides = vec![0isize; new_shape.len()];
     let (mut oi, mut ni) = (0usize, 0usize);
     while ni < new_shape.len() && oi < old.len() {
@@ -336,7 +411,11 @@ fn reshape_strided(l: &Layout, new_shape: &[usize]) -> Option<Layout> {
         debug_assert_eq!(new_shape[k], 1);
         *st = 0;
     }
-    Some(Layout { shape: new_shape.to_vec(), strides: new_strides, offset: l.offset })
+    Some(Layout {
+        shape: new_shape.to_vec(),
+        strides: new_strides,
+        offset: l.offset,
+    })
 }
 
 #[cfg(test)]
@@ -375,15 +454,30 @@ mod tests {
         let l = Layout::contiguous(&[3, 4]);
         let t = l.permute("t", &[1, 0]).unwrap();
         assert_eq!(elems(&t), vec![0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]);
-        let s = l.slice("s", &[SliceArg::range(None, None, -1), SliceArg::range(Some(1), None, 2)]).unwrap();
+        let s = l
+            .slice(
+                "s",
+                &[
+                    SliceArg::range(None, None, -1),
+                    SliceArg::range(Some(1), None, 2),
+                ],
+            )
+            .unwrap();
         assert_eq!(s.shape, vec![3, 2]);
         assert_eq!(elems(&s), vec![9, 11, 5, 7, 1, 3]);
-        let b = Layout::contiguous(&[3, 1]).broadcast_to("b", &[2, 3, 4]).unwrap();
+        let b = Layout::contiguous(&[3, 1])
+            .broadcast_to("b", &[2, 3, 4])
+            .unwrap();
         assert_eq!(b.strides, vec![0, 1, 0]);
         assert!(Layout::contiguous(&[2]).broadcast_to("b", &[3]).is_err());
         let i = l.slice("i", &[SliceArg::Index(-1)]).unwrap();
         assert_eq!(elems(&i), vec![8, 9, 10, 11]);
-        let n = l.slice("n", &[SliceArg::NewAxis, SliceArg::full(), SliceArg::Index(2)]).unwrap();
+        let n = l
+            .slice(
+                "n",
+                &[SliceArg::NewAxis, SliceArg::full(), SliceArg::Index(2)],
+            )
+            .unwrap();
         assert_eq!(n.shape, vec![1, 3]);
         assert_eq!(elems(&n), vec![2, 6, 10]);
         assert!(l.slice("x", &[SliceArg::Index(3)]).is_err());
@@ -412,7 +506,9 @@ mod tests {
         let l = Layout::contiguous(&[3, 4]);
         assert!(l.is_contiguous());
         assert!(!l.permute("t", &[1, 0]).unwrap().is_contiguous());
-        let s = l.slice("s", &[SliceArg::range(Some(1), Some(2), 1)]).unwrap();
+        let s = l
+            .slice("s", &[SliceArg::range(Some(1), Some(2), 1)])
+            .unwrap();
         assert!(s.is_contiguous());
         assert!(Layout::contiguous(&[0, 2]).is_contiguous());
         assert!(checked_numel("n", &[1 << 40, 1 << 40]).is_err());

@@ -26,16 +26,30 @@ pub(crate) struct Storage {
 
 impl Storage {
     /// Fresh, uninitialised storage for `numel` elements of `dtype`.
-    pub(crate) fn new(op: &'static str, device: &Device, numel: usize, dtype: DType) -> Result<Arc<Storage>> {
+    pub(crate) fn new(
+        op: &'static str,
+        device: &Device,
+        numel: usize,
+        dtype: DType,
+    ) -> Result<Arc<Storage>> {
         device.check_dtype(op, dtype)?;
         let bytes = (numel as u64)
             .checked_mul(dtype.size_bytes())
             .ok_or_else(|| Error::overflow(op, format!("{numel} elements of {dtype}")))?;
         let max = device.inner.limits.max_buffer_size;
         if bytes > max {
-            return Err(Error::TooLarge { op, requested: bytes, max, what: "max_buffer_size" });
+            return Err(Error::TooLarge {
+                op,
+                requested: bytes,
+                max,
+                what: "max_buffer_size",
+            });
         }
-        let block = if bytes == 0 { None } else { Some(device.inner.pool.alloc(bytes.next_multiple_of(4))?) };
+        let block = if bytes == 0 {
+            None
+        } else {
+            Some(device.inner.pool.alloc(bytes.next_multiple_of(4))?)
+        };
         Ok(Arc::new(Storage { block }))
     }
 
@@ -116,13 +130,28 @@ impl Array {
     }
 
     pub(crate) fn with_layout(&self, layout: Layout) -> Array {
-        Array { storage: Arc::clone(&self.storage), layout, dtype: self.dtype, device: self.device.clone() }
+        Array {
+            storage: Arc::clone(&self.storage),
+            layout,
+            dtype: self.dtype,
+            device: self.device.clone(),
+        }
     }
 
     /// A fresh contiguous array on `device` (uninitialised: callers fill it).
-    pub(crate) fn empty(op: &'static str, device: &Device, shape: &[usize], dtype: DType) -> Result<Array> {
+    pub(crate) fn empty(
+        op: &'static str,
+        device: &Device,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Array> {
         let numel = layout::checked_numel(op, shape)?;
-        Ok(Array { storage: Storage::new(op, device, numel, dtype)?, layout: Layout::contiguous(shape), dtype, device: device.clone() })
+        Ok(Array {
+            storage: Storage::new(op, device, numel, dtype)?,
+            layout: Layout::contiguous(shape),
+            dtype,
+            device: device.clone(),
+        })
     }
 
     /// `Err(DeviceMismatch)` unless `other` lives on this array's device.
@@ -130,7 +159,11 @@ impl Array {
         if self.device.same_as(&other.device) {
             Ok(())
         } else {
-            Err(Error::DeviceMismatch { op, lhs: format!("{:?}", self.device), rhs: format!("{:?}", other.device) })
+            Err(Error::DeviceMismatch {
+                op,
+                lhs: format!("{:?}", self.device),
+                rhs: format!("{:?}", other.device),
+            })
         }
     }
 
@@ -152,7 +185,14 @@ impl Array {
 
 impl fmt::Debug for Array {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Array(shape={:?}, dtype={}, strides={:?}, offset={})", self.shape(), self.dtype, self.strides(), self.layout.offset)
+        write!(
+            f,
+            "Array(shape={:?}, dtype={}, strides={:?}, offset={})",
+            self.shape(),
+            self.dtype,
+            self.strides(),
+            self.layout.offset
+        )
     }
 }
 
@@ -168,6 +208,12 @@ impl Device {
             DType::F64 => "SHADER_F64 (native-only; not in WebGPU or Metal)",
             _ => "a feature this adapter lacks",
         };
-        Err(Error::Unsupported { op, feature: format!("dtype {dtype} needs the adapter feature {feature}, which {} does not offer", self.info().name) })
+        Err(Error::Unsupported {
+            op,
+            feature: format!(
+                "dtype {dtype} needs the adapter feature {feature}, which {} does not offer",
+                self.info().name
+            ),
+        })
     }
 }

@@ -25,7 +25,13 @@ impl Array {
     pub fn from_slice<T: Element>(device: &Device, data: &[T], shape: &[usize]) -> Result<Array> {
         let numel = checked_numel("from_slice", shape)?;
         if numel != data.len() {
-            return Err(Error::shape("from_slice", format!("{} elements cannot fill shape {shape:?} ({numel} elements)", data.len())));
+            return Err(Error::shape(
+                "from_slice",
+                format!(
+                    "{} elements cannot fill shape {shape:?} ({numel} elements)",
+                    data.len()
+                ),
+            ));
         }
         let a = Array::empty("from_slice", device, shape, T::DTYPE)?;
         if let Some(buffer) = a.storage.buffer() {
@@ -60,25 +66,50 @@ impl Array {
     /// Reads the array back in row-major order, blocking until the GPU is done.
     /// `Err(DTypeMismatch)` unless `T` is the array's dtype.
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        let Some((c, start, offset, len)) = self.readback_plan::<T>()? else { return Ok(Vec::new()) };
+        let Some((c, start, skip, len)) = self.readback_plan::<T>()? else {
+            return Ok(Vec::new());
+        };
         let buffer = c.storage.buffer().expect("non-empty arrays have a buffer");
-        let bytes = read_bytes(&self.device.inner, buffer, start, len)?;
-        Ok(cast_vec(&bytes[offset..offset + self.len() * std::mem::size_of::<T>()]))
+        let mut out = vec![T::zeroed(); self.len()];
+        read_bytes(
+            &self.device.inner,
+            buffer,
+            start,
+            len,
+            skip,
+            bytemuck::cast_slice_mut(&mut out),
+        )?;
+        Ok(out)
     }
 
     /// [`Array::to_vec`] for async callers (and wasm, where blocking is not allowed).
     pub async fn to_vec_async<T: Element>(&self) -> Result<Vec<T>> {
-        let Some((c, start, offset, len)) = self.readback_plan::<T>()? else { return Ok(Vec::new()) };
+        let Some((c, start, skip, len)) = self.readback_plan::<T>()? else {
+            return Ok(Vec::new());
+        };
         let buffer = c.storage.buffer().expect("non-empty arrays have a buffer");
-        let bytes = read_bytes_async(&self.device.inner, buffer, start, len).await?;
-        Ok(cast_vec(&bytes[offset..offset + self.len() * std::mem::size_of::<T>()]))
+        let mut out = vec![T::zeroed(); self.len()];
+        read_bytes_async(
+            &self.device.inner,
+            buffer,
+            start,
+            len,
+            skip,
+            bytemuck::cast_slice_mut(&mut out),
+        )
+        .await?;
+        Ok(out)
     }
 
     /// The contiguous array to read, the 4-byte-aligned byte range to copy, and where the data
     /// starts within it. `None` for an empty array.
-    fn readback_plan<T: Element>(&self) -> Result<Option<(Array, u64, usize, u64)>> {
+    fn readback_plan<T: Element>(&self) -> Result<Option<(Array, u64, u64, u64)>> {
         if T::DTYPE != self.dtype {
-            return Err(Error::DTypeMismatch { op: "to_vec", expected: self.dtype, got: T::DTYPE });
+            return Err(Error::DTypeMismatch {
+                op: "to_vec",
+                expected: self.dtype,
+                got: T::DTYPE,
+            });
         }
         self.device.inner.check_alive()?;
         if self.is_empty() {
@@ -90,7 +121,7 @@ impl Array {
         let end = first + self.len() as u64 * eb;
         let start = first / 4 * 4;
         let stop = end.next_multiple_of(4);
-        Ok(Some((c, start, (first - start) as usize, stop - start)))
+        Ok(Some((c, start, first - start, stop - start)))
     }
 
     /// A row-major contiguous array with these elements: `self` when already contiguous (shared
@@ -133,28 +164,37 @@ impl Array {
     pub fn assign(&self, src: &Array) -> Result<()> {
         self.same_device("assign", src)?;
         let src = src.broadcast_to(self.shape()).map_err(|_| {
-            Error::shape("assign", format!("could not broadcast input array from shape {:?} into shape {:?}", src.shape(), self.shape()))
+            Error::shape(
+                "assign",
+                format!(
+                    "could not broadcast input array from shape {:?} into shape {:?}",
+                    src.shape(),
+                    self.shape()
+                ),
+            )
         })?;
         if self.layout_has_overlap() {
             return Err(Error::invalid("assign", format!("the destination view (shape {:?}, strides {:?}) writes some elements more than once", self.shape(), self.strides())));
         }
         // Binding one buffer as both read and read_write is invalid: copy an aliasing source.
-        let src = if src.may_share_memory(self) { src.copy_as("assign", src.dtype)? } else { src };
+        let src = if src.may_share_memory(self) {
+            src.copy_as("assign", src.dtype)?
+        } else {
+            src
+        };
         copy_into("assign", &src, self)
     }
 
     /// Whether two indices of this view address the same element (a broadcast destination).
     fn layout_has_overlap(&self) -> bool {
-        self.layout.shape.iter().zip(&self.layout.strides).any(|(&n, &s)| n > 1 && s == 0)
+        self.layout
+            .shape
+            .iter()
+            .zip(&self.layout.strides)
+            .any(|(&n, &s)| n > 1 && s == 0)
     }
 
     pub(crate) fn storage_and_layout(&self) -> (&Storage, &Layout) {
         (&self.storage, &self.layout)
     }
-}
-
-fn cast_vec<T: Element>(bytes: &[u8]) -> Vec<T> {
-    let mut v = vec![T::zeroed(); bytes.len() / std::mem::size_of::<T>()];
-    bytemuck::cast_slice_mut::<T, u8>(&mut v).copy_from_slice(bytes);
-    v
 }

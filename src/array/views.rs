@@ -20,7 +20,10 @@ impl Array {
             Some(l) => Ok(self.with_layout(l)),
             None => {
                 let c = self.contiguous()?;
-                let l = c.layout.reshape("reshape", shape)?.expect("contiguous arrays always reshape");
+                let l = c
+                    .layout
+                    .reshape("reshape", shape)?
+                    .expect("contiguous arrays always reshape");
                 Ok(c.with_layout(l))
             }
         }
@@ -42,12 +45,19 @@ impl Array {
     /// Reverses the axes (`a.T`): a view.
     pub fn t(&self) -> Array {
         let axes: Vec<usize> = (0..self.ndim()).rev().collect();
-        self.with_layout(self.layout.permute("t", &axes).expect("a reversal is a valid permutation"))
+        self.with_layout(
+            self.layout
+                .permute("t", &axes)
+                .expect("a reversal is a valid permutation"),
+        )
     }
 
     /// Swaps two axes: a view.
     pub fn swapaxes(&self, a: isize, b: isize) -> Result<Array> {
-        let (a, b) = (normalize_axis("swapaxes", a, self.ndim())?, normalize_axis("swapaxes", b, self.ndim())?);
+        let (a, b) = (
+            normalize_axis("swapaxes", a, self.ndim())?,
+            normalize_axis("swapaxes", b, self.ndim())?,
+        );
         let mut axes: Vec<usize> = (0..self.ndim()).collect();
         axes.swap(a, b);
         self.transpose(&axes)
@@ -84,7 +94,11 @@ impl Array {
 
     /// Removes every axis of length 1: a view.
     pub fn squeeze(&self) -> Array {
-        self.with_layout(self.layout.squeeze("squeeze", None).expect("squeezing all unit axes cannot fail"))
+        self.with_layout(
+            self.layout
+                .squeeze("squeeze", None)
+                .expect("squeezing all unit axes cannot fail"),
+        )
     }
 
     /// Removes the given axes, which must have length 1: a view.

@@ -53,9 +53,21 @@ impl Kernel {
     /// The WGSL type aliases that specialise this kernel for `v`.
     fn aliases(self, v: Variant) -> String {
         match self {
-            Kernel::Copy => format!("alias Src = {};\nalias Dst = {};\n", v.a.wgsl(), v.b.unwrap_or(v.a).wgsl()),
-            Kernel::Fill => format!("alias T = {};\nalias V = {};\n", v.a.wgsl(), v.a.wgsl_compute()),
-            Kernel::Sequence => format!("alias T = {};\nalias C = {};\n", v.a.wgsl(), v.a.wgsl_compute()),
+            Kernel::Copy => format!(
+                "alias Src = {};\nalias Dst = {};\n",
+                v.a.wgsl(),
+                v.b.unwrap_or(v.a).wgsl()
+            ),
+            Kernel::Fill => format!(
+                "alias T = {};\nalias V = {};\n",
+                v.a.wgsl(),
+                v.a.wgsl_compute()
+            ),
+            Kernel::Sequence => format!(
+                "alias T = {};\nalias C = {};\n",
+                v.a.wgsl(),
+                v.a.wgsl_compute()
+            ),
         }
     }
 
@@ -115,7 +127,11 @@ pub(crate) const DEFAULT_WG: u32 = 256;
 
 impl PipelineKey {
     pub fn new(kernel: Kernel, variant: Variant) -> Self {
-        PipelineKey { kernel, variant, constants: vec![("WG", DEFAULT_WG)] }
+        PipelineKey {
+            kernel,
+            variant,
+            constants: vec![("WG", DEFAULT_WG)],
+        }
     }
     pub fn label(&self) -> String {
         format!("{}[{}]", self.kernel.name(), self.variant)
@@ -130,10 +146,17 @@ pub(crate) struct PipelineCache {
 
 impl PipelineCache {
     pub fn get(&self, key: &PipelineKey) -> Option<wgpu::ComputePipeline> {
-        self.map.read().unwrap_or_else(|e| e.into_inner()).get(key).cloned()
+        self.map
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
     }
     pub fn insert(&self, key: PipelineKey, p: wgpu::ComputePipeline) {
-        self.map.write().unwrap_or_else(|e| e.into_inner()).insert(key, p);
+        self.map
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, p);
     }
     pub fn len(&self) -> usize {
         self.map.read().unwrap_or_else(|e| e.into_inner()).len()
@@ -163,10 +186,12 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
     Kernel::ALL
         .iter()
         .flat_map(|&k| {
-            k.variants(&DType::ALL).into_iter().map(move |v| ShaderVariant {
-                label: PipelineKey::new(k, v).label(),
-                wgsl: k.wgsl(v),
-            })
+            k.variants(&DType::ALL)
+                .into_iter()
+                .map(move |v| ShaderVariant {
+                    label: PipelineKey::new(k, v).label(),
+                    wgsl: k.wgsl(v),
+                })
         })
         .collect()
 }

@@ -18,10 +18,24 @@ impl DeviceInner {
     /// Records a launch of `key` with one invocation per element of `count`, its parameters in a
     /// fresh uniform buffer (created mapped, so no `write_buffer` ordering hazard), and the given
     /// storage bindings at bindings 1, 2, ... Call inside [`DeviceInner::guarded`].
-    pub(crate) fn dispatch(&self, key: &PipelineKey, params: &[u8], storage: &[Binding], count: u64, shape: &[u64]) -> Result<()> {
-        debug_assert!(count > 0, "zero-size launches are filtered out by the callers");
+    pub(crate) fn dispatch(
+        &self,
+        key: &PipelineKey,
+        params: &[u8],
+        storage: &[Binding],
+        count: u64,
+        shape: &[u64],
+    ) -> Result<()> {
+        debug_assert!(
+            count > 0,
+            "zero-size launches are filtered out by the callers"
+        );
         let pipeline = self.pipeline(key)?;
-        let wg = key.constants.iter().find(|c| c.0 == "WG").map_or(DEFAULT_WG, |c| c.1) as u64;
+        let wg = key
+            .constants
+            .iter()
+            .find(|c| c.0 == "WG")
+            .map_or(DEFAULT_WG, |c| c.1) as u64;
         let max_dim = self.limits.max_compute_workgroups_per_dimension;
         let (x, y) = grid(count.div_ceil(wg), max_dim).ok_or_else(|| Error::TooLarge {
             op: "dispatch",
@@ -32,12 +46,17 @@ impl DeviceInner {
         let label = key.label();
         let mut padded = params.to_vec();
         padded.resize(params.len().next_multiple_of(16).max(16), 0);
-        let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(&label),
-            contents: &padded,
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
+        let uniform = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&label),
+                contents: &padded,
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+        let mut entries = vec![wgpu::BindGroupEntry {
+            binding: 0,
+            resource: uniform.as_entire_binding(),
+        }];
         for (i, b) in storage.iter().enumerate() {
             entries.push(wgpu::BindGroupEntry {
                 binding: i as u32 + 1,
@@ -54,7 +73,10 @@ impl DeviceInner {
             entries: &entries,
         });
         self.record(|encoder| {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(&label), timestamp_writes: None });
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(&label),
+                timestamp_writes: None,
+            });
             pass.set_pipeline(&pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(x, y, 1);

@@ -85,13 +85,22 @@ impl DeviceOptions {
     pub fn from_env() -> Result<Self> {
         let backend = match std::env::var("GPUARRAY_BACKEND") {
             Ok(s) if !s.trim().is_empty() => Some(Backend::parse(&s).ok_or_else(|| {
-                Error::invalid("Device::new", format!("GPUARRAY_BACKEND={s:?}: expected vulkan, metal, dx12 or gl"))
+                Error::invalid(
+                    "Device::new",
+                    format!("GPUARRAY_BACKEND={s:?}: expected vulkan, metal, dx12 or gl"),
+                )
             })?),
             _ => None,
         };
-        let adapter_name = std::env::var("GPUARRAY_ADAPTER").ok().filter(|s| !s.trim().is_empty());
+        let adapter_name = std::env::var("GPUARRAY_ADAPTER")
+            .ok()
+            .filter(|s| !s.trim().is_empty());
         let force_fallback = env_flag("GPUARRAY_FORCE_FALLBACK");
-        Ok(DeviceOptions { backend, adapter_name, force_fallback })
+        Ok(DeviceOptions {
+            backend,
+            adapter_name,
+            force_fallback,
+        })
     }
 }
 
@@ -139,11 +148,21 @@ impl DeviceConfig {
                     .parse::<f64>()
                     .ok()
                     .filter(|v| *v > 0.0 && v.is_finite())
-                    .ok_or_else(|| Error::invalid("Device::new", format!("GPUARRAY_TIMEOUT_SECS={s:?}: expected seconds > 0")))?,
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            "Device::new",
+                            format!("GPUARRAY_TIMEOUT_SECS={s:?}: expected seconds > 0"),
+                        )
+                    })?,
             )),
             _ => None,
         };
-        Ok(DeviceConfig { options: DeviceOptions::from_env()?, memory_limit, timeout, ..Default::default() })
+        Ok(DeviceConfig {
+            options: DeviceOptions::from_env()?,
+            memory_limit,
+            timeout,
+            ..Default::default()
+        })
     }
 }
 
@@ -160,7 +179,9 @@ fn parse_bytes(s: &str) -> Option<u64> {
 }
 
 fn env_flag(name: &str) -> bool {
-    std::env::var(name).map(|v| matches!(v.trim(), "1" | "true" | "yes" | "on")).unwrap_or(false)
+    std::env::var(name)
+        .map(|v| matches!(v.trim(), "1" | "true" | "yes" | "on"))
+        .unwrap_or(false)
 }
 
 /// What a [`Device`] runs on. `Display` gives one human line, e.g.
@@ -254,13 +275,20 @@ impl Device {
 
     /// A device chosen by `options`; other settings from the environment.
     pub fn with_options(options: DeviceOptions) -> Result<Device> {
-        Device::with_config(DeviceConfig { options, ..DeviceConfig::from_env()? })
+        Device::with_config(DeviceConfig {
+            options,
+            ..DeviceConfig::from_env()?
+        })
     }
 
     /// A device with every setting explicit.
     pub fn with_config(config: DeviceConfig) -> Result<Device> {
         let started = Instant::now();
-        let backends = config.options.backend.map(Backend::wgpu).unwrap_or(wgpu::Backends::PRIMARY | wgpu::Backends::GL);
+        let backends = config
+            .options
+            .backend
+            .map(Backend::wgpu)
+            .unwrap_or(wgpu::Backends::PRIMARY | wgpu::Backends::GL);
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
         desc.backends = backends;
         let instance = wgpu::Instance::new(desc);
@@ -327,10 +355,20 @@ impl Device {
                 _ => true,
             })
             .collect();
-        let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+        let storage_usage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST;
         let staging_usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
-        let pool = Pool::new(WgpuBacking::new(&device, storage_usage, "gpuarray array"), limits.max_buffer_size, config.memory_limit);
-        let staging = Pool::new(WgpuBacking::new(&device, staging_usage, "gpuarray readback"), limits.max_buffer_size, None);
+        let pool = Pool::new(
+            WgpuBacking::new(&device, storage_usage, "gpuarray array"),
+            limits.max_buffer_size,
+            config.memory_limit,
+        );
+        let staging = Pool::new(
+            WgpuBacking::new(&device, staging_usage, "gpuarray readback"),
+            limits.max_buffer_size,
+            None,
+        );
         let timeout = config.timeout.unwrap_or(Duration::from_secs(600));
         let mut feature_names = Vec::new();
         for (f, name) in [
@@ -385,7 +423,9 @@ impl Device {
             inner.info.pipelines,
             compile_started.elapsed().as_secs_f64() * 1e3
         );
-        Ok(Device { inner: Arc::new(inner) })
+        Ok(Device {
+            inner: Arc::new(inner),
+        })
     }
 
     /// What this device runs on.
@@ -419,7 +459,13 @@ impl Device {
 
     /// Errors wgpu reported outside any op's error scope since the last call (normally none).
     pub fn take_uncaptured_errors(&self) -> Vec<String> {
-        std::mem::take(&mut *self.inner.uncaptured.lock().unwrap_or_else(|p| p.into_inner()))
+        std::mem::take(
+            &mut *self
+                .inner
+                .uncaptured
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()),
+        )
     }
 
     /// The memory pool's counters.
@@ -445,7 +491,9 @@ impl Device {
 
     /// Sets the wait timeout.
     pub fn set_timeout(&self, timeout: Duration) {
-        self.inner.timeout_ms.store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);
+        self.inner
+            .timeout_ms
+            .store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);
     }
 
     /// Destroys the GPU device now. Every later op on this device (or its arrays) returns
@@ -459,7 +507,14 @@ impl Device {
     /// Whether the device has been lost (and why).
     pub fn lost_reason(&self) -> Option<String> {
         if self.inner.is_lost() {
-            Some(self.inner.lost_reason.lock().unwrap_or_else(|p| p.into_inner()).clone().unwrap_or_else(|| "unknown".into()))
+            Some(
+                self.inner
+                    .lost_reason
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .clone()
+                    .unwrap_or_else(|| "unknown".into()),
+            )
         } else {
             None
         }
@@ -513,22 +568,31 @@ impl DeviceInner {
     fn compile(&self, key: &PipelineKey) -> Result<wgpu::ComputePipeline> {
         let label = key.label();
         let source = key.kernel.wgsl(key.variant);
-        let constants: Vec<(&str, f64)> = key.constants.iter().map(|&(n, v)| (n, v as f64)).collect();
-        let pipeline = self.guarded("compile", || {
-            let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(&label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-            Ok(self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&label),
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, zero_initialize_workgroup_memory: false },
-                cache: None,
-            }))
-        })
-        .map_err(|e| Error::Gpu(format!("compiling kernel {label}: {e}")))?;
+        let constants: Vec<(&str, f64)> =
+            key.constants.iter().map(|&(n, v)| (n, v as f64)).collect();
+        let pipeline = self
+            .guarded("compile", || {
+                let module = self
+                    .device
+                    .create_shader_module(wgpu::ShaderModuleDescriptor {
+                        label: Some(&label),
+                        source: wgpu::ShaderSource::Wgsl(source.into()),
+                    });
+                Ok(self
+                    .device
+                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                        label: Some(&label),
+                        layout: None,
+                        module: &module,
+                        entry_point: Some("main"),
+                        compilation_options: wgpu::PipelineCompilationOptions {
+                            constants: &constants,
+                            zero_initialize_workgroup_memory: false,
+                        },
+                        cache: None,
+                    }))
+            })
+            .map_err(|e| Error::Gpu(format!("compiling kernel {label}: {e}")))?;
         self.pipelines.insert(key.clone(), pipeline.clone());
         Ok(pipeline)
     }
@@ -549,12 +613,19 @@ pub(crate) fn describe_wgpu_error(e: &wgpu::Error) -> String {
     msg
 }
 
-fn choose_adapter(instance: &wgpu::Instance, backends: wgpu::Backends, opts: &DeviceOptions) -> Result<wgpu::Adapter> {
+fn choose_adapter(
+    instance: &wgpu::Instance,
+    backends: wgpu::Backends,
+    opts: &DeviceOptions,
+) -> Result<wgpu::Adapter> {
     let adapters = pollster::block_on(instance.enumerate_adapters(backends));
-    let seen: Vec<String> = adapters.iter().map(|a| {
-        let i = a.get_info();
-        format!("{} ({:?}, {:?})", i.name, i.backend, i.device_type)
-    }).collect();
+    let seen: Vec<String> = adapters
+        .iter()
+        .map(|a| {
+            let i = a.get_info();
+            format!("{} ({:?}, {:?})", i.name, i.backend, i.device_type)
+        })
+        .collect();
     let rank = |t: wgpu::DeviceType| match t {
         wgpu::DeviceType::DiscreteGpu => 0,
         wgpu::DeviceType::IntegratedGpu => 1,
@@ -570,7 +641,10 @@ fn choose_adapter(instance: &wgpu::Instance, backends: wgpu::Backends, opts: &De
         .into_iter()
         .filter(|a| {
             let i = a.get_info();
-            let name_ok = opts.adapter_name.as_ref().is_none_or(|n| i.name.to_lowercase().contains(&n.to_lowercase()));
+            let name_ok = opts
+                .adapter_name
+                .as_ref()
+                .is_none_or(|n| i.name.to_lowercase().contains(&n.to_lowercase()));
             let type_ok = !opts.force_fallback || i.device_type == wgpu::DeviceType::Cpu;
             name_ok && type_ok
         })

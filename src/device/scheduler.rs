@@ -55,7 +55,11 @@ impl DeviceInner {
             return Err(match e {
                 wgpu::Error::OutOfMemory { .. } => {
                     let s = self.pool.stats();
-                    Error::OutOfMemory { requested: 0, in_use: s.in_use_bytes, limit: s.limit.unwrap_or(u64::MAX) }
+                    Error::OutOfMemory {
+                        requested: 0,
+                        in_use: s.in_use_bytes,
+                        limit: s.limit.unwrap_or(u64::MAX),
+                    }
                 }
                 other => Error::Gpu(format!("{op}: {}", super::describe_wgpu_error(&other))),
             });
@@ -67,7 +71,10 @@ impl DeviceInner {
     pub(crate) fn record<T>(&self, f: impl FnOnce(&mut wgpu::CommandEncoder) -> T) -> T {
         let mut p = self.pending();
         let encoder = p.encoder.get_or_insert_with(|| {
-            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("gpuarray batch") })
+            self.device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("gpuarray batch"),
+                })
         });
         let out = f(encoder);
         p.recorded += 1;
@@ -79,10 +86,16 @@ impl DeviceInner {
 
     /// Records `f` after the pending work and submits everything at once, returning the
     /// submission to wait for (readbacks use this).
-    pub(crate) fn submit_now(&self, f: impl FnOnce(&mut wgpu::CommandEncoder)) -> wgpu::SubmissionIndex {
+    pub(crate) fn submit_now(
+        &self,
+        f: impl FnOnce(&mut wgpu::CommandEncoder),
+    ) -> wgpu::SubmissionIndex {
         let mut p = self.pending();
         let encoder = p.encoder.get_or_insert_with(|| {
-            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("gpuarray batch") })
+            self.device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("gpuarray batch"),
+                })
         });
         f(encoder);
         p.recorded += 1;
@@ -105,7 +118,8 @@ impl DeviceInner {
     }
 
     fn submit_locked(&self, p: &mut Pending) -> wgpu::SubmissionIndex {
-        let buffers: Vec<wgpu::CommandBuffer> = p.encoder.take().map(|e| e.finish()).into_iter().collect();
+        let buffers: Vec<wgpu::CommandBuffer> =
+            p.encoder.take().map(|e| e.finish()).into_iter().collect();
         p.recorded = 0;
         self.queue.submit(buffers)
     }
@@ -119,13 +133,19 @@ impl DeviceInner {
         loop {
             self.check_alive()?;
             let poll = catch_unwind(AssertUnwindSafe(|| {
-                self.device.poll(wgpu::PollType::Wait { submission_index: Some(index.clone()), timeout: Some(POLL_SLICE) })
+                self.device.poll(wgpu::PollType::Wait {
+                    submission_index: Some(index.clone()),
+                    timeout: Some(POLL_SLICE),
+                })
             }));
             match poll {
                 Ok(Ok(_)) => return self.check_alive(),
                 Ok(Err(wgpu::PollError::Timeout)) => {
                     if start.elapsed() >= timeout {
-                        return Err(Error::Timeout { op, after: start.elapsed() });
+                        return Err(Error::Timeout {
+                            op,
+                            after: start.elapsed(),
+                        });
                     }
                 }
                 Ok(Err(e)) => {

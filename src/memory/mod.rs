@@ -20,7 +20,11 @@ pub(crate) struct WgpuBacking {
 
 impl WgpuBacking {
     pub fn new(device: &wgpu::Device, usage: wgpu::BufferUsages, label: &'static str) -> Self {
-        WgpuBacking { device: device.clone(), usage, label }
+        WgpuBacking {
+            device: device.clone(),
+            usage,
+            label,
+        }
     }
 }
 
@@ -36,7 +40,10 @@ impl Backing for WgpuBacking {
             usage: self.usage,
             mapped_at_creation: false,
         });
-        let errors = [pollster::block_on(validation.pop()), pollster::block_on(oom.pop())];
+        let errors = [
+            pollster::block_on(validation.pop()),
+            pollster::block_on(oom.pop()),
+        ];
         match errors.into_iter().flatten().next() {
             None => Ok(buffer),
             Some(e) => Err(crate::device::describe_wgpu_error(&e)),
@@ -44,7 +51,10 @@ impl Backing for WgpuBacking {
     }
 
     fn release(&self, buffer: wgpu::Buffer) {
-        buffer.destroy();
+        // Dropped, not destroyed: a cached buffer may still be used by recorded or submitted
+        // work (an array dropped while a kernel reading it is pending); wgpu frees it when that
+        // work is done.
+        drop(buffer);
     }
 
     fn collect(&self) {

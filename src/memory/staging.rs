@@ -25,26 +25,52 @@ fn start_chunk(
     len: u64,
     on_mapped: impl FnOnce(MapResult) + Send + 'static,
 ) -> Result<(PoolBlock<WgpuBacking>, wgpu::SubmissionIndex)> {
-    dev.guarded("to_vec", || {
-        let staging = dev.staging.alloc(len)?;
-        let index = dev.submit_now(|enc| enc.copy_buffer_to_buffer(src, offset, staging.buffer(), 0, len));
-        staging.buffer().map_async(wgpu::MapMode::Read, 0..len, on_mapped);
-        Ok((staging, index))
-    })
+    let staging = dev.staging.alloc(len)?;
+    let started = dev.guarded("to_vec", || {
+        let index =
+            dev.submit_now(|enc| enc.copy_buffer_to_buffer(src, offset, staging.buffer(), 0, len));
+        staging
+            .buffer()
+            .map_async(wgpu::MapMode::Read, 0..len, on_mapped);
+        Ok(index)
+    });
+    match started {
+        Ok(index) => Ok((staging, index)),
+        Err(e) => {
+            // The map may be pending: never hand this buffer out again.
+            staging.discard();
+            Err(e)
+        }
+    }
 }
 
-/// Copies the mapped bytes out and returns the staging buffer to the pool.
-fn finish_chunk(staging: PoolBlock<WgpuBacking>, len: u64, out: &mut Vec<u8>) -> Result<()> {
+/// Copies the mapped bytes of the chunk at `at` (bytes into the read range) into `dst`, which
+/// receives the range less its first `skip` bytes, and returns the staging buffer to the pool.
+fn finish_chunk(
+    staging: PoolBlock<WgpuBacking>,
+    len: u64,
+    at: u64,
+    skip: u64,
+    dst: &mut [u8],
+) -> Result<()> {
     match staging.buffer().get_mapped_range(0..len) {
         Ok(view) => {
-            out.extend_from_slice(&view);
+            // The part of this chunk that lands in dst: [max(at, skip), min(at+len, skip+dst.len())).
+            let lo = at.max(skip);
+            let hi = (at + len).min(skip + dst.len() as u64);
+            if hi > lo {
+                dst[(lo - skip) as usize..(hi - skip) as usize]
+                    .copy_from_slice(&view[(lo - at) as usize..(hi - at) as usize]);
+            }
             drop(view);
             staging.buffer().unmap();
             Ok(())
         }
         Err(e) => {
             staging.discard();
-            Err(Error::Gpu(format!("to_vec: mapping the readback buffer failed: {e}")))
+            Err(Error::Gpu(format!(
+                "to_vec: mapping the readback buffer failed: {e}"
+            )))
         }
     }
 }
@@ -57,9 +83,16 @@ fn map_failed(dev: &DeviceInner, e: wgpu::BufferAsyncError) -> Error {
     }
 }
 
-/// Reads `len` bytes of `src` from `offset` (multiples of 4), blocking.
-pub(crate) fn read_bytes(dev: &DeviceInner, src: &wgpu::Buffer, offset: u64, len: u64) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(len as usize);
+/// Reads `len` bytes of `src` from `offset` (both multiples of 4) into `dst`, dropping the first
+/// `skip` bytes of the range (the data's offset inside its first 4-byte word); blocking.
+pub(crate) fn read_bytes(
+    dev: &DeviceInner,
+    src: &wgpu::Buffer,
+    offset: u64,
+    len: u64,
+    skip: u64,
+    dst: &mut [u8],
+) -> Result<()> {
     let mut done = 0;
     while done < len {
         let n = CHUNK.min(len - done);
@@ -75,7 +108,10 @@ pub(crate) fn read_bytes(dev: &DeviceInner, src: &wgpu::Buffer, offset: u64, len
                     Ok(Ok(())) => return Ok(()),
                     Ok(Err(e)) => return Err(map_failed(dev, e)),
                     Err(_) if start.elapsed() > dev.timeout() => {
-                        return Err(Error::Timeout { op: "to_vec", after: start.elapsed() })
+                        return Err(Error::Timeout {
+                            op: "to_vec",
+                            after: start.elapsed(),
+                        })
                     }
                     Err(_) => {
                         dev.check_alive()?;
@@ -88,10 +124,10 @@ pub(crate) fn read_bytes(dev: &DeviceInner, src: &wgpu::Buffer, offset: u64, len
             staging.discard();
             return Err(e);
         }
-        finish_chunk(staging, n, &mut out)?;
+        finish_chunk(staging, n, done, skip, dst)?;
         done += n;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A future that resolves when a map callback has run; it polls the device without blocking,
@@ -112,7 +148,10 @@ impl Future for Mapped<'_> {
             return Poll::Ready(Err(e));
         }
         if Instant::now() > self.deadline {
-            return Poll::Ready(Err(Error::Timeout { op: "to_vec_async", after: self.dev.timeout() }));
+            return Poll::Ready(Err(Error::Timeout {
+                op: "to_vec_async",
+                after: self.dev.timeout(),
+            }));
         }
         self.dev.poll_once();
         cx.waker().wake_by_ref();
@@ -120,9 +159,15 @@ impl Future for Mapped<'_> {
     }
 }
 
-/// Reads `len` bytes of `src` from `offset`, awaiting instead of blocking.
-pub(crate) async fn read_bytes_async(dev: &DeviceInner, src: &wgpu::Buffer, offset: u64, len: u64) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(len as usize);
+/// [`read_bytes`], awaiting instead of blocking.
+pub(crate) async fn read_bytes_async(
+    dev: &DeviceInner,
+    src: &wgpu::Buffer,
+    offset: u64,
+    len: u64,
+    skip: u64,
+    dst: &mut [u8],
+) -> Result<()> {
     let mut done = 0;
     while done < len {
         let n = CHUNK.min(len - done);
@@ -131,13 +176,18 @@ pub(crate) async fn read_bytes_async(dev: &DeviceInner, src: &wgpu::Buffer, offs
         let (staging, _index) = start_chunk(dev, src, offset + done, n, move |r| {
             *sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
         })?;
-        let mapped = Mapped { dev, slot, deadline: Instant::now() + dev.timeout() }.await;
+        let mapped = Mapped {
+            dev,
+            slot,
+            deadline: Instant::now() + dev.timeout(),
+        }
+        .await;
         if let Err(e) = mapped {
             staging.discard();
             return Err(e);
         }
-        finish_chunk(staging, n, &mut out)?;
+        finish_chunk(staging, n, done, skip, dst)?;
         done += n;
     }
-    Ok(out)
+    Ok(())
 }

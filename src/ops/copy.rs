@@ -18,14 +18,17 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
     }
     let (ss, sl) = src.storage_and_layout();
     let (ds, dl) = dst.storage_and_layout();
-    let (sbuf, dbuf) = (ss.buffer().expect("non-empty"), ds.buffer().expect("non-empty"));
+    let (sbuf, dbuf) = (
+        ss.buffer().expect("non-empty"),
+        ds.buffer().expect("non-empty"),
+    );
     let (se, de) = (src.dtype.size_bytes(), dst.dtype.size_bytes());
     let bytes = dst.len() as u64 * de;
 
     // Same dtype, both contiguous, word-aligned: a plain buffer copy (the DMA/memcpy path).
     if src.dtype == dst.dtype && sl.is_contiguous() && dl.is_contiguous() {
         let (so, doff) = (sl.offset as u64 * se, dl.offset as u64 * de);
-        if so % 4 == 0 && doff % 4 == 0 && bytes % 4 == 0 {
+        if so.is_multiple_of(4) && doff.is_multiple_of(4) && bytes.is_multiple_of(4) {
             return dev.guarded(op, || {
                 dev.record(|enc| enc.copy_buffer_to_buffer(sbuf, so, dbuf, doff, bytes));
                 Ok(())
@@ -34,11 +37,22 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
     }
 
     let shape: Vec<u64> = dst.shape().iter().map(|&n| n as u64).collect();
-    let strides = |l: &crate::array::layout::Layout| l.strides.iter().map(|&s| s as i64).collect::<Vec<_>>();
+    let strides =
+        |l: &crate::array::layout::Layout| l.strides.iter().map(|&s| s as i64).collect::<Vec<_>>();
     let (shape, st) = collapse(&shape, &[strides(sl), strides(dl)]);
     let operands = [
-        Operand { offset: sl.offset as i64, strides: st[0].clone(), elem_bytes: se, buffer_bytes: ss.bytes() },
-        Operand { offset: dl.offset as i64, strides: st[1].clone(), elem_bytes: de, buffer_bytes: ds.bytes() },
+        Operand {
+            offset: sl.offset as i64,
+            strides: st[0].clone(),
+            elem_bytes: se,
+            buffer_bytes: ss.bytes(),
+        },
+        Operand {
+            offset: dl.offset as i64,
+            strides: st[1].clone(),
+            elem_bytes: de,
+            buffer_bytes: ds.bytes(),
+        },
     ];
     let blocks = plan(op, &shape, &operands, dev.block_limits())?;
     let key = PipelineKey::new(Kernel::Copy, Variant::pair(src.dtype, dst.dtype));
@@ -48,15 +62,24 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
             p.shape8(&b.shape);
             p.strides8(&b.strides[0])?;
             p.strides8(&b.strides[1])?;
-            p.i32(base_i32(b.windows[0].base)?).i32(base_i32(b.windows[1].base)?);
+            p.i32(base_i32(b.windows[0].base)?)
+                .i32(base_i32(b.windows[1].base)?);
             p.u32(b.shape.len() as u32).u32(block_count(b)?);
             let (w0, w1) = (&b.windows[0], &b.windows[1]);
             dev.dispatch(
                 &key,
                 p.bytes(),
                 &[
-                    Binding { buffer: sbuf, offset: w0.byte_offset, size: w0.byte_size },
-                    Binding { buffer: dbuf, offset: w1.byte_offset, size: w1.byte_size },
+                    Binding {
+                        buffer: sbuf,
+                        offset: w0.byte_offset,
+                        size: w0.byte_size,
+                    },
+                    Binding {
+                        buffer: dbuf,
+                        offset: w1.byte_offset,
+                        size: w1.byte_size,
+                    },
                 ],
                 b.numel(),
                 &b.shape,

@@ -27,8 +27,16 @@ pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()>
     let (storage, layout) = dst.storage_and_layout();
     let buffer = storage.buffer().expect("non-empty");
     let shape: Vec<u64> = dst.shape().iter().map(|&n| n as u64).collect();
-    let (shape, st) = collapse(&shape, &[layout.strides.iter().map(|&s| s as i64).collect()]);
-    let operand = Operand { offset: layout.offset as i64, strides: st[0].clone(), elem_bytes: dst.dtype.size_bytes(), buffer_bytes: storage.bytes() };
+    let (shape, st) = collapse(
+        &shape,
+        &[layout.strides.iter().map(|&s| s as i64).collect()],
+    );
+    let operand = Operand {
+        offset: layout.offset as i64,
+        strides: st[0].clone(),
+        elem_bytes: dst.dtype.size_bytes(),
+        buffer_bytes: storage.bytes(),
+    };
     let blocks = plan(op, &shape, &[operand], dev.block_limits())?;
     let key = PipelineKey::new(Kernel::Fill, Variant::one(dst.dtype));
     dev.guarded(op, || {
@@ -36,10 +44,22 @@ pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()>
             let mut p = Params::default();
             p.shape8(&b.shape);
             p.strides8(&b.strides[0])?;
-            p.i32(base_i32(b.windows[0].base)?).u32(b.shape.len() as u32).u32(block_count(b)?);
+            p.i32(base_i32(b.windows[0].base)?)
+                .u32(b.shape.len() as u32)
+                .u32(block_count(b)?);
             push_value(&mut p, dst.dtype, value);
             let w = &b.windows[0];
-            dev.dispatch(&key, p.bytes(), &[Binding { buffer, offset: w.byte_offset, size: w.byte_size }], b.numel(), &b.shape)?;
+            dev.dispatch(
+                &key,
+                p.bytes(),
+                &[Binding {
+                    buffer,
+                    offset: w.byte_offset,
+                    size: w.byte_size,
+                }],
+                b.numel(),
+                &b.shape,
+            )?;
         }
         Ok(())
     })
@@ -48,7 +68,11 @@ pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()>
 /// How a sequence's values are defined.
 pub(crate) enum Sequence {
     /// `start + i * step` for floats (computed in f32 for f16/f32, f64 for f64).
-    Float { start: f64, step: f64, last: Option<f64> },
+    Float {
+        start: f64,
+        step: f64,
+        last: Option<f64>,
+    },
     /// `start + i * step` with wrapping integer arithmetic.
     Int { start: i64, step: i64 },
 }
@@ -62,7 +86,12 @@ pub(crate) fn fill_sequence(op: &'static str, dst: &Array, seq: &Sequence) -> Re
     }
     let (storage, _) = dst.storage_and_layout();
     let buffer = storage.buffer().expect("non-empty");
-    let operand = Operand { offset: 0, strides: vec![1], elem_bytes: dst.dtype.size_bytes(), buffer_bytes: storage.bytes() };
+    let operand = Operand {
+        offset: 0,
+        strides: vec![1],
+        elem_bytes: dst.dtype.size_bytes(),
+        buffer_bytes: storage.bytes(),
+    };
     let blocks = plan(op, &[n], &[operand], dev.block_limits())?;
     let key = PipelineKey::new(Kernel::Sequence, Variant::one(dst.dtype));
     dev.guarded(op, || {
@@ -92,9 +121,21 @@ pub(crate) fn fill_sequence(op: &'static str, dst: &Array, seq: &Sequence) -> Re
                     };
                 }
             }
-            p.u32(count).u32(last_index).u32(base_i32(b.windows[0].base)? as u32);
+            p.u32(count)
+                .u32(last_index)
+                .u32(base_i32(b.windows[0].base)? as u32);
             let w = &b.windows[0];
-            dev.dispatch(&key, p.bytes(), &[Binding { buffer, offset: w.byte_offset, size: w.byte_size }], b.numel(), &b.shape)?;
+            dev.dispatch(
+                &key,
+                p.bytes(),
+                &[Binding {
+                    buffer,
+                    offset: w.byte_offset,
+                    size: w.byte_size,
+                }],
+                b.numel(),
+                &b.shape,
+            )?;
         }
         Ok(())
     })

@@ -49,7 +49,9 @@ impl Params {
         self.align(16);
         for k in 0..MAX_RANK {
             let s = strides.get(k).copied().unwrap_or(0);
-            let s = i32::try_from(s).map_err(|_| Error::overflow("dispatch", format!("stride {s} does not fit in i32")))?;
+            let s = i32::try_from(s).map_err(|_| {
+                Error::overflow("dispatch", format!("stride {s} does not fit in i32"))
+            })?;
             self.0.extend_from_slice(&s.to_le_bytes());
         }
         Ok(self)
@@ -58,7 +60,8 @@ impl Params {
 
 /// The per-block index range in u32, checked.
 pub(crate) fn block_count(b: &Block) -> Result<u32> {
-    u32::try_from(b.numel()).map_err(|_| Error::overflow("dispatch", format!("block of {} elements", b.numel())))
+    u32::try_from(b.numel())
+        .map_err(|_| Error::overflow("dispatch", format!("block of {} elements", b.numel())))
 }
 
 pub(crate) fn base_i32(base: i64) -> Result<i32> {
@@ -69,7 +72,10 @@ impl DeviceInner {
     /// The limits a launch's blocks must respect on this device.
     pub(crate) fn block_limits(&self) -> BlockLimits {
         BlockLimits {
-            max_binding: (self.limits.max_storage_buffer_binding_size as u64).min(self.limits.max_buffer_size),
+            max_binding: self
+                .limits
+                .max_storage_buffer_binding_size
+                .min(self.limits.max_buffer_size),
             offset_alignment: self.limits.min_storage_buffer_offset_alignment as u64,
             max_elems: 1 << 30,
         }

@@ -27,7 +27,12 @@ pub fn check_clean(dev: &Device, baseline_in_use: u64) {
     dev.synchronize().unwrap();
     let errors = dev.take_uncaptured_errors();
     assert!(errors.is_empty(), "uncaptured wgpu errors: {errors:?}");
-    assert_eq!(dev.memory_stats().in_use_bytes, baseline_in_use, "arrays leaked: {:?}", dev.memory_stats());
+    assert_eq!(
+        dev.memory_stats().in_use_bytes,
+        baseline_in_use,
+        "arrays leaked: {:?}",
+        dev.memory_stats()
+    );
 }
 
 /// Runs `f` on a thread and fails the test if it does not finish within `secs` (a hang watchdog).
@@ -49,7 +54,9 @@ pub fn with_watchdog<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send 
             let _ = handle.join();
             resume_unwind(payload)
         }
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("hung: the test body did not finish within {secs} s"),
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            panic!("hung: the test body did not finish within {secs} s")
+        }
         Err(mpsc::RecvTimeoutError::Disconnected) => match handle.join() {
             Err(payload) => resume_unwind(payload),
             Ok(()) => panic!("the test thread ended without a result"),

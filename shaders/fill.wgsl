@@ -5,6 +5,8 @@
 // travels in: f32 for f16 arrays, so the uniform buffer never holds f16).
 
 override WG: u32 = 256u;
+// Elements per invocation: a run of EPT consecutive block elements, unravelled once (see copy.wgsl).
+override EPT: u32 = 8u;
 
 struct Params {
     shape: array<vec4<u32>, 2>,
@@ -24,17 +26,33 @@ fn main(
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let i = (wid.y * nwg.x + wid.x) * WG + lid;
-    if (i >= p.count) {
+    let start = ((wid.y * nwg.x + wid.x) * WG + lid) * EPT;
+    if (start >= p.count) {
         return;
     }
-    var rem = i;
+    var coord: array<u32, 8>;
+    var rem = start;
     var d = p.base;
     for (var k = p.rank; k > 0u; k -= 1u) {
         let a = k - 1u;
         let n = p.shape[a / 4u][a % 4u];
-        d += i32(rem % n) * p.strides[a / 4u][a % 4u];
+        coord[a] = rem % n;
         rem = rem / n;
+        d += i32(coord[a]) * p.strides[a / 4u][a % 4u];
     }
-    dst[d] = T(p.value);
+    let value = T(p.value);
+    let stop = min(start + EPT, p.count);
+    for (var i = start; i < stop; i += 1u) {
+        dst[d] = value;
+        for (var a = p.rank - 1u; ; a -= 1u) {
+            coord[a] += 1u;
+            d += p.strides[a / 4u][a % 4u];
+            let n = p.shape[a / 4u][a % 4u];
+            if (coord[a] < n || a == 0u) {
+                break;
+            }
+            coord[a] = 0u;
+            d -= i32(n) * p.strides[a / 4u][a % 4u];
+        }
+    }
 }

@@ -6,6 +6,9 @@
 // `alias T = ..; alias C = ..;`.
 
 override WG: u32 = 256u;
+// Elements per invocation: fewer, fuller workgroups (each workgroup costs a coroutine switch on
+// lavapipe); consecutive invocations still touch consecutive elements.
+override EPT: u32 = 8u;
 
 struct Params {
     start: C,
@@ -25,10 +28,17 @@ fn main(
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let i = (wid.y * nwg.x + wid.x) * WG + lid;
-    if (i >= p.count) {
-        return;
+    let first = (wid.y * nwg.x + wid.x) * WG * EPT + lid;
+    for (var e = 0u; e < EPT; e += 1u) {
+        let i = first + e * WG;
+        if (i >= p.count) {
+            return;
+        }
+        element(i);
     }
+}
+
+fn element(i: u32) {
     var v = p.start + C(i) * p.step;
     if (i == p.last_index) {
         v = p.last;

@@ -175,6 +175,30 @@ fn round_trips_every_dtype_and_odd_shape() {
             );
         }
     }
+    // 0-d and all-unit-axis arrays through the kernels (cast, strided copy, fill).
+    let s = Array::from_slice(&dev, &[-3i32], &[]).unwrap();
+    assert_eq!(
+        s.astype(DType::F32).unwrap().to_vec::<f32>().unwrap(),
+        vec![-3.0]
+    );
+    let u = Array::from_slice(&dev, &[4i32, 5], &[2, 1, 1])
+        .unwrap()
+        .slice(&[SliceArg::Index(1)])
+        .unwrap();
+    assert_eq!(u.shape(), &[1, 1]);
+    assert_eq!(
+        u.t().astype(DType::U32).unwrap().to_vec::<u32>().unwrap(),
+        vec![5]
+    );
+    u.fill(9.0).unwrap();
+    assert_eq!(u.to_vec::<i32>().unwrap(), vec![9]);
+    assert_eq!(
+        Array::full(&dev, &[], 2.0, DType::F32)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        vec![2.0]
+    );
     let base = dev.memory_stats().in_use_bytes;
     common::check_clean(&dev, base);
 }

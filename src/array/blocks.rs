@@ -48,7 +48,8 @@ pub(crate) struct Window {
     pub base: i64,
 }
 
-/// A rectangular part of the iteration space, with the axes of extent 1 removed.
+/// A rectangular part of the iteration space, with the axes of extent 1 removed (a single
+/// element keeps one axis of extent 1: kernels need rank >= 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Block {
     /// Extents of the block's non-unit axes, outermost first.
@@ -209,6 +210,16 @@ fn try_block(
     let mut first_index = 0u64;
     for (d, &s) in start.iter().enumerate() {
         first_index = first_index.checked_mul(shape[d])?.checked_add(s)?;
+    }
+    if nonunit.is_empty() {
+        // A single element: give the kernel one axis of extent 1 (kernels assume rank >= 1).
+        let strides = vec![vec![0]; operands.len()];
+        return Some(Ok(Block {
+            shape: vec![1],
+            strides,
+            windows,
+            first_index,
+        }));
     }
     Some(Ok(Block {
         shape: nonunit.iter().map(|&d| extent[d]).collect(),
@@ -376,6 +387,25 @@ mod tests {
         let blocks = plan("t", &shape, &ops, LAVAPIPE).unwrap();
         assert_eq!(blocks.len(), 8);
         check_cover(&shape, &ops, LAVAPIPE, &blocks);
+    }
+
+    #[test]
+    fn a_single_element_block_has_rank_one() {
+        let ops = [Operand {
+            offset: 5,
+            strides: vec![7, 3],
+            elem_bytes: 4,
+            buffer_bytes: 64,
+        }];
+        let blocks = plan("t", &[1, 1], &ops, LAVAPIPE).unwrap();
+        assert_eq!(blocks.len(), 1);
+        assert_eq!(
+            (blocks[0].shape.clone(), blocks[0].strides.clone()),
+            (vec![1], vec![vec![0]])
+        );
+        assert_eq!(blocks[0].windows[0].base, 5);
+        let blocks = plan("t", &[], &ops[..0], LAVAPIPE).unwrap();
+        assert_eq!(blocks[0].shape, vec![1]);
     }
 
     #[test]

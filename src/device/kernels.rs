@@ -74,13 +74,9 @@ impl Kernel {
     /// The complete WGSL of one variant, exactly as it is compiled.
     pub fn wgsl(self, v: Variant) -> String {
         let f16 = v.a == DType::F16 || v.b == Some(DType::F16);
-        let f64 = v.a == DType::F64 || v.b == Some(DType::F64);
         let mut s = String::new();
         if f16 {
             s.push_str("enable f16;\n");
-        }
-        if f64 {
-            s.push_str("// needs the native feature SHADER_F64\n");
         }
         s.push_str(&self.aliases(v));
         s.push_str(self.source());
@@ -124,14 +120,26 @@ pub(crate) struct PipelineKey {
 
 /// The workgroup size of the element-wise kernels.
 pub(crate) const DEFAULT_WG: u32 = 256;
+/// Elements each invocation of an element-wise kernel handles.
+pub(crate) const DEFAULT_EPT: u32 = 8;
 
 impl PipelineKey {
     pub fn new(kernel: Kernel, variant: Variant) -> Self {
         PipelineKey {
             kernel,
             variant,
-            constants: vec![("WG", DEFAULT_WG)],
+            constants: vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
         }
+    }
+    /// Elements one workgroup covers (`WG * EPT`).
+    pub fn elements_per_workgroup(&self) -> u64 {
+        let get = |name: &str, default: u32| {
+            self.constants
+                .iter()
+                .find(|c| c.0 == name)
+                .map_or(default, |c| c.1) as u64
+        };
+        get("WG", DEFAULT_WG) * get("EPT", 1)
     }
     pub fn label(&self) -> String {
         format!("{}[{}]", self.kernel.name(), self.variant)

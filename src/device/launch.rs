@@ -1,6 +1,6 @@
 //! Recording one kernel launch: pipeline, uniform parameters, storage bindings, a 2-D grid.
 
-use super::kernels::{PipelineKey, DEFAULT_WG};
+use super::kernels::PipelineKey;
 use super::DeviceInner;
 use crate::array::blocks::grid;
 use crate::error::{Error, Result};
@@ -15,7 +15,7 @@ pub(crate) struct Binding<'a> {
 }
 
 impl DeviceInner {
-    /// Records a launch of `key` with one invocation per element of `count`, its parameters in a
+    /// Records a launch of `key` over `count` elements (`WG * EPT` per workgroup), its parameters in a
     /// fresh uniform buffer (created mapped, so no `write_buffer` ordering hazard), and the given
     /// storage bindings at bindings 1, 2, ... Call inside [`DeviceInner::guarded`].
     pub(crate) fn dispatch(
@@ -31,11 +31,7 @@ impl DeviceInner {
             "zero-size launches are filtered out by the callers"
         );
         let pipeline = self.pipeline(key)?;
-        let wg = key
-            .constants
-            .iter()
-            .find(|c| c.0 == "WG")
-            .map_or(DEFAULT_WG, |c| c.1) as u64;
+        let wg = key.elements_per_workgroup();
         let max_dim = self.limits.max_compute_workgroups_per_dimension;
         let (x, y) = grid(count.div_ceil(wg), max_dim).ok_or_else(|| Error::TooLarge {
             op: "dispatch",

@@ -39,10 +39,10 @@ mod device;
 mod dtype;
 mod error;
 mod memory;
-mod ops;
+pub(crate) mod ops;
 
 pub use array::layout::SliceArg;
-pub use array::Array;
+pub use array::{matmul, Array};
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
 };
@@ -51,3 +51,4 @@ pub use error::{Error, Result};
 /// The host type of [`DType::F16`] elements (from the `half` crate).
 pub use half::f16;
 pub use memory::MemoryStats;
+pub use ops::matmul::{MatmulKernel, MatmulTuning};

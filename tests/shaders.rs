@@ -6,8 +6,8 @@ use naga::valid::{Capabilities, ValidationFlags, Validator};
 #[test]
 fn every_shipped_variant_validates() {
     let variants = gpuarray::shader_variants();
-    // 25 copy (5 x 5 dtypes) + 5 fill + 5 sequence.
-    assert!(variants.len() >= 35, "only {} variants", variants.len());
+    // 25 copy (5 x 5 dtypes) + 5 fill + 5 sequence + 3 x 5 matmul (tiled, gemv, naive) + 3 sgb.
+    assert!(variants.len() >= 53, "only {} variants", variants.len());
     let mut failures = Vec::new();
     for v in &variants {
         let module = match naga::front::wgsl::parse_str(&v.wgsl) {
@@ -26,9 +26,10 @@ fn every_shipped_variant_validates() {
             ));
         }
         assert!(
-            module.entry_points.iter().any(|e| e.name == "main"),
-            "{}: no `main` entry point",
-            v.label
+            module.entry_points.iter().any(|e| e.name == v.entry),
+            "{}: no entry point `{}`",
+            v.label,
+            v.entry
         );
     }
     assert!(

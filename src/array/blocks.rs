@@ -60,6 +60,10 @@ pub(crate) struct Block {
     pub windows: Vec<Window>,
     /// Index of the block's first element in the row-major order of the whole launch.
     pub first_index: u64,
+    /// The block's start on every axis of the launch (unit axes included).
+    pub start: Vec<u64>,
+    /// The block's extent on every axis of the launch.
+    pub extent: Vec<u64>,
 }
 
 impl Block {
@@ -115,6 +119,17 @@ pub(crate) fn plan(
     operands: &[Operand],
     limits: BlockLimits,
 ) -> Result<Vec<Block>> {
+    plan_granular(op, shape, &vec![1; shape.len()], operands, limits)
+}
+
+/// [`plan`], splitting each axis only at multiples of its granule (a kernel's tile size).
+pub(crate) fn plan_granular(
+    op: &'static str,
+    shape: &[u64],
+    granules: &[u64],
+    operands: &[Operand],
+    limits: BlockLimits,
+) -> Result<Vec<Block>> {
     let overflow = || Error::overflow(op, format!("index arithmetic for shape {shape:?}"));
     if shape.contains(&0) {
         return Ok(Vec::new());
@@ -123,11 +138,20 @@ pub(crate) fn plan(
     // Work list of (start index per axis, extent per axis).
     let mut todo = vec![(vec![0u64; shape.len()], shape.to_vec())];
     while let Some((start, extent)) = todo.pop() {
-        match try_block(shape, &start, &extent, operands, limits).ok_or_else(overflow)? {
+        match try_block(shape, granules, &start, &extent, operands, limits).ok_or_else(overflow)? {
             Ok(block) => blocks.push(block),
-            Err(axis) => {
-                // Split the offending axis in two and plan each half.
-                let half = extent[axis] / 2;
+            Err(None) => {
+                return Err(Error::TooLarge {
+                    op,
+                    requested: extent.iter().product(),
+                    max: limits.max_binding,
+                    what: "storage binding size (even after splitting the launch)",
+                })
+            }
+            Err(Some(axis)) => {
+                // Split the offending axis in two (at a granule boundary) and plan each half.
+                let g = granules[axis];
+                let half = (extent[axis] / 2 / g * g).max(g);
                 let mut lo = extent.clone();
                 lo[axis] = half;
                 let mut hi_start = start.clone();
@@ -143,28 +167,34 @@ pub(crate) fn plan(
     Ok(blocks)
 }
 
-/// `Some(Ok(block))` when the part fits, `Some(Err(axis))` naming the axis to split, `None` on
-/// arithmetic overflow.
+/// `Some(Ok(block))` when the part fits, `Some(Err(axis))` naming the axis to split (`None` when
+/// no axis can be split further), `None` on arithmetic overflow.
 #[allow(clippy::type_complexity)]
 fn try_block(
     shape: &[u64],
+    granules: &[u64],
     start: &[u64],
     extent: &[u64],
     operands: &[Operand],
     limits: BlockLimits,
-) -> Option<std::result::Result<Block, usize>> {
+) -> Option<std::result::Result<Block, Option<usize>>> {
     let nonunit: Vec<usize> = (0..extent.len()).filter(|&d| extent[d] > 1).collect();
+    // Axes that can still be split.
+    let splittable: Vec<usize> = nonunit
+        .iter()
+        .copied()
+        .filter(|&d| extent[d] > granules[d])
+        .collect();
     // Too many axes for the shader: split the outermost non-unit axis.
     if nonunit.len() > MAX_RANK {
-        return Some(Err(nonunit[0]));
+        return Some(Err(splittable.first().copied()));
     }
     let numel = extent.iter().try_fold(1u64, |a, &n| a.checked_mul(n))?;
     if numel > limits.max_elems {
-        let axis = *nonunit.iter().max_by_key(|&&d| extent[d])?;
-        return Some(Err(axis));
+        return Some(Err(splittable.iter().copied().max_by_key(|&d| extent[d])));
     }
     let mut windows = Vec::with_capacity(operands.len());
-    let mut worst: Option<(u64, usize)> = None; // (excess reach, axis)
+    let mut worst: Option<(u64, Option<usize>)> = None; // (excess bytes, axis to split)
     for o in operands {
         let eb = o.elem_bytes as i64;
         let mut first = o.offset;
@@ -188,9 +218,12 @@ fn try_block(
         // The window must fit the binding limit and its element indices must fit in i32.
         let max_window = limits.max_binding.min(i32::MAX as u64) / 4 * 4;
         if size > max_window {
-            let axis = *nonunit
+            // Split the axis along which this operand reaches furthest.
+            let axis = splittable
                 .iter()
-                .max_by_key(|&&d| o.strides[d].unsigned_abs() * (extent[d] - 1))?;
+                .copied()
+                .filter(|&d| o.strides[d] != 0)
+                .max_by_key(|&d| o.strides[d].unsigned_abs() * (extent[d] - 1));
             let excess = size - max_window;
             if worst.is_none_or(|(e, _)| excess > e) {
                 worst = Some((excess, axis));
@@ -219,6 +252,8 @@ fn try_block(
             strides,
             windows,
             first_index,
+            start: start.to_vec(),
+            extent: extent.to_vec(),
         }));
     }
     Some(Ok(Block {
@@ -229,6 +264,8 @@ fn try_block(
             .collect(),
         windows,
         first_index,
+        start: start.to_vec(),
+        extent: extent.to_vec(),
     }))
 }
 

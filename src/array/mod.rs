@@ -6,6 +6,7 @@
 pub(crate) mod blocks;
 mod constructors;
 pub(crate) mod layout;
+mod linalg;
 mod transfer;
 mod views;
 
@@ -14,6 +15,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::memory::{PoolBlock, WgpuBacking};
 use layout::Layout;
+pub use linalg::matmul;
 use std::fmt;
 use std::sync::Arc;
 

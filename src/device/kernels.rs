@@ -18,17 +18,56 @@ pub(crate) enum Kernel {
     Fill,
     /// Arithmetic sequences (arange, linspace). Dtype: the array's.
     Sequence,
+    /// Batched matmul over strided operands with shared-memory tiles (any dtype; GPUs).
+    MatmulTiled,
+    /// Matrix-vector products (matmul with M = 1 or N = 1).
+    MatmulGemv,
+    /// One invocation per output: the baseline benchmarks compare against.
+    MatmulNaive,
+    /// f32 matmul for 8-wide subgroups (lavapipe); the payload is the rows per invocation.
+    MatmulSgb(u32),
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 3] = [Kernel::Copy, Kernel::Fill, Kernel::Sequence];
+    pub const ALL: [Kernel; 9] = [
+        Kernel::Copy,
+        Kernel::Fill,
+        Kernel::Sequence,
+        Kernel::MatmulTiled,
+        Kernel::MatmulGemv,
+        Kernel::MatmulNaive,
+        Kernel::MatmulSgb(32),
+        Kernel::MatmulSgb(16),
+        Kernel::MatmulSgb(8),
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Copy => "copy",
             Kernel::Fill => "fill",
             Kernel::Sequence => "sequence",
+            Kernel::MatmulTiled => "matmul_tiled",
+            Kernel::MatmulGemv => "matmul_gemv",
+            Kernel::MatmulNaive => "matmul_naive",
+            Kernel::MatmulSgb(32) => "matmul_sgb32x8",
+            Kernel::MatmulSgb(16) => "matmul_sgb16x8",
+            Kernel::MatmulSgb(_) => "matmul_sgb8x8",
         }
+    }
+
+    /// The entry point to compile.
+    pub fn entry(self) -> &'static str {
+        match self {
+            Kernel::MatmulSgb(32) => "main_32x8",
+            Kernel::MatmulSgb(16) => "main_16x8",
+            Kernel::MatmulSgb(_) => "main_8x8",
+            _ => "main",
+        }
+    }
+
+    /// Whether the kernel relies on subgroups of exactly 8 consecutive invocations.
+    pub fn needs_subgroup_of_8(self) -> bool {
+        matches!(self, Kernel::MatmulSgb(_))
     }
 
     fn source(self) -> &'static str {
@@ -36,6 +75,10 @@ impl Kernel {
             Kernel::Copy => include_str!("../../shaders/copy.wgsl"),
             Kernel::Fill => include_str!("../../shaders/fill.wgsl"),
             Kernel::Sequence => include_str!("../../shaders/sequence.wgsl"),
+            Kernel::MatmulTiled => include_str!("../../shaders/matmul_tiled.wgsl"),
+            Kernel::MatmulGemv => include_str!("../../shaders/matmul_gemv.wgsl"),
+            Kernel::MatmulNaive => include_str!("../../shaders/matmul_naive.wgsl"),
+            Kernel::MatmulSgb(_) => include_str!("../../shaders/matmul_sgb.wgsl"),
         }
     }
 
@@ -46,7 +89,12 @@ impl Kernel {
                 .iter()
                 .flat_map(|&s| dtypes.iter().map(move |&d| Variant::pair(s, d)))
                 .collect(),
-            Kernel::Fill | Kernel::Sequence => dtypes.iter().map(|&t| Variant::one(t)).collect(),
+            Kernel::Fill
+            | Kernel::Sequence
+            | Kernel::MatmulTiled
+            | Kernel::MatmulGemv
+            | Kernel::MatmulNaive => dtypes.iter().map(|&t| Variant::one(t)).collect(),
+            Kernel::MatmulSgb(_) => vec![Variant::one(DType::F32)],
         }
     }
 
@@ -68,6 +116,12 @@ impl Kernel {
                 v.a.wgsl(),
                 v.a.wgsl_compute()
             ),
+            Kernel::MatmulTiled | Kernel::MatmulGemv | Kernel::MatmulNaive => format!(
+                "alias T = {};\nalias ACC = {};\n",
+                v.a.wgsl(),
+                v.a.wgsl_compute()
+            ),
+            Kernel::MatmulSgb(_) => String::new(),
         }
     }
 
@@ -125,13 +179,21 @@ pub(crate) const DEFAULT_EPT: u32 = 8;
 
 impl PipelineKey {
     pub fn new(kernel: Kernel, variant: Variant) -> Self {
+        let constants = match kernel {
+            Kernel::Copy | Kernel::Fill | Kernel::Sequence => {
+                vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)]
+            }
+            Kernel::MatmulGemv => vec![("WG", DEFAULT_WG)],
+            Kernel::MatmulTiled | Kernel::MatmulNaive => vec![],
+            Kernel::MatmulSgb(_) => vec![("WGY", 2)],
+        };
         PipelineKey {
             kernel,
             variant,
-            constants: vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
+            constants,
         }
     }
-    /// Elements one workgroup covers (`WG * EPT`).
+    /// Elements one workgroup covers (`WG * EPT`) in the element-wise kernels.
     pub fn elements_per_workgroup(&self) -> u64 {
         let get = |name: &str, default: u32| {
             self.constants
@@ -181,6 +243,8 @@ pub struct ShaderVariant {
     pub label: String,
     /// The WGSL text handed to the driver.
     pub wgsl: String,
+    /// The entry point compiled from it.
+    pub entry: &'static str,
 }
 
 /// Every shader variant the crate ships, for every dtype (what an adapter with every feature
@@ -199,6 +263,7 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
                 .map(move |v| ShaderVariant {
                     label: PipelineKey::new(k, v).label(),
                     wgsl: k.wgsl(v),
+                    entry: k.entry(),
                 })
         })
         .collect()

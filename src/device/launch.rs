@@ -30,7 +30,6 @@ impl DeviceInner {
             count > 0,
             "zero-size launches are filtered out by the callers"
         );
-        let pipeline = self.pipeline(key)?;
         let wg = key.elements_per_workgroup();
         let max_dim = self.limits.max_compute_workgroups_per_dimension;
         let (x, y) = grid(count.div_ceil(wg), max_dim).ok_or_else(|| Error::TooLarge {
@@ -39,6 +38,26 @@ impl DeviceInner {
             max: wg * (max_dim as u64).pow(2),
             what: "elements per launch",
         })?;
+        self.dispatch_grid(
+            key,
+            params,
+            storage,
+            (x, y, 1),
+            &format!("shape={shape:?} elements={count}"),
+        )
+    }
+
+    /// Records a launch of `key` on an explicit `(x, y, z)` workgroup grid; `what` describes the
+    /// work for the dispatch log.
+    pub(crate) fn dispatch_grid(
+        &self,
+        key: &PipelineKey,
+        params: &[u8],
+        storage: &[Binding],
+        (x, y, z): (u32, u32, u32),
+        what: &str,
+    ) -> Result<()> {
+        let pipeline = self.pipeline(key)?;
         let label = key.label();
         let mut padded = params.to_vec();
         padded.resize(params.len().next_multiple_of(16).max(16), 0);
@@ -75,11 +94,11 @@ impl DeviceInner {
             });
             pass.set_pipeline(&pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(x, y, 1);
+            pass.dispatch_workgroups(x, y, z);
         });
         if self.log_dispatches || log::log_enabled!(log::Level::Debug) {
             let line = format!(
-                "gpuarray: dispatch {label} shape={shape:?} elements={count} workgroups=({x},{y},1) on {}",
+                "gpuarray: dispatch {label} {what} workgroups=({x},{y},{z}) on {}",
                 self.info
             );
             log::debug!("{line}");

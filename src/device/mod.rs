@@ -262,6 +262,11 @@ pub(crate) struct DeviceInner {
     uncaptured: Arc<Mutex<Vec<String>>>,
     timeout_ms: AtomicU64,
     pub log_dispatches: bool,
+    /// (min, max) subgroup size the adapter reports.
+    pub subgroup_sizes: (u32, u32),
+    /// The f32 matmul kernel choice, made by a tune at the first large f32 matmul.
+    pub matmul_tuning: std::sync::OnceLock<crate::ops::matmul::MatmulTuning>,
+    pub matmul_tune_lock: Mutex<()>,
 }
 
 static NEXT_DEVICE_ID: AtomicU64 = AtomicU64::new(1);
@@ -410,6 +415,9 @@ impl Device {
             uncaptured,
             timeout_ms: AtomicU64::new(timeout.as_millis() as u64),
             log_dispatches: env_flag("GPUARRAY_LOG"),
+            subgroup_sizes: (ainfo.subgroup_min_size, ainfo.subgroup_max_size),
+            matmul_tuning: Default::default(),
+            matmul_tune_lock: Mutex::new(()),
         };
         // Compile every kernel for every supported dtype now, so no op pays for it later.
         let compile_started = Instant::now();
@@ -466,6 +474,20 @@ impl Device {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner()),
         )
+    }
+
+    /// The f32 matmul kernel this device uses for large products, running the one-time tune
+    /// now if no matmul has run it yet (see [`MatmulTuning`](crate::MatmulTuning)).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// let t = dev.matmul_tuning()?;
+    /// println!("matmul kernel: {} (tuned in {:?})", t.chosen, t.elapsed);
+    /// # Ok(()) }
+    /// ```
+    pub fn matmul_tuning(&self) -> Result<crate::MatmulTuning> {
+        crate::ops::matmul::tuned_kernel(&self.inner, self)
     }
 
     /// The memory pool's counters.
@@ -548,8 +570,16 @@ impl DeviceInner {
         Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed))
     }
 
+    /// Whether this adapter's subgroups are exactly 8 invocations wide (lavapipe's are).
+    pub(crate) fn has_subgroups_of_8(&self) -> bool {
+        self.device.features().contains(wgpu::Features::SUBGROUP) && self.subgroup_sizes == (8, 8)
+    }
+
     fn compile_all(&self) -> Result<()> {
         for kernel in Kernel::ALL {
+            if kernel.needs_subgroup_of_8() && !self.has_subgroups_of_8() {
+                continue;
+            }
             for variant in kernel.variants(&self.dtypes) {
                 self.compile(&PipelineKey::new(kernel, variant))?;
             }
@@ -584,7 +614,7 @@ impl DeviceInner {
                         label: Some(&label),
                         layout: None,
                         module: &module,
-                        entry_point: Some("main"),
+                        entry_point: Some(key.kernel.entry()),
                         compilation_options: wgpu::PipelineCompilationOptions {
                             constants: &constants,
                             zero_initialize_workgroup_memory: false,

@@ -3,4 +3,5 @@
 
 pub(crate) mod copy;
 pub(crate) mod fill;
+pub(crate) mod matmul;
 mod params;

@@ -1,0 +1,190 @@
+//! Linear algebra on arrays: `matmul` and the NumPy products built on it.
+
+use super::layout::normalize_axis;
+use super::Array;
+use crate::error::{Error, Result};
+use crate::ops::matmul;
+
+impl Array {
+    /// `numpy.matmul(self, other)`: 1-D operands are promoted (and the added axis removed),
+    /// batch axes broadcast, `(..., M, K) @ (..., K, N)`. Transposed, sliced and broadcast views
+    /// are read in place. Any size works: large operands are split into chunks internally.
+    ///
+    /// ```no_run
+    /// use gpuarray::{Array, DType};
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3])?;
+    /// let b = Array::from_slice(&dev, &[1.0f32, 0.0, 1.0], &[3])?;
+    /// assert_eq!(a.matmul(&b)?.to_vec::<f32>()?, vec![4.0, 10.0]);          // (2,3) @ (3,) -> (2,)
+    /// assert_eq!(a.matmul(&a.t())?.shape(), &[2, 2]);                       // a @ a.T
+    /// # Ok(()) }
+    /// ```
+    pub fn matmul(&self, other: &Array) -> Result<Array> {
+        matmul::matmul(self, other, None)
+    }
+
+    /// [`Array::matmul`] with the kernel forced (for benchmarks and kernel tests); M = 1 and N = 1
+    /// products use it too instead of the GEMV kernel. `Err(Unsupported)` when the kernel cannot
+    /// run on this adapter or dtype.
+    ///
+    /// ```no_run
+    /// use gpuarray::{Array, DType, MatmulKernel};
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = Array::ones(&dev, &[64, 64], DType::F32)?;
+    /// let c = a.matmul_with(&a, MatmulKernel::Naive)?;
+    /// assert_eq!(c.to_vec::<f32>()?[0], 64.0);
+    /// # Ok(()) }
+    /// ```
+    pub fn matmul_with(&self, other: &Array, kernel: matmul::MatmulKernel) -> Result<Array> {
+        matmul::matmul(self, other, Some(kernel))
+    }
+
+    /// `numpy.dot`: the inner product for 1-D operands, `matmul` for 2-D, and for N-D a sum
+    /// product over the last axis of `self` and the second-to-last of `other`.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let v = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3], &[3])?;
+    /// assert_eq!(v.dot(&v)?.to_vec::<i32>()?, vec![14]);
+    /// # Ok(()) }
+    /// ```
+    pub fn dot(&self, other: &Array) -> Result<Array> {
+        match (self.ndim(), other.ndim()) {
+            (0, _) | (_, 0) => {
+                // A scalar scales the other operand: an outer product with one factor of size 1.
+                let shape: Vec<isize> = if self.ndim() == 0 {
+                    other.shape()
+                } else {
+                    self.shape()
+                }
+                .iter()
+                .map(|&d| d as isize)
+                .collect();
+                self.outer(other)?.reshape(&shape)
+            }
+            (_, 1) | (1, 2) | (2, 2) => self.matmul(other),
+            _ => self.tensordot(other, &[-1], &[-2]),
+        }
+    }
+
+    /// `numpy.vdot`: the dot product of the flattened operands (a 0-d array).
+    pub fn vdot(&self, other: &Array) -> Result<Array> {
+        if self.len() != other.len() {
+            return Err(Error::shape(
+                "vdot",
+                format!(
+                    "operands of shapes {:?} and {:?} have different sizes",
+                    self.shape(),
+                    other.shape()
+                ),
+            ));
+        }
+        self.reshape(&[-1])?.matmul(&other.reshape(&[-1])?)
+    }
+
+    /// `numpy.inner`: a sum product over the last axes; the result has shape
+    /// `self.shape[:-1] + other.shape[:-1]`.
+    pub fn inner(&self, other: &Array) -> Result<Array> {
+        if self.ndim() == 0 || other.ndim() == 0 {
+            return self.dot(other);
+        }
+        self.tensordot(other, &[-1], &[-1])
+    }
+
+    /// `numpy.outer`: `self.ravel()[:, None] * other.ravel()[None, :]`.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
+    /// let b = gpuarray::Array::from_slice(&dev, &[3.0f32, 4.0, 5.0], &[3])?;
+    /// assert_eq!(a.outer(&b)?.to_vec::<f32>()?, vec![3.0, 4.0, 5.0, 6.0, 8.0, 10.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn outer(&self, other: &Array) -> Result<Array> {
+        let a = self.reshape(&[-1, 1])?;
+        let b = other.reshape(&[1, -1])?;
+        a.matmul(&b)
+    }
+
+    /// `numpy.tensordot(self, other, axes=(axes_self, axes_other))`: sums products over the
+    /// paired axes; the result's axes are the remaining axes of `self`, then of `other`.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::ones(&dev, &[3, 4, 5], gpuarray::DType::F32)?;
+    /// let b = gpuarray::Array::ones(&dev, &[4, 3, 2], gpuarray::DType::F32)?;
+    /// let c = a.tensordot(&b, &[1, 0], &[0, 1])?;
+    /// assert_eq!((c.shape(), c.to_vec::<f32>()?[0]), (&[5usize, 2][..], 12.0));
+    /// # Ok(()) }
+    /// ```
+    pub fn tensordot(
+        &self,
+        other: &Array,
+        axes_self: &[isize],
+        axes_other: &[isize],
+    ) -> Result<Array> {
+        let op = "tensordot";
+        if axes_self.len() != axes_other.len() {
+            return Err(Error::invalid(
+                op,
+                format!("axes {axes_self:?} and {axes_other:?} must pair up"),
+            ));
+        }
+        let na: Vec<usize> = axes_self
+            .iter()
+            .map(|&a| normalize_axis(op, a, self.ndim()))
+            .collect::<Result<_>>()?;
+        let nb: Vec<usize> = axes_other
+            .iter()
+            .map(|&a| normalize_axis(op, a, other.ndim()))
+            .collect::<Result<_>>()?;
+        for (i, (&x, &y)) in na.iter().zip(&nb).enumerate() {
+            if na[..i].contains(&x) || nb[..i].contains(&y) {
+                return Err(Error::invalid(
+                    op,
+                    format!("repeated axis in {axes_self:?} / {axes_other:?}"),
+                ));
+            }
+            if self.shape()[x] != other.shape()[y] {
+                return Err(Error::shape(
+                    op,
+                    format!("shape mismatch for sum: axis {x} of {:?} has {} elements, axis {y} of {:?} has {}", self.shape(), self.shape()[x], other.shape(), other.shape()[y]),
+                ));
+            }
+        }
+        let free_a: Vec<usize> = (0..self.ndim()).filter(|d| !na.contains(d)).collect();
+        let free_b: Vec<usize> = (0..other.ndim()).filter(|d| !nb.contains(d)).collect();
+        let k: usize = na.iter().map(|&d| self.shape()[d]).product();
+        let m: usize = free_a.iter().map(|&d| self.shape()[d]).product();
+        let n: usize = free_b.iter().map(|&d| other.shape()[d]).product();
+        // (free_a, summed) @ (summed, free_b): reshape copies only when the permuted view needs it.
+        let pa: Vec<usize> = free_a.iter().chain(&na).copied().collect();
+        let pb: Vec<usize> = nb.iter().chain(&free_b).copied().collect();
+        let a2 = self.transpose(&pa)?.reshape(&[m as isize, k as isize])?;
+        let b2 = other.transpose(&pb)?.reshape(&[k as isize, n as isize])?;
+        let shape: Vec<isize> = free_a
+            .iter()
+            .map(|&d| self.shape()[d] as isize)
+            .chain(free_b.iter().map(|&d| other.shape()[d] as isize))
+            .collect();
+        a2.matmul(&b2)?.reshape(&shape)
+    }
+}
+
+/// `numpy.matmul(a, b)`; see [`Array::matmul`].
+///
+/// ```no_run
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::eye(&dev, 3, gpuarray::DType::F64)?;
+/// assert_eq!(gpuarray::matmul(&a, &a)?.to_vec::<f64>()?, a.to_vec::<f64>()?);
+/// # Ok(()) }
+/// ```
+pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
+    a.matmul(b)
+}

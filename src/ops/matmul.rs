@@ -1,0 +1,828 @@
+//! The host side of matmul: NumPy's semantics (1-D promotion, batch broadcasting), the choice of
+//! kernel (GEMV, shared-memory tiles, subgroup broadcast), packing, and splitting any problem into
+//! launches whose operands fit one storage binding each (chunks over batch, rows, columns and K;
+//! later K chunks accumulate).
+
+use super::params::Params;
+use crate::array::blocks::{collapse, plan_granular, Block, BlockLimits, Operand, Window};
+use crate::array::Array;
+use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use std::time::{Duration, Instant};
+
+const OP: &str = "matmul";
+
+/// Batches per launch: the z dimension of the grid.
+const MAX_BATCH: u64 = 65535;
+
+/// Loop iterations one invocation may run: lavapipe ends all loops of an invocation after 65535
+/// iterations in total, so long K is split into launches that accumulate.
+const MAX_LOOP_TRIPS: u64 = 32768;
+
+/// The f32 kernel a device uses for large matmuls, chosen by a one-time tune.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatmulKernel {
+    /// One invocation per output element: the textbook baseline.
+    Naive,
+    /// Shared-memory tiles (64 x 64 per workgroup, 4 x 4 per invocation): the GPU kernel.
+    Tiled,
+    /// Subgroup-broadcast register tiles of `rows` x 8 per invocation (adapters with 8-wide
+    /// subgroups, such as lavapipe).
+    SubgroupBroadcast {
+        /// Rows of C per invocation.
+        rows: u32,
+    },
+}
+
+impl std::fmt::Display for MatmulKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatmulKernel::Naive => f.write_str("naive (one output per invocation)"),
+            MatmulKernel::Tiled => f.write_str("tiled 64x64 (shared memory, 4x4 per invocation)"),
+            MatmulKernel::SubgroupBroadcast { rows } => {
+                write!(f, "subgroup-broadcast {rows}x8 per invocation")
+            }
+        }
+    }
+}
+
+/// What the first large f32 matmul on a device measured to choose its kernel.
+#[derive(Debug, Clone)]
+pub struct MatmulTuning {
+    /// The kernel chosen.
+    pub chosen: MatmulKernel,
+    /// Each candidate with its GFLOP/s on the tuning problem (compile excluded).
+    pub candidates: Vec<(MatmulKernel, f64)>,
+    /// The tuning problem's (M, N, K).
+    pub shape: (usize, usize, usize),
+    /// Wall time of the whole tune, kernel compilation included.
+    pub elapsed: Duration,
+}
+
+/// `numpy.matmul(a, b)`, with the kernel chosen automatically or forced.
+pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Result<Array> {
+    a.same_device(OP, b)?;
+    if a.dtype() != b.dtype() {
+        return Err(Error::DTypeMismatch {
+            op: OP,
+            expected: a.dtype(),
+            got: b.dtype(),
+        });
+    }
+    if a.ndim() == 0 || b.ndim() == 0 {
+        return Err(Error::shape(
+            OP,
+            format!("operands must have at least one dimension (shapes {:?} and {:?}); use mul for scalars", a.shape(), b.shape()),
+        ));
+    }
+    let a2 = if a.ndim() == 1 {
+        a.expand_dims(0)?
+    } else {
+        a.clone()
+    };
+    let b2 = if b.ndim() == 1 {
+        b.expand_dims(-1)?
+    } else {
+        b.clone()
+    };
+    let (m, ka) = (a2.shape()[a2.ndim() - 2], a2.shape()[a2.ndim() - 1]);
+    let (kb, n) = (b2.shape()[b2.ndim() - 2], b2.shape()[b2.ndim() - 1]);
+    if ka != kb {
+        return Err(Error::shape(
+            OP,
+            format!("shapes {:?} and {:?} do not align: the last axis of the first has {ka} elements, the second-to-last of the second {kb}", a.shape(), b.shape()),
+        ));
+    }
+    let batch = broadcast_shapes(&a2.shape()[..a2.ndim() - 2], &b2.shape()[..b2.ndim() - 2])
+        .ok_or_else(|| {
+            Error::shape(
+                OP,
+                format!(
+                    "batch dimensions of shapes {:?} and {:?} do not broadcast",
+                    a.shape(),
+                    b.shape()
+                ),
+            )
+        })?;
+    let mut full: Vec<usize> = batch.clone();
+    full.extend([m, n]);
+    let mut out_shape: Vec<usize> = batch.clone();
+    if a.ndim() > 1 {
+        out_shape.push(m);
+    }
+    if b.ndim() > 1 {
+        out_shape.push(n);
+    }
+    let dev = &a.device().inner;
+    let c = if ka == 0 {
+        // An empty sum: zeros, like NumPy.
+        Array::zeros(a.device(), &full, a.dtype())?
+    } else {
+        let c = Array::empty(OP, a.device(), &full, a.dtype())?;
+        if !c.is_empty() {
+            let mut ab = batch.clone();
+            ab.extend([m, ka]);
+            let mut bb = batch.clone();
+            bb.extend([ka, n]);
+            let batched_a = a2.ndim() > 2;
+            let batched_b = b2.ndim() > 2;
+            run(
+                dev,
+                forced,
+                &a2.broadcast_to(&ab)?,
+                batched_a,
+                &b2.broadcast_to(&bb)?,
+                batched_b,
+                &c,
+            )?;
+        }
+        c
+    };
+    let shape: Vec<isize> = out_shape.iter().map(|&d| d as isize).collect();
+    c.reshape(&shape)
+}
+
+/// NumPy broadcasting of two shapes.
+pub(crate) fn broadcast_shapes(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
+    let n = a.len().max(b.len());
+    (0..n)
+        .map(|i| {
+            let x = if i + a.len() >= n {
+                a[i + a.len() - n]
+            } else {
+                1
+            };
+            let y = if i + b.len() >= n {
+                b[i + b.len() - n]
+            } else {
+                1
+            };
+            match (x, y) {
+                _ if x == y => Some(x),
+                (1, _) => Some(y),
+                (_, 1) => Some(x),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// One batched problem on raw operands: C[b] = A[b] @ B[b] with element strides.
+struct Problem<'a> {
+    batch: u64,
+    m: u64,
+    n: u64,
+    k: u64,
+    a: View<'a>,
+    b: View<'a>,
+    c: View<'a>,
+}
+
+/// An operand as (buffer, element offset, batch/row/column strides).
+#[derive(Clone, Copy)]
+struct View<'a> {
+    array: &'a Array,
+    offset: i64,
+    bs: i64,
+    rs: i64,
+    cs: i64,
+}
+
+impl<'a> View<'a> {
+    fn buffer(&self) -> &'a wgpu::Buffer {
+        self.array.storage.buffer().expect("non-empty operand")
+    }
+    fn operand(&self, strides: [i64; 4]) -> Operand {
+        Operand {
+            offset: self.offset,
+            strides: strides.to_vec(),
+            elem_bytes: self.array.dtype().size_bytes(),
+            buffer_bytes: self.array.storage.bytes(),
+        }
+    }
+}
+
+/// `c = a @ b` for batch-broadcast 3+-d views of equal batch shape; `c` is fresh and contiguous.
+fn run(
+    dev: &DeviceInner,
+    forced: Option<MatmulKernel>,
+    a: &Array,
+    batched_a: bool,
+    b: &Array,
+    batched_b: bool,
+    c: &Array,
+) -> Result<()> {
+    let nd = c.ndim();
+    let (m, n, k) = (
+        c.shape()[nd - 2] as u64,
+        c.shape()[nd - 1] as u64,
+        a.shape()[nd - 1] as u64,
+    );
+    let kernel = match forced {
+        Some(MatmulKernel::SubgroupBroadcast { rows }) => {
+            if a.dtype() != DType::F32 || !dev.has_subgroups_of_8() || ![8, 16, 32].contains(&rows)
+            {
+                return Err(Error::Unsupported {
+                    op: OP,
+                    feature: format!("the subgroup-broadcast kernel ({rows} rows) needs f32 (got {}), rows of 8, 16 or 32, and an adapter with 8-wide subgroups", a.dtype()),
+                });
+            }
+            Some(MatmulKernel::SubgroupBroadcast { rows })
+        }
+        Some(other) => Some(other),
+        None if m == 1 || n == 1 => None,
+        None if a.dtype() == DType::F32 && m >= 64 && n >= 64 && k >= 32 && sgb_fits(dev, k, n) => {
+            Some(tuned_kernel(dev, a.device())?.chosen)
+        }
+        None => Some(MatmulKernel::Tiled),
+    };
+    match kernel {
+        Some(MatmulKernel::SubgroupBroadcast { rows }) => {
+            run_sgb(dev, rows, a, batched_a, b, batched_b, c)
+        }
+        Some(MatmulKernel::Tiled) => {
+            for_each_batch(a, b, c, |p| launch_strided(dev, &p, Kernel::MatmulTiled))
+        }
+        Some(MatmulKernel::Naive) => {
+            for_each_batch(a, b, c, |p| launch_strided(dev, &p, Kernel::MatmulNaive))
+        }
+        None => for_each_batch(a, b, c, |p| launch_gemv(dev, &p)),
+    }
+}
+
+/// Splits the batch axes into problems with one batch axis each (collapsing what collapses).
+fn for_each_batch<'a>(
+    a: &'a Array,
+    b: &'a Array,
+    c: &'a Array,
+    mut f: impl FnMut(Problem<'a>) -> Result<()>,
+) -> Result<()> {
+    let nd = c.ndim();
+    let batch: Vec<u64> = c.shape()[..nd - 2].iter().map(|&d| d as u64).collect();
+    let bstr = |x: &Array| {
+        x.strides()[..nd - 2]
+            .iter()
+            .map(|&s| s as i64)
+            .collect::<Vec<_>>()
+    };
+    let (shape, strides) = collapse(&batch, &[bstr(a), bstr(b), bstr(c)]);
+    // The innermost collapsed batch axis goes to the grid; the others are looped here.
+    let (outer, inner) = if shape.is_empty() {
+        (&[][..], 1)
+    } else {
+        (&shape[..shape.len() - 1], shape[shape.len() - 1])
+    };
+    let inner_stride = |i: usize| strides[i].last().copied().unwrap_or(0);
+    let outer_count: u64 = outer.iter().product();
+    let (m, n, k) = (
+        c.shape()[nd - 2] as u64,
+        c.shape()[nd - 1] as u64,
+        a.shape()[nd - 1] as u64,
+    );
+    let s = |x: &Array, d: usize| x.strides()[d] as i64;
+    for o in 0..outer_count {
+        let mut rem = o;
+        let mut offs = [
+            a.layout.offset as i64,
+            b.layout.offset as i64,
+            c.layout.offset as i64,
+        ];
+        for d in (0..outer.len()).rev() {
+            let idx = (rem % outer[d]) as i64;
+            rem /= outer[d];
+            for (off, st) in offs.iter_mut().zip(&strides) {
+                *off += idx * st[d];
+            }
+        }
+        f(Problem {
+            batch: inner,
+            m,
+            n,
+            k,
+            a: View {
+                array: a,
+                offset: offs[0],
+                bs: inner_stride(0),
+                rs: s(a, nd - 2),
+                cs: s(a, nd - 1),
+            },
+            b: View {
+                array: b,
+                offset: offs[1],
+                bs: inner_stride(1),
+                rs: s(b, nd - 2),
+                cs: s(b, nd - 1),
+            },
+            c: View {
+                array: c,
+                offset: offs[2],
+                bs: inner_stride(2),
+                rs: s(c, nd - 2),
+                cs: s(c, nd - 1),
+            },
+        })?;
+    }
+    Ok(())
+}
+
+fn bind<'a>(v: &View<'a>, w: &Window) -> Binding<'a> {
+    Binding {
+        buffer: v.buffer(),
+        offset: w.byte_offset,
+        size: w.byte_size,
+    }
+}
+
+fn limits(dev: &DeviceInner) -> BlockLimits {
+    BlockLimits {
+        max_elems: u64::MAX,
+        ..dev.block_limits()
+    }
+}
+
+fn i32_of(v: i64) -> Result<i32> {
+    i32::try_from(v)
+        .map_err(|_| Error::overflow(OP, format!("stride or offset {v} does not fit in i32")))
+}
+
+/// One kernel launch of a matmul: a block of (batch, M, N, K), and whether it adds to C (a
+/// later K chunk) rather than writing it.
+struct Launch {
+    block: Block,
+    accumulate: bool,
+}
+
+/// Plans the launches over (batch, M, N, K): at most 65535 batches (the grid's z) and `max_k`
+/// k-steps per launch, each operand inside one binding window. Launches are ordered so that for
+/// every output element the first K chunk (which writes) runs before later ones (which add).
+///
+/// `max_k` bounds the loop trip count of one invocation: lavapipe (llvmpipe) stops every loop of
+/// an invocation once 65535 iterations have run in total, silently truncating longer sums.
+fn plan_mnk(
+    dev: &DeviceInner,
+    p: &Problem,
+    granules: [u64; 4],
+    max_k: u64,
+    ops: &[Operand],
+) -> Result<Vec<Launch>> {
+    let mut launches = Vec::new();
+    let max_k = max_k / granules[3] * granules[3];
+    let mut b0 = 0;
+    while b0 < p.batch {
+        let nb = (p.batch - b0).min(MAX_BATCH);
+        let mut k0 = 0;
+        while k0 < p.k {
+            let nk = (p.k - k0).min(max_k);
+            let shifted: Vec<Operand> = ops
+                .iter()
+                .map(|o| Operand {
+                    offset: o.offset + b0 as i64 * o.strides[0] + k0 as i64 * o.strides[3],
+                    ..o.clone()
+                })
+                .collect();
+            let mut blocks =
+                plan_granular(OP, &[nb, p.m, p.n, nk], &granules, &shifted, limits(dev))?;
+            blocks.sort_by_key(|bl| (bl.start[3], bl.first_index));
+            launches.extend(blocks.into_iter().map(|block| Launch {
+                accumulate: k0 + block.start[3] > 0,
+                block,
+            }));
+            k0 += nk;
+        }
+        b0 += nb;
+    }
+    Ok(launches)
+}
+
+/// The tiled or naive kernel over strided operands.
+fn launch_strided(dev: &DeviceInner, p: &Problem, kernel: Kernel) -> Result<()> {
+    let ops = [
+        p.a.operand([p.a.bs, p.a.rs, 0, p.a.cs]),
+        p.b.operand([p.b.bs, 0, p.b.cs, p.b.rs]),
+        p.c.operand([p.c.bs, p.c.rs, p.c.cs, 0]),
+    ];
+    let key = PipelineKey::new(kernel, Variant::one(p.c.array.dtype()));
+    // Splits at any row, column or k: the kernel checks bounds, and a long K may force single
+    // rows per launch.
+    // Loop trips per k-step: the k0 loop plus the 16-step inner loop.
+    let max_k = if kernel == Kernel::MatmulTiled {
+        16 * 1024
+    } else {
+        MAX_LOOP_TRIPS
+    };
+    let launches = plan_mnk(dev, p, [1, 1, 1, 1], max_k, &ops)?;
+    // Outputs per workgroup side: 64 for the tiled kernel, 16 for the naive one.
+    let side = if kernel == Kernel::MatmulTiled {
+        64
+    } else {
+        16
+    };
+    dev.guarded(OP, || {
+        for Launch {
+            block: bl,
+            accumulate,
+        } in &launches
+        {
+            let [nb, m, n, k] = [bl.extent[0], bl.extent[1], bl.extent[2], bl.extent[3]];
+            let mut par = Params::default();
+            par.u32(m as u32)
+                .u32(n as u32)
+                .u32(k as u32)
+                .u32(*accumulate as u32);
+            for (v, w) in [
+                (&p.a, &bl.windows[0]),
+                (&p.b, &bl.windows[1]),
+                (&p.c, &bl.windows[2]),
+            ] {
+                par.i32(i32_of(w.base)?)
+                    .i32(i32_of(v.rs)?)
+                    .i32(i32_of(v.cs)?)
+                    .i32(i32_of(v.bs)?);
+            }
+            let grid = (n.div_ceil(side) as u32, m.div_ceil(side) as u32, nb as u32);
+            let binds = [
+                bind(&p.a, &bl.windows[0]),
+                bind(&p.b, &bl.windows[1]),
+                bind(&p.c, &bl.windows[2]),
+            ];
+            dev.dispatch_grid(
+                &key,
+                par.bytes(),
+                &binds,
+                grid,
+                &format!("{nb}x({m}x{k} @ {k}x{n})"),
+            )?;
+        }
+        Ok(())
+    })
+}
+
+fn launch_gemv(dev: &DeviceInner, p: &Problem) -> Result<()> {
+    // X rows are the outputs; v is the shared vector.
+    let (x, v, rows, xr, xc, vs, os) = if p.n == 1 {
+        (&p.a, &p.b, p.m, p.a.rs, p.a.cs, p.b.rs, p.c.rs)
+    } else {
+        (&p.b, &p.a, p.n, p.b.cs, p.b.rs, p.a.cs, p.c.cs)
+    };
+    let ops = [
+        x.operand([x.bs, xr, 0, xc]),
+        v.operand([v.bs, 0, 0, vs]),
+        p.c.operand([p.c.bs, os, 0, 0]),
+    ];
+    let gp = Problem {
+        batch: p.batch,
+        m: rows,
+        n: 1,
+        k: p.k,
+        a: *x,
+        b: *v,
+        c: p.c,
+    };
+    let key = PipelineKey::new(Kernel::MatmulGemv, Variant::one(p.c.array.dtype()));
+    let launches = plan_mnk(dev, &gp, [1, 1, 1, 1], 4 * MAX_LOOP_TRIPS, &ops)?;
+    let max_dim = dev.limits.max_compute_workgroups_per_dimension;
+    dev.guarded(OP, || {
+        for Launch {
+            block: bl,
+            accumulate,
+        } in &launches
+        {
+            let [nb, r, k] = [bl.extent[0], bl.extent[1], bl.extent[3]];
+            let mut par = Params::default();
+            par.u32(r as u32)
+                .u32(k as u32)
+                .u32(*accumulate as u32)
+                .u32(0);
+            par.i32(i32_of(bl.windows[0].base)?)
+                .i32(i32_of(xr)?)
+                .i32(i32_of(xc)?)
+                .i32(i32_of(x.bs)?);
+            par.i32(i32_of(bl.windows[1].base)?)
+                .i32(i32_of(vs)?)
+                .i32(i32_of(v.bs)?);
+            par.i32(i32_of(bl.windows[2].base)?)
+                .i32(i32_of(os)?)
+                .i32(i32_of(p.c.bs)?);
+            let (gx, gy) = crate::array::blocks::grid(r.div_ceil(256), max_dim)
+                .ok_or_else(|| Error::overflow(OP, format!("{r} rows in one launch")))?;
+            let binds = [
+                bind(x, &bl.windows[0]),
+                bind(v, &bl.windows[1]),
+                bind(&p.c, &bl.windows[2]),
+            ];
+            dev.dispatch_grid(
+                &key,
+                par.bytes(),
+                &binds,
+                (gx, gy, nb as u32),
+                &format!("gemv {nb}x({r}x{k})"),
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// Whether the subgroup-broadcast kernel's smallest launch (64 padded rows of A, 32 rows of B)
+/// fits one binding; otherwise the tiled kernel, which can split to single rows, runs.
+fn sgb_fits(dev: &DeviceInner, k: u64, n: u64) -> bool {
+    let max = limits(dev).max_binding;
+    64 * k.next_multiple_of(32) * 4 <= max && 32 * n.next_multiple_of(64) * 4 <= max
+}
+
+/// Rows of C per workgroup of the subgroup-broadcast kernel (2 subgroups of `rows` each).
+fn sgb_rows_per_workgroup(rows: u32) -> u64 {
+    rows as u64 * 2
+}
+
+/// The subgroup-broadcast path: operands padded to whole tiles (packed once when they are not
+/// already), then one launch per block.
+fn run_sgb(
+    dev: &DeviceInner,
+    rows: u32,
+    a: &Array,
+    batched_a: bool,
+    b: &Array,
+    batched_b: bool,
+    c: &Array,
+) -> Result<()> {
+    let nd = c.ndim();
+    let (m, n, k) = (c.shape()[nd - 2], c.shape()[nd - 1], a.shape()[nd - 1]);
+    let (mp, np, kp) = (
+        m.next_multiple_of(64),
+        n.next_multiple_of(64),
+        k.next_multiple_of(32),
+    );
+    let batch = &c.shape()[..nd - 2];
+    let pack =
+        |x: &Array, batched: bool, r: usize, cols: usize, rp: usize, cp: usize| -> Result<Array> {
+            // An unbatched operand stays one matrix (batch stride 0) instead of being replicated.
+            let x = if batched {
+                x.clone()
+            } else {
+                x.slice(&vec![crate::SliceArg::Index(0); nd - 2])?
+            };
+            let ready =
+                x.is_contiguous() && r == rp && cols == cp && x.layout.offset.is_multiple_of(4);
+            if ready {
+                return Ok(x);
+            }
+            let mut shape: Vec<usize> = if batched { batch.to_vec() } else { vec![] };
+            shape.extend([rp, cp]);
+            let padded = Array::zeros(x.device(), &shape, DType::F32)?;
+            let mut sl = vec![crate::SliceArg::full(); shape.len() - 2];
+            sl.extend([
+                crate::SliceArg::range(None, Some(r as isize), 1),
+                crate::SliceArg::range(None, Some(cols as isize), 1),
+            ]);
+            padded.slice(&sl)?.assign(&x)?;
+            Ok(padded)
+        };
+    let ap = pack(a, batched_a, m, k, mp, kp)?;
+    let bp = pack(b, batched_b, k, n, kp, np)?;
+    let direct = m == mp && n == np && c.layout.offset.is_multiple_of(4);
+    let cp = if direct {
+        c.clone()
+    } else {
+        let mut shape = batch.to_vec();
+        shape.extend([mp, np]);
+        Array::empty(OP, c.device(), &shape, DType::F32)?
+    };
+    let nbatch: u64 = batch.iter().map(|&d| d as u64).product();
+    let (mp, np, kp) = (mp as u64, np as u64, kp as u64);
+    let bs = |batched: bool, size: u64| {
+        if batched && nbatch > 1 {
+            size as i64
+        } else {
+            0
+        }
+    };
+    let ops = [
+        Operand {
+            offset: ap.layout.offset as i64,
+            strides: vec![bs(batched_a, mp * kp), kp as i64, 0, 1],
+            elem_bytes: 4,
+            buffer_bytes: ap.storage.bytes(),
+        },
+        Operand {
+            offset: bp.layout.offset as i64,
+            strides: vec![bs(batched_b, kp * np), 0, 1, np as i64],
+            elem_bytes: 4,
+            buffer_bytes: bp.storage.bytes(),
+        },
+        Operand {
+            offset: cp.layout.offset as i64,
+            strides: vec![(mp * np) as i64, np as i64, 1, 0],
+            elem_bytes: 4,
+            buffer_bytes: cp.storage.bytes(),
+        },
+    ];
+    let p = Problem {
+        batch: nbatch,
+        m: mp,
+        n: np,
+        k: kp,
+        a: View {
+            array: &ap,
+            offset: 0,
+            bs: 0,
+            rs: 0,
+            cs: 0,
+        },
+        b: View {
+            array: &bp,
+            offset: 0,
+            bs: 0,
+            rs: 0,
+            cs: 0,
+        },
+        c: View {
+            array: &cp,
+            offset: 0,
+            bs: 0,
+            rs: 0,
+            cs: 0,
+        },
+    };
+    let wg_rows = sgb_rows_per_workgroup(rows);
+    let launches = plan_mnk(
+        dev,
+        &p,
+        [1, wg_rows.max(64), 64, 32],
+        32 * MAX_LOOP_TRIPS,
+        &ops,
+    )?;
+    let key = PipelineKey::new(Kernel::MatmulSgb(rows), Variant::one(DType::F32));
+    dev.guarded(OP, || {
+        for Launch {
+            block: bl,
+            accumulate,
+        } in &launches
+        {
+            let [nb, bm, bn, bk] = [bl.extent[0], bl.extent[1], bl.extent[2], bl.extent[3]];
+            let mut par = Params::default();
+            for w in &bl.windows {
+                par.u32((w.base / 4) as u32);
+            }
+            par.u32((kp / 4) as u32)
+                .u32((np / 4) as u32)
+                .u32((np / 4) as u32);
+            par.u32((ops[0].strides[0] / 4) as u32)
+                .u32((ops[1].strides[0] / 4) as u32)
+                .u32((ops[2].strides[0] / 4) as u32);
+            par.u32((bk / 32) as u32).u32(*accumulate as u32);
+            let arrays = [&ap, &bp, &cp];
+            let binds: Vec<Binding> = bl
+                .windows
+                .iter()
+                .zip(arrays)
+                .map(|(w, arr)| {
+                    // vec4 bindings: whole 16-byte elements.
+                    let size = w
+                        .byte_size
+                        .next_multiple_of(16)
+                        .min(arr.storage.bytes() - w.byte_offset);
+                    Binding {
+                        buffer: arr.storage.buffer().expect("non-empty"),
+                        offset: w.byte_offset,
+                        size,
+                    }
+                })
+                .collect();
+            let grid = ((bn / 64) as u32, (bm / wg_rows) as u32, nb as u32);
+            dev.dispatch_grid(
+                &key,
+                par.bytes(),
+                &binds,
+                grid,
+                &format!("{nb}x({bm}x{bk} @ {bk}x{bn}) padded"),
+            )?;
+        }
+        Ok(())
+    })?;
+    if !direct {
+        let mut sl = vec![crate::SliceArg::full(); nd - 2];
+        sl.extend([
+            crate::SliceArg::range(None, Some(m as isize), 1),
+            crate::SliceArg::range(None, Some(n as isize), 1),
+        ]);
+        c.assign(&cp.slice(&sl)?)?;
+    }
+    Ok(())
+}
+
+/// The device's f32 kernel choice, tuning on first use.
+pub(crate) fn tuned_kernel(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
+    if let Some(t) = dev.matmul_tuning.get() {
+        return Ok(t.clone());
+    }
+    // Serialise tuning; whoever comes second reuses the result.
+    let _guard = dev
+        .matmul_tune_lock
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = dev.matmul_tuning.get() {
+        return Ok(t.clone());
+    }
+    let t = tune(dev, device)?;
+    log::debug!(
+        "gpuarray: matmul tune on {}: chose {} in {:?}",
+        dev.info,
+        t.chosen,
+        t.elapsed
+    );
+    let _ = dev.matmul_tuning.set(t.clone());
+    Ok(t)
+}
+
+fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
+    let started = Instant::now();
+    let mut candidates = vec![MatmulKernel::Tiled];
+    if dev.has_subgroups_of_8() {
+        candidates.extend([32, 16, 8].map(|rows| MatmulKernel::SubgroupBroadcast { rows }));
+    }
+    let (m, n, k) = (512usize, 512usize, 512usize);
+    if candidates.len() == 1 {
+        return Ok(MatmulTuning {
+            chosen: MatmulKernel::Tiled,
+            candidates: vec![],
+            shape: (m, n, k),
+            elapsed: started.elapsed(),
+        });
+    }
+    // Exactly representable inputs and sums, so every correct kernel gives identical bits.
+    let ha: Vec<f32> = (0..m * k).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
+    let hb: Vec<f32> = (0..k * n).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
+    let a = Array::from_slice(device, &ha, &[m, k])?;
+    let b = Array::from_slice(device, &hb, &[k, n])?;
+    let mut reference: Option<Vec<f32>> = None;
+    let mut results = Vec::new();
+    for &cand in &candidates {
+        let c = Array::empty(OP, device, &[m, n], DType::F32)?;
+        let once = || -> Result<()> {
+            match cand {
+                MatmulKernel::Tiled | MatmulKernel::Naive => for_each_batch(
+                    &a.expand_dims(0)?,
+                    &b.expand_dims(0)?,
+                    &c.expand_dims(0)?,
+                    |p| launch_strided(dev, &p, Kernel::MatmulTiled),
+                ),
+                MatmulKernel::SubgroupBroadcast { rows } => run_sgb(
+                    dev,
+                    rows,
+                    &a.expand_dims(0)?,
+                    true,
+                    &b.expand_dims(0)?,
+                    true,
+                    &c.expand_dims(0)?,
+                ),
+            }
+        };
+        once()?; // warm-up: compiles the kernel on drivers that compile at first use
+        let out = c.to_vec::<f32>()?;
+        // A kernel whose subgroup assumption does not hold on this driver gives wrong results:
+        // it is excluded, never chosen.
+        match &reference {
+            None => reference = Some(out),
+            Some(r) if *r != out => {
+                log::warn!(
+                    "gpuarray: matmul kernel {cand} gave wrong results on {}; not used",
+                    dev.info
+                );
+                continue;
+            }
+            _ => {}
+        }
+        let mut best = f64::INFINITY;
+        for _ in 0..2 {
+            let t = Instant::now();
+            once()?;
+            device.synchronize()?;
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        results.push((cand, 2.0 * (m * n * k) as f64 / best / 1e9));
+    }
+    let chosen = results
+        .iter()
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+        .map_or(MatmulKernel::Tiled, |r| r.0);
+    Ok(MatmulTuning {
+        chosen,
+        candidates: results,
+        shape: (m, n, k),
+        elapsed: started.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::broadcast_shapes;
+
+    #[test]
+    fn batch_shapes_broadcast_like_numpy() {
+        assert_eq!(broadcast_shapes(&[3, 1], &[4]), Some(vec![3, 4]));
+        assert_eq!(broadcast_shapes(&[], &[2, 5]), Some(vec![2, 5]));
+        assert_eq!(broadcast_shapes(&[2], &[3]), None);
+        assert_eq!(broadcast_shapes(&[0], &[1]), Some(vec![0]));
+    }
+}

@@ -203,7 +203,20 @@ impl<'a> View<'a> {
     }
 }
 
-/// `c = a @ b` for batch-broadcast 3+-d views of equal batch shape; `c` is fresh and contiguous.
+/// `c[...] = a @ b` for 3-d views `(batch, M, K) @ (batch, K, N)` into the `(batch, M, N)` view
+/// `c`, which must not share memory with `a` or `b`; a batch stride of 0 broadcasts an operand.
+pub(crate) fn matmul_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
+    if c.is_empty() {
+        return Ok(());
+    }
+    if a.shape()[2] == 0 {
+        return c.fill(0.0);
+    }
+    let batched = |x: &Array| x.shape()[0] > 1 && x.strides()[0] != 0;
+    run(&c.device().inner, None, a, batched(a), b, batched(b), c)
+}
+
+/// `c = a @ b` for batch-broadcast 3+-d views of equal batch shape; `c` does not alias them.
 fn run(
     dev: &DeviceInner,
     forced: Option<MatmulKernel>,
@@ -535,8 +548,25 @@ fn sgb_rows_per_workgroup(rows: u32) -> u64 {
     rows as u64 * 2
 }
 
-/// The subgroup-broadcast path: operands padded to whole tiles (packed once when they are not
-/// already), then one launch per block.
+/// Whether a matrix view can feed the subgroup-broadcast kernel in place: rows of whole vec4s
+/// (unit column stride, row and batch strides and offset multiples of 4, columns a multiple of 4).
+fn vec4_rows(x: &Array) -> bool {
+    let nd = x.ndim();
+    let (cols, cs, rs) = (x.shape()[nd - 1], x.strides()[nd - 1], x.strides()[nd - 2]);
+    let batch_ok = x.shape()[..nd - 2]
+        .iter()
+        .zip(&x.strides()[..nd - 2])
+        .all(|(&n, &s)| n == 1 || s % 4 == 0);
+    (cs == 1 || cols == 1)
+        && cols % 4 == 0
+        && rs % 4 == 0
+        && rs >= 0
+        && x.layout.offset.is_multiple_of(4)
+        && batch_ok
+}
+
+/// The subgroup-broadcast path. Operands whose rows are whole vec4s are read in place (the
+/// kernel handles any M, any K and the edges); others are packed once into such a layout.
 fn run_sgb(
     dev: &DeviceInner,
     rows: u32,
@@ -548,80 +578,65 @@ fn run_sgb(
 ) -> Result<()> {
     let nd = c.ndim();
     let (m, n, k) = (c.shape()[nd - 2], c.shape()[nd - 1], a.shape()[nd - 1]);
-    let (mp, np, kp) = (
-        m.next_multiple_of(64),
-        n.next_multiple_of(64),
-        k.next_multiple_of(32),
-    );
-    let batch = &c.shape()[..nd - 2];
-    let pack =
-        |x: &Array, batched: bool, r: usize, cols: usize, rp: usize, cp: usize| -> Result<Array> {
-            // An unbatched operand stays one matrix (batch stride 0) instead of being replicated.
-            let x = if batched {
-                x.clone()
-            } else {
-                x.slice(&vec![crate::SliceArg::Index(0); nd - 2])?
-            };
-            let ready =
-                x.is_contiguous() && r == rp && cols == cp && x.layout.offset.is_multiple_of(4);
-            if ready {
-                return Ok(x);
-            }
-            let mut shape: Vec<usize> = if batched { batch.to_vec() } else { vec![] };
-            shape.extend([rp, cp]);
-            let padded = Array::zeros(x.device(), &shape, DType::F32)?;
-            let mut sl = vec![crate::SliceArg::full(); shape.len() - 2];
-            sl.extend([
-                crate::SliceArg::range(None, Some(r as isize), 1),
-                crate::SliceArg::range(None, Some(cols as isize), 1),
-            ]);
-            padded.slice(&sl)?.assign(&x)?;
-            Ok(padded)
+    // Columns padded to a multiple of 4 where a copy is needed anyway.
+    let (k4, n4) = (k.next_multiple_of(4), n.next_multiple_of(4));
+    let prepare = |x: &Array, batched: bool, cols4: usize| -> Result<Array> {
+        // An unbatched operand stays one matrix (batch stride 0) instead of being replicated.
+        let x = if batched {
+            x.clone()
+        } else {
+            x.slice(&vec![crate::SliceArg::Index(0); nd - 2])?
         };
-    let ap = pack(a, batched_a, m, k, mp, kp)?;
-    let bp = pack(b, batched_b, k, n, kp, np)?;
-    let direct = m == mp && n == np && c.layout.offset.is_multiple_of(4);
-    let cp = if direct {
-        c.clone()
-    } else {
-        let mut shape = batch.to_vec();
-        shape.extend([mp, np]);
-        Array::empty(OP, c.device(), &shape, DType::F32)?
+        let x = x.reshape(&flat3(x.shape()))?;
+        if vec4_rows(&x) {
+            return Ok(x);
+        }
+        let (bt, r, cols) = (x.shape()[0], x.shape()[1], x.shape()[2]);
+        let padded = Array::zeros(x.device(), &[bt, r, cols4], DType::F32)?;
+        padded
+            .slice(&[
+                crate::SliceArg::full(),
+                crate::SliceArg::full(),
+                crate::SliceArg::range(None, Some(cols as isize), 1),
+            ])?
+            .assign(&x)?;
+        Ok(padded)
     };
-    let nbatch: u64 = batch.iter().map(|&d| d as u64).product();
-    let (mp, np, kp) = (mp as u64, np as u64, kp as u64);
-    let bs = |batched: bool, size: u64| {
-        if batched && nbatch > 1 {
-            size as i64
+    let ap = prepare(a, batched_a, k4)?;
+    let bp = prepare(b, batched_b, n4)?;
+    // C's batch axes merged; when that needs a copy, C is written through a temporary.
+    let c3 = c.reshape(&flat3(c.shape()))?;
+    let in_place = c3.may_share_memory(c) && vec4_rows(&c3);
+    let cp = if in_place {
+        c3.clone()
+    } else {
+        Array::empty(OP, c.device(), &[c3.shape()[0], m, n4], DType::F32)?
+    };
+    let nbatch = c3.shape()[0] as u64;
+    let bs = |x: &Array| {
+        if x.shape()[0] > 1 {
+            x.strides()[0] as i64
         } else {
             0
         }
     };
+    let st = |x: &Array, d: usize| x.strides()[d] as i64;
+    let view = |x: &Array, strides: [i64; 4]| Operand {
+        offset: x.layout.offset as i64,
+        strides: strides.to_vec(),
+        elem_bytes: 4,
+        buffer_bytes: x.storage.bytes(),
+    };
     let ops = [
-        Operand {
-            offset: ap.layout.offset as i64,
-            strides: vec![bs(batched_a, mp * kp), kp as i64, 0, 1],
-            elem_bytes: 4,
-            buffer_bytes: ap.storage.bytes(),
-        },
-        Operand {
-            offset: bp.layout.offset as i64,
-            strides: vec![bs(batched_b, kp * np), 0, 1, np as i64],
-            elem_bytes: 4,
-            buffer_bytes: bp.storage.bytes(),
-        },
-        Operand {
-            offset: cp.layout.offset as i64,
-            strides: vec![(mp * np) as i64, np as i64, 1, 0],
-            elem_bytes: 4,
-            buffer_bytes: cp.storage.bytes(),
-        },
+        view(&ap, [bs(&ap), st(&ap, 1), 0, 1]),
+        view(&bp, [bs(&bp), 0, 1, st(&bp, 1)]),
+        view(&cp, [bs(&cp), st(&cp, 1), 1, 0]),
     ];
     let p = Problem {
         batch: nbatch,
-        m: mp,
-        n: np,
-        k: kp,
+        m: m as u64,
+        n: n4 as u64,
+        k: k as u64,
         a: View {
             array: &ap,
             offset: 0,
@@ -653,6 +668,7 @@ fn run_sgb(
         &ops,
     )?;
     let key = PipelineKey::new(Kernel::MatmulSgb(rows), Variant::one(DType::F32));
+    let arrays = [&ap, &bp, &cp];
     dev.guarded(OP, || {
         for Launch {
             block: bl,
@@ -664,14 +680,16 @@ fn run_sgb(
             for w in &bl.windows {
                 par.u32((w.base / 4) as u32);
             }
-            par.u32((kp / 4) as u32)
-                .u32((np / 4) as u32)
-                .u32((np / 4) as u32);
-            par.u32((ops[0].strides[0] / 4) as u32)
-                .u32((ops[1].strides[0] / 4) as u32)
-                .u32((ops[2].strides[0] / 4) as u32);
-            par.u32((bk / 32) as u32).u32(*accumulate as u32);
-            let arrays = [&ap, &bp, &cp];
+            for x in arrays {
+                par.u32((x.strides()[1] / 4) as u32);
+            }
+            for o in &ops {
+                par.u32((o.strides[0] / 4) as u32);
+            }
+            par.u32((bk / 32) as u32)
+                .u32((bk % 32) as u32)
+                .u32(*accumulate as u32);
+            par.u32(bm as u32).u32((bn / 4) as u32);
             let binds: Vec<Binding> = bl
                 .windows
                 .iter()
@@ -689,26 +707,42 @@ fn run_sgb(
                     }
                 })
                 .collect();
-            let grid = ((bn / 64) as u32, (bm / wg_rows) as u32, nb as u32);
+            let grid = (
+                bn.div_ceil(64) as u32,
+                bm.div_ceil(wg_rows) as u32,
+                nb as u32,
+            );
             dev.dispatch_grid(
                 &key,
                 par.bytes(),
                 &binds,
                 grid,
-                &format!("{nb}x({bm}x{bk} @ {bk}x{bn}) padded"),
+                &format!("{nb}x({bm}x{bk} @ {bk}x{bn})"),
             )?;
         }
         Ok(())
     })?;
-    if !direct {
-        let mut sl = vec![crate::SliceArg::full(); nd - 2];
-        sl.extend([
-            crate::SliceArg::range(None, Some(m as isize), 1),
+    if !in_place {
+        let result = cp.slice(&[
+            crate::SliceArg::full(),
+            crate::SliceArg::full(),
             crate::SliceArg::range(None, Some(n as isize), 1),
-        ]);
-        c.assign(&cp.slice(&sl)?)?;
+        ])?;
+        let shape: Vec<isize> = c.shape().iter().map(|&d| d as isize).collect();
+        c.assign(&result.reshape(&shape)?)?;
     }
     Ok(())
+}
+
+/// A shape with its batch axes merged: `(batch, rows, cols)`.
+fn flat3(shape: &[usize]) -> [isize; 3] {
+    let nd = shape.len();
+    let batch: usize = shape[..nd - 2].iter().product();
+    [
+        batch as isize,
+        shape[nd - 2] as isize,
+        shape[nd - 1] as isize,
+    ]
 }
 
 /// The device's f32 kernel choice, tuning on first use.

@@ -382,6 +382,44 @@ fn long_sums_are_not_truncated() {
 }
 
 #[test]
+fn skinny_products_with_long_k_split_k_exactly() {
+    // Few output tiles and a long K: K is split into slices summed afterwards (with a remainder
+    // slice when K does not divide); integer-valued data keeps every path exact.
+    let Some(dev) = common::device() else { return };
+    for &(m, k, n) in &[
+        (8usize, 20_000usize, 8usize),
+        (3, 20_001, 70),
+        (64, 9_999, 1),
+        (100, 4_096, 40),
+    ] {
+        let ha = ints(m * k, 11);
+        let hb = ints(k * n, 12);
+        let want = reference(&ha, &hb, 1, 1, m, k, n);
+        let a = Array::from_slice(&dev, &to_f32(&ha), &[m, k]).unwrap();
+        let b = Array::from_slice(&dev, &to_f32(&hb), &[k, n]).unwrap();
+        assert_eq!(
+            a.matmul_with(&b, MatmulKernel::Tiled)
+                .unwrap()
+                .to_vec::<f32>()
+                .unwrap(),
+            to_f32(&want),
+            "f32 {m}x{k}x{n}"
+        );
+        let ai: Vec<i32> = ha.iter().map(|&x| x as i32).collect();
+        let bi: Vec<i32> = hb.iter().map(|&x| x as i32).collect();
+        let c = Array::from_slice(&dev, &ai, &[m, k])
+            .unwrap()
+            .matmul(&Array::from_slice(&dev, &bi, &[k, n]).unwrap())
+            .unwrap();
+        assert_eq!(
+            c.to_vec::<i32>().unwrap(),
+            want.iter().map(|&x| x as i32).collect::<Vec<_>>(),
+            "i32 {m}x{k}x{n}"
+        );
+    }
+}
+
+#[test]
 fn errors_and_empty_operands() {
     let Some(dev) = common::device() else { return };
     let a = Array::ones(&dev, &[2, 3], DType::F32).unwrap();

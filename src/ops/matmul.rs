@@ -254,9 +254,7 @@ fn run(
         Some(MatmulKernel::SubgroupBroadcast { rows }) => {
             run_sgb(dev, rows, a, batched_a, b, batched_b, c)
         }
-        Some(MatmulKernel::Tiled) => {
-            for_each_batch(a, b, c, |p| launch_strided(dev, &p, Kernel::MatmulTiled))
-        }
+        Some(MatmulKernel::Tiled) => for_each_batch(a, b, c, |p| launch_tiled(dev, &p)),
         Some(MatmulKernel::Naive) => {
             for_each_batch(a, b, c, |p| launch_strided(dev, &p, Kernel::MatmulNaive))
         }
@@ -379,6 +377,18 @@ fn plan_mnk(
     max_k: u64,
     ops: &[Operand],
 ) -> Result<Vec<Launch>> {
+    plan_mnk_from(dev, p, granules, max_k, ops, false)
+}
+
+/// [`plan_mnk`]; with `add`, every launch adds to C (the problem continues an earlier sum).
+fn plan_mnk_from(
+    dev: &DeviceInner,
+    p: &Problem,
+    granules: [u64; 4],
+    max_k: u64,
+    ops: &[Operand],
+    add: bool,
+) -> Result<Vec<Launch>> {
     let mut launches = Vec::new();
     let max_k = max_k / granules[3] * granules[3];
     let mut b0 = 0;
@@ -398,7 +408,7 @@ fn plan_mnk(
                 plan_granular(OP, &[nb, p.m, p.n, nk], &granules, &shifted, limits(dev))?;
             blocks.sort_by_key(|bl| (bl.start[3], bl.first_index));
             launches.extend(blocks.into_iter().map(|block| Launch {
-                accumulate: k0 + block.start[3] > 0,
+                accumulate: add || k0 + block.start[3] > 0,
                 block,
             }));
             k0 += nk;
@@ -408,8 +418,112 @@ fn plan_mnk(
     Ok(launches)
 }
 
+/// Output tiles below which a long-K product is split along K (a skinny product otherwise
+/// leaves most of the adapter idle).
+const SPLIT_K_TILES: u64 = 16;
+
+/// The tiled kernel, splitting K for skinny products with a long K: `s` slices of K are
+/// computed as a batch of partial products, then summed by a GEMV against ones.
+fn launch_tiled(dev: &DeviceInner, p: &Problem) -> Result<()> {
+    let tiles = p.batch * p.m.div_ceil(64) * p.n.div_ceil(64);
+    let dtype = p.c.array.dtype();
+    // f16 partials would round once more; a C whose rows do not merge into one axis cannot take
+    // the final GEMV.
+    let splittable = p.batch == 1 && dtype != DType::F16 && p.c.rs == p.n as i64 * p.c.cs;
+    let s = if splittable && tiles < SPLIT_K_TILES && p.k >= 4096 {
+        (2 * SPLIT_K_TILES / tiles).min(p.k / 1024)
+    } else {
+        1
+    };
+    if s <= 1 {
+        return launch_strided(dev, p, Kernel::MatmulTiled);
+    }
+    let ks = p.k / s;
+    let (m, n) = (p.m as usize, p.n as usize);
+    let parts = Array::empty(OP, p.c.array.device(), &[s as usize, m, n], dtype)?;
+    let pv = View {
+        array: &parts,
+        offset: 0,
+        bs: (m * n) as i64,
+        rs: n as i64,
+        cs: 1,
+    };
+    let sliced = Problem {
+        batch: s,
+        m: p.m,
+        n: p.n,
+        k: ks,
+        a: View {
+            bs: ks as i64 * p.a.cs,
+            ..p.a
+        },
+        b: View {
+            bs: ks as i64 * p.b.rs,
+            ..p.b
+        },
+        c: pv,
+    };
+    launch_strided_from(dev, &sliced, Kernel::MatmulTiled, false)?;
+    let rest = p.k - s * ks;
+    if rest > 0 {
+        // The remainder of K adds to the first slice.
+        let done = (s * ks) as i64;
+        let tail = Problem {
+            batch: 1,
+            m: p.m,
+            n: p.n,
+            k: rest,
+            a: View {
+                offset: p.a.offset + done * p.a.cs,
+                bs: 0,
+                ..p.a
+            },
+            b: View {
+                offset: p.b.offset + done * p.b.rs,
+                bs: 0,
+                ..p.b
+            },
+            c: View { bs: 0, ..pv },
+        };
+        launch_strided_from(dev, &tail, Kernel::MatmulTiled, true)?;
+    }
+    let ones = Array::ones(p.c.array.device(), &[s as usize], dtype)?;
+    let sum = Problem {
+        batch: 1,
+        m: p.m * p.n,
+        n: 1,
+        k: s,
+        a: View {
+            array: &parts,
+            offset: 0,
+            bs: 0,
+            rs: 1,
+            cs: (m * n) as i64,
+        },
+        b: View {
+            array: &ones,
+            offset: 0,
+            bs: 0,
+            rs: 1,
+            cs: 0,
+        },
+        c: View {
+            bs: 0,
+            rs: p.c.cs,
+            cs: 0,
+            ..p.c
+        },
+    };
+    launch_gemv(dev, &sum)
+}
+
 /// The tiled or naive kernel over strided operands.
 fn launch_strided(dev: &DeviceInner, p: &Problem, kernel: Kernel) -> Result<()> {
+    launch_strided_from(dev, p, kernel, false)
+}
+
+/// [`launch_strided`]; with `add`, the product is added to C.
+fn launch_strided_from(dev: &DeviceInner, p: &Problem, kernel: Kernel, add: bool) -> Result<()> {
     let ops = [
         p.a.operand([p.a.bs, p.a.rs, 0, p.a.cs]),
         p.b.operand([p.b.bs, 0, p.b.cs, p.b.rs]),
@@ -424,7 +538,7 @@ fn launch_strided(dev: &DeviceInner, p: &Problem, kernel: Kernel) -> Result<()> 
     } else {
         MAX_LOOP_TRIPS
     };
-    let launches = plan_mnk(dev, p, [1, 1, 1, 1], max_k, &ops)?;
+    let launches = plan_mnk_from(dev, p, [1, 1, 1, 1], max_k, &ops, add)?;
     // Outputs per workgroup side: 64 for the tiled kernel, 16 for the naive one.
     let side = if kernel == Kernel::MatmulTiled {
         64

@@ -1,0 +1,150 @@
+//! Matmul figures in one run: our kernels against a naive WGSL kernel and NumPy on the same
+//! machine.
+//!
+//! ```text
+//! cargo run --release --example matmul            # all sizes
+//! cargo run --release --example matmul -- quick   # 512³ and 128x128³ only
+//! ```
+//! Every time is taken after `synchronize()`; the best of several runs after a warm-up. On
+//! lavapipe the "GPU" is the CPU, so these are CPU figures.
+
+use gpuarray::{Array, DType, Device, MatmulKernel};
+use std::process::Command;
+use std::time::Instant;
+
+fn main() -> gpuarray::Result<()> {
+    let quick = std::env::args().any(|a| a == "quick");
+    let dev = Device::new()?;
+    println!("adapter: {}", dev.info());
+    let t = Instant::now();
+    let tune = dev.matmul_tuning()?;
+    println!(
+        "tune at first use: {:.2} s (kernel compilation included), problem {:?}",
+        t.elapsed().as_secs_f64(),
+        tune.shape
+    );
+    for (k, g) in &tune.candidates {
+        println!("  candidate {k}: {g:.1} GFLOP/s");
+    }
+    println!("  chosen: {}", tune.chosen);
+    println!();
+    println!(
+        "{:<14} {:>10} {:>12} {:>10} {:>14}  kernel",
+        "shape", "ms", "GFLOP/s", "naive", "NumPy f32"
+    );
+    let squares: &[usize] = if quick { &[512] } else { &[512, 1024, 2048] };
+    for &n in squares {
+        let a = Array::full(&dev, &[n, n], 0.5, DType::F32)?;
+        let b = Array::full(&dev, &[n, n], 0.25, DType::F32)?;
+        let (ms, g) = time(&dev, 3, || a.matmul(&b))?;
+        let naive = if n <= 2048 {
+            time(&dev, 1, || a.matmul_with(&b, MatmulKernel::Naive))?.1
+        } else {
+            f64::NAN
+        };
+        let np = numpy(&["matmul", &n.to_string()], "numpy_matmul_float32");
+        println!(
+            "{:<14} {ms:>10.1} {g:>12.1} {naive:>10.2} {:>14}  {}",
+            format!("{n}³"),
+            np,
+            kernel_for(&tune, n, n)
+        );
+        check(&a.matmul(&b)?, n, 0.125 * n as f32)?;
+    }
+    let batches: &[usize] = if quick { &[128] } else { &[128, 256, 500] };
+    for &bn in batches {
+        let a = Array::full(&dev, &[bn, bn, bn], 0.5, DType::F32)?;
+        let b = Array::full(&dev, &[bn, bn, bn], 0.25, DType::F32)?;
+        let (ms, g) = time(&dev, 3, || a.matmul(&b))?;
+        // The naive kernel on a slice of the batch (same per-matrix work), so the run stays short.
+        let part = bn.min(50);
+        let sa = a.slice(&[gpuarray::SliceArg::range(None, Some(part as isize), 1)])?;
+        let sb = b.slice(&[gpuarray::SliceArg::range(None, Some(part as isize), 1)])?;
+        let naive = time(&dev, 1, || sa.matmul_with(&sb, MatmulKernel::Naive))?.1;
+        let np = numpy(&["seed", &bn.to_string()], "numpy_matmul_batched");
+        let label = format!("{bn}x{bn}³");
+        let note = if part < bn {
+            format!(" (naive on {part} of {bn} batches)")
+        } else {
+            String::new()
+        };
+        println!(
+            "{label:<14} {ms:>10.1} {g:>12.1} {naive:>10.2} {np:>14}  {}{note}",
+            kernel_for(&tune, bn, bn)
+        );
+        check(&a.matmul(&b)?, bn, 0.125 * bn as f32)?;
+    }
+    if dev.info().device_type == "Cpu" {
+        println!(
+            "\nnote: {} is a CPU adapter: these are CPU figures",
+            dev.info().name
+        );
+    }
+    Ok(())
+}
+
+/// Best time in ms and GFLOP/s of `f` (a matmul), after one warm-up run.
+fn time(
+    dev: &Device,
+    reps: usize,
+    f: impl Fn() -> gpuarray::Result<Array>,
+) -> gpuarray::Result<(f64, f64)> {
+    let c = f()?;
+    dev.synchronize()?;
+    let flops = 2.0 * c.len() as f64 * flops_k(&c);
+    let mut best = f64::INFINITY;
+    for _ in 0..reps {
+        let t = Instant::now();
+        let c = f()?;
+        dev.synchronize()?;
+        best = best.min(t.elapsed().as_secs_f64());
+        drop(c);
+    }
+    Ok((best * 1e3, flops / best / 1e9))
+}
+
+/// K for the square problems here equals the last axis of C.
+fn flops_k(c: &Array) -> f64 {
+    *c.shape().last().unwrap() as f64
+}
+
+fn kernel_for(t: &gpuarray::MatmulTuning, m: usize, n: usize) -> String {
+    if m >= 64 && n >= 64 {
+        t.chosen.to_string()
+    } else {
+        "tiled".into()
+    }
+}
+
+/// Spot-checks the product of constant matrices (exact in f32 for these sizes).
+fn check(c: &Array, n: usize, want: f32) -> gpuarray::Result<()> {
+    let v = c.to_vec::<f32>()?;
+    let bad = v.iter().filter(|&&x| x != want).count();
+    if bad > 0 {
+        eprintln!("WRONG: {bad} elements of the {n} product differ from {want}");
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// Runs the shared NumPy baseline script and returns the value on the line starting with `key`.
+fn numpy(args: &[&str], key: &str) -> String {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/bench/numpy_baseline.py"
+    );
+    let out = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .env_remove("OPENBLAS_CORETYPE")
+        .env_remove("OPENBLAS_L2_SIZE")
+        .output();
+    match out {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().rev().nth(1).map(|v| v.to_string()))
+            .unwrap_or_else(|| "n/a".into()),
+        _ => "n/a (no numpy)".into(),
+    }
+}

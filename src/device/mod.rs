@@ -6,7 +6,7 @@ mod launch;
 mod scheduler;
 
 pub use kernels::{shader_variants, ShaderVariant};
-pub(crate) use kernels::{Kernel, PipelineKey, Variant};
+pub(crate) use kernels::{BinarySet, Form, Kernel, PipelineKey, UnarySet, Variant};
 pub(crate) use launch::Binding;
 
 use crate::dtype::DType;
@@ -549,7 +549,7 @@ impl DeviceInner {
     }
 
     fn compile_all(&self) -> Result<()> {
-        for kernel in Kernel::ALL {
+        for kernel in Kernel::all().into_iter().filter(|k| k.eager()) {
             for variant in kernel.variants(&self.dtypes) {
                 self.compile(&PipelineKey::new(kernel, variant))?;
             }

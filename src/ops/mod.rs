@@ -2,5 +2,7 @@
 //! that fit the adapter's limits, and recording them.
 
 pub(crate) mod copy;
+pub(crate) mod elementwise;
 pub(crate) mod fill;
 mod params;
+pub(crate) mod reduce;

@@ -137,8 +137,8 @@ fn lcm(a: u64, b: u64) -> u64 {
 }
 
 /// Chunk layout for `m` outputs of `k` elements: (MODE, chunk length, chunks per output).
-fn chunking(m: u64, k: u64) -> (u32, u64, u64) {
-    if k <= SHORT {
+fn chunking(op: ReduceOp, m: u64, k: u64) -> (u32, u64, u64) {
+    if k <= SHORT && !op.is_arg() {
         return (1, k, 1);
     }
     if m >= 64 && k <= WG * WG {
@@ -279,7 +279,7 @@ pub(crate) fn reduce(
         && dev
             .window(lo, hi, layout.offset as i64, eb, storage.bytes())
             .is_some()
-        && m * 8 * chunking(m, k).2 <= dev.max_window();
+        && m * 8 * chunking(op, m, k).2 <= dev.max_window();
     if fits {
         let w = dev
             .window(lo, hi, layout.offset as i64, eb, storage.bytes())
@@ -313,7 +313,7 @@ pub(crate) fn reduce(
     let (cs, cl) = c.storage_and_layout();
     let buffer = cs.buffer().expect("non-empty");
     let off0 = cl.offset as i64;
-    let (_, chunk, p_total) = chunking(m, k);
+    let (_, chunk, p_total) = chunking(op, m, k);
     let win_elems = (dev.max_window() - 256) / eb;
     dev.guarded(opname, || {
         // Stage 1 into partials [m, p_total] (or the output when p_total == 1).
@@ -373,7 +373,7 @@ pub(crate) fn reduce(
                     .window(first, last, first, eb, cs.bytes())
                     .ok_or_else(|| Error::overflow(opname, "reduction piece exceeds a binding"))?;
                 let (mode, ch, chunks) = if seg == k {
-                    let (md, ch, p) = chunking(m, k);
+                    let (md, ch, p) = chunking(op, m, k);
                     (md, ch, p)
                 } else {
                     (0, chunk, kl.div_ceil(chunk))
@@ -474,7 +474,7 @@ fn run(
     out: &Reduced,
 ) -> Result<()> {
     let (m, k) = (outer.numel(), inner.numel());
-    let (mode, chunk, chunks) = chunking(m, k);
+    let (mode, chunk, chunks) = chunking(op, m, k);
     fn whole(a: &Array) -> Binding<'_> {
         let (s, _) = a.storage_and_layout();
         Binding {

@@ -32,8 +32,6 @@ pub(crate) enum Kernel {
     ArgReduce,
     /// Inclusive scans along one axis (cumsum, cumprod). Dtype: the array's.
     Scan,
-    /// Gather along an axis with an index array (`take`). Dtype: the array's.
-    Take,
 }
 
 /// How an element-wise kernel walks its operands.
@@ -86,7 +84,6 @@ impl Kernel {
             Kernel::Reduce,
             Kernel::ArgReduce,
             Kernel::Scan,
-            Kernel::Take,
         ]);
         v
     }
@@ -113,7 +110,6 @@ impl Kernel {
             Kernel::Reduce => "reduce".into(),
             Kernel::ArgReduce => "argreduce".into(),
             Kernel::Scan => "scan".into(),
-            Kernel::Take => "take".into(),
         }
     }
 
@@ -151,7 +147,6 @@ impl Kernel {
             Kernel::Reduce => vec![include_str!("../../shaders/reduce.wgsl")],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
             Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],
-            Kernel::Take => vec![include_str!("../../shaders/take.wgsl")],
         }
     }
 
@@ -181,8 +176,7 @@ impl Kernel {
             Kernel::Unary(UnarySet::Predicate, _)
             | Kernel::Binary(BinarySet::Compare, _)
             | Kernel::Where
-            | Kernel::Scan
-            | Kernel::Take => ones(&mut dtypes.iter().copied()),
+            | Kernel::Scan => ones(&mut dtypes.iter().copied()),
             Kernel::Reduce => {
                 // (input, output): same dtype; f16 through f32 partials; any/all into bool.
                 let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
@@ -254,7 +248,7 @@ impl Kernel {
                 };
                 elementwise_prelude(v.a, out)
             }
-            Kernel::Where | Kernel::Take => format!("alias T = {};\n", v.a.wgsl()),
+            Kernel::Where => format!("alias T = {};\n", v.a.wgsl()),
             Kernel::Scan => format!(
                 "alias T = {};\nalias A = {};\n{}",
                 v.a.wgsl(),

@@ -3,9 +3,11 @@
 //! A reduction sees its input as (outer, inner): the kept axes and the reduced ones, each group
 //! collapsed to at most 4 strided axes. Each output's inner elements are split into `P` chunks;
 //! stage 1 writes one result per (output, chunk) — the final value when `P == 1` — and stage 2
-//! folds the `P` partials of each output. The chunk length grows like sqrt(K), so stage 2 always
-//! has a single chunk: two stages at most, for any size, and every f32 sum is a fold of at most
-//! ~sqrt(K)/256 sequential terms per invocation under two trees of log2(256) levels.
+//! folds the `P` partials of each output. The chunk length grows like sqrt(K) (at least 64 terms
+//! per invocation: fewer, fuller workgroups, which matters on lavapipe where every barrier is a
+//! coroutine switch), so stage 2 always has a single chunk: two stages at most, for any size, and
+//! every f32 sum is a fold of max(64, sqrt(K)/256) sequential terms per invocation under two trees
+//! of log2(256) levels.
 //!
 //! An input whose elements do not fit one storage binding is first made contiguous in
 //! (outer, inner) order (a copy only when it is not already), then reduced in pieces — groups of
@@ -144,7 +146,7 @@ fn chunking(op: ReduceOp, m: u64, k: u64) -> (u32, u64, u64) {
     if m >= 64 && k <= WG * WG {
         return (0, k, 1);
     }
-    let per_invocation = (((k as f64).sqrt() / WG as f64).ceil() as u64).max(4);
+    let per_invocation = (((k as f64).sqrt() / WG as f64).ceil() as u64).max(64);
     let chunk = WG * per_invocation;
     (0, chunk, k.div_ceil(chunk))
 }

@@ -1,6 +1,7 @@
-// Strided copy with conversion: dst[view] = Dst(src[view]) over one block of at most 8 axes.
+// Strided copy with conversion: dst[view] = convert(src[view]) over one block of at most 8 axes.
 //
-// The host prepends `alias Src = ..; alias Dst = ..;` (and `enable f16;` when needed). Both
+// The host prepends `alias Src = ..; alias Dst = ..;`, `fn convert(Src) -> Dst` (to bool: non-zero is
+// true) and `enable f16;` when needed. Both
 // operands are addressed through their own window of their buffer: `*_base` is the window-relative
 // index of the block's first element and the strides are in elements (negative for reversed views,
 // 0 for broadcast axes). The host guarantees every index stays inside its window, so the i32
@@ -52,7 +53,7 @@ fn main(
     }
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        dst[d] = Dst(src[s]);
+        dst[d] = convert(src[s]);
         // Step to the next index: bump the innermost axis, carrying outwards.
         for (var a = p.rank - 1u; ; a -= 1u) {
             coord[a] += 1u;

@@ -24,22 +24,36 @@ pub enum DType {
     I32,
     /// 32-bit unsigned integer.
     U32,
+    /// Boolean: the result of comparisons and predicates. WGSL cannot store `bool` in buffers, so
+    /// each element is stored as a `u32` holding exactly 0 or 1 (4 bytes per element). Read it with
+    /// [`Array::to_vec_bool`](crate::Array::to_vec_bool), make it with
+    /// [`Array::from_bools`](crate::Array::from_bools) or `astype(DType::Bool)` (non-zero → 1).
+    Bool,
 }
 
 impl DType {
     /// Every dtype, in declaration order.
-    pub const ALL: [DType; 5] = [DType::F32, DType::F16, DType::F64, DType::I32, DType::U32];
+    pub const ALL: [DType; 6] = [
+        DType::F32,
+        DType::F16,
+        DType::F64,
+        DType::I32,
+        DType::U32,
+        DType::Bool,
+    ];
+    /// The numeric dtypes (every dtype but `Bool`).
+    pub const NUMERIC: [DType; 5] = [DType::F32, DType::F16, DType::F64, DType::I32, DType::U32];
 
     /// Bytes per element.
     pub const fn size_bytes(self) -> u64 {
         match self {
             DType::F16 => 2,
-            DType::F32 | DType::I32 | DType::U32 => 4,
+            DType::F32 | DType::I32 | DType::U32 | DType::Bool => 4,
             DType::F64 => 8,
         }
     }
 
-    /// NumPy-style name: `f32`, `f16`, `f64`, `i32`, `u32`.
+    /// NumPy-style name: `f32`, `f16`, `f64`, `i32`, `u32`, `bool`.
     pub const fn name(self) -> &'static str {
         match self {
             DType::F32 => "f32",
@@ -47,6 +61,7 @@ impl DType {
             DType::F64 => "f64",
             DType::I32 => "i32",
             DType::U32 => "u32",
+            DType::Bool => "bool",
         }
     }
 
@@ -55,9 +70,17 @@ impl DType {
         matches!(self, DType::F32 | DType::F16 | DType::F64)
     }
 
+    /// Whether this is an integer dtype (`i32`, `u32`; not `bool`).
+    pub const fn is_int(self) -> bool {
+        matches!(self, DType::I32 | DType::U32)
+    }
+
     /// The WGSL scalar type that stores this dtype.
     pub(crate) const fn wgsl(self) -> &'static str {
-        self.name()
+        match self {
+            DType::Bool => "u32",
+            other => other.name(),
+        }
     }
 
     /// The WGSL type in which scalar parameters of this dtype are passed and computed:
@@ -65,7 +88,7 @@ impl DType {
     pub(crate) const fn wgsl_compute(self) -> &'static str {
         match self {
             DType::F16 => "f32",
-            other => other.name(),
+            other => other.wgsl(),
         }
     }
 }

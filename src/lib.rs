@@ -42,6 +42,11 @@ mod memory;
 pub(crate) mod ops;
 
 pub use array::layout::SliceArg;
+pub use array::math::{
+    add, arctan2, bitwise_and, bitwise_or, bitwise_xor, copysign, div, floor_divide, fmax, fmin,
+    hypot, left_shift, maximum, minimum, mul, pow, remainder, right_shift, sub, where_, Operand,
+};
+pub use array::reduce::Axes;
 pub use array::{matmul, Array};
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,

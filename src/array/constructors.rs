@@ -103,6 +103,12 @@ impl Array {
                 ),
             ));
         }
+        if dtype == DType::Bool {
+            return Err(Error::invalid(
+                op,
+                "no arithmetic sequences of dtype bool (NumPy refuses them too)",
+            ));
+        }
         let len = ((stop - start) / step).ceil().max(0.0);
         if len > isize::MAX as f64 {
             return Err(Error::overflow(

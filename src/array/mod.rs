@@ -7,6 +7,8 @@ pub(crate) mod blocks;
 mod constructors;
 pub(crate) mod layout;
 mod linalg;
+pub(crate) mod math;
+pub(crate) mod reduce;
 mod transfer;
 mod views;
 
@@ -136,6 +138,17 @@ impl Array {
             storage: Arc::clone(&self.storage),
             layout,
             dtype: self.dtype,
+            device: self.device.clone(),
+        }
+    }
+
+    /// The same elements read as another dtype of the same size (bool ↔ u32 ↔ i32): no copy.
+    pub(crate) fn reinterpret(&self, dtype: DType) -> Array {
+        debug_assert_eq!(dtype.size_bytes(), self.dtype.size_bytes());
+        Array {
+            storage: Arc::clone(&self.storage),
+            layout: self.layout.clone(),
+            dtype,
             device: self.device.clone(),
         }
     }

@@ -63,6 +63,56 @@ impl Array {
         Ok(a)
     }
 
+    /// Uploads booleans as a [`DType::Bool`] array (stored as `u32` 0/1).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let m = gpuarray::Array::from_bools(&dev, &[true, false, true], &[3])?;
+    /// assert_eq!(m.to_vec_bool()?, vec![true, false, true]);
+    /// # Ok(()) }
+    /// ```
+    pub fn from_bools(device: &Device, data: &[bool], shape: &[usize]) -> Result<Array> {
+        let words: Vec<u32> = data.iter().map(|&b| u32::from(b)).collect();
+        Ok(Array::from_slice(device, &words, shape)?.reinterpret(DType::Bool))
+    }
+
+    /// Reads a [`DType::Bool`] array back in row-major order.
+    /// `Err(DTypeMismatch)` for any other dtype.
+    pub fn to_vec_bool(&self) -> Result<Vec<bool>> {
+        if self.dtype != DType::Bool {
+            return Err(Error::DTypeMismatch {
+                op: "to_vec_bool",
+                expected: self.dtype,
+                got: DType::Bool,
+            });
+        }
+        let words = self.reinterpret(DType::U32).to_vec::<u32>()?;
+        Ok(words.into_iter().map(|w| w != 0).collect())
+    }
+
+    /// Reads back the single element of a 0-d (or one-element) array.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;
+    /// assert_eq!(a.sum(gpuarray::Axes::All, false)?.item::<f32>()?, 6.0);
+    /// # Ok(()) }
+    /// ```
+    pub fn item<T: Element>(&self) -> Result<T> {
+        if self.len() != 1 {
+            return Err(Error::invalid(
+                "item",
+                format!(
+                    "can only convert an array of size 1 to a scalar, not shape {:?}",
+                    self.shape()
+                ),
+            ));
+        }
+        Ok(self.to_vec::<T>()?[0])
+    }
+
     /// Reads the array back in row-major order, blocking until the GPU is done.
     /// `Err(DTypeMismatch)` unless `T` is the array's dtype.
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {

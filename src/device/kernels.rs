@@ -9,7 +9,7 @@ use crate::dtype::DType;
 use std::collections::HashMap;
 use std::sync::RwLock;
 
-/// A kernel family: one `.wgsl` file.
+/// A kernel family: one `.wgsl` file (element-wise families: an op file plus a skeleton file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Kernel {
     /// Strided copy with conversion (`contiguous`, `astype`, assignment). Dtypes: (src, dst).
@@ -18,7 +18,21 @@ pub(crate) enum Kernel {
     Fill,
     /// Arithmetic sequences (arange, linspace). Dtype: the array's.
     Sequence,
-    /// Batched matmul over strided operands with shared-memory tiles (any dtype; GPUs).
+    /// Element-wise unary ops of one op set over a strided or a contiguous vec4 skeleton.
+    /// Dtype: the input's (the output's follows from the op set).
+    Unary(UnarySet, Form),
+    /// Element-wise binary ops of one op set. Dtype: the inputs'.
+    Binary(BinarySet, Form),
+    /// `where(cond, a, b)`, strided. Dtype: `a`'s and `b`'s.
+    Where,
+    /// Value reductions (sum, prod, max, min, any, all, sum of squares), one stage. Dtypes:
+    /// (input, output).
+    Reduce,
+    /// Arg-reductions (argmax, argmin), one stage. Dtypes: (input, accumulator).
+    ArgReduce,
+    /// Inclusive scans along one axis (cumsum, cumprod). Dtype: the array's.
+    Scan,
+    /// Batched matmul over strided operands with shared-memory tiles (any numeric dtype; GPUs).
     MatmulTiled,
     /// Matrix-vector products (matmul with M = 1 or N = 1).
     MatmulGemv,
@@ -28,31 +42,64 @@ pub(crate) enum Kernel {
     MatmulSgb(u32),
 }
 
-impl Kernel {
-    pub const ALL: [Kernel; 9] = [
-        Kernel::Copy,
-        Kernel::Fill,
-        Kernel::Sequence,
-        Kernel::MatmulTiled,
-        Kernel::MatmulGemv,
-        Kernel::MatmulNaive,
-        Kernel::MatmulSgb(32),
-        Kernel::MatmulSgb(16),
-        Kernel::MatmulSgb(8),
-    ];
+/// How an element-wise kernel walks its operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Form {
+    /// Any strides (broadcast, reversed, transposed), up to 8 axes per block.
+    Strided,
+    /// Contiguous operands of one shape, read and written as `vec4`s.
+    Vec4,
+}
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Kernel::Copy => "copy",
-            Kernel::Fill => "fill",
-            Kernel::Sequence => "sequence",
-            Kernel::MatmulTiled => "matmul_tiled",
-            Kernel::MatmulGemv => "matmul_gemv",
-            Kernel::MatmulNaive => "matmul_naive",
-            Kernel::MatmulSgb(32) => "matmul_sgb32x8",
-            Kernel::MatmulSgb(16) => "matmul_sgb16x8",
-            Kernel::MatmulSgb(_) => "matmul_sgb8x8",
+/// The op sets of the unary kernels (`shaders/unary_*.wgsl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum UnarySet {
+    /// Float → float math (f32, f16 computed in f32, f64).
+    Float,
+    /// Integer → integer (i32, u32).
+    Int,
+    /// Any dtype → bool predicates (isnan, isinf, isfinite, logical_not, truth, signbit).
+    Predicate,
+}
+
+/// The op sets of the binary kernels (`shaders/binary_*.wgsl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum BinarySet {
+    /// Float arithmetic and math.
+    Float,
+    /// Integer (and bool) arithmetic and bitwise ops.
+    Int,
+    /// Any dtype → bool comparisons and logical ops.
+    Compare,
+}
+
+const FORMS: [Form; 2] = [Form::Strided, Form::Vec4];
+
+impl Kernel {
+    /// Every kernel family.
+    pub fn all() -> Vec<Kernel> {
+        let mut v = vec![Kernel::Copy, Kernel::Fill, Kernel::Sequence];
+        for f in FORMS {
+            for u in [UnarySet::Float, UnarySet::Int, UnarySet::Predicate] {
+                v.push(Kernel::Unary(u, f));
+            }
+            for b in [BinarySet::Float, BinarySet::Int, BinarySet::Compare] {
+                v.push(Kernel::Binary(b, f));
+            }
         }
+        v.extend([
+            Kernel::Where,
+            Kernel::Reduce,
+            Kernel::ArgReduce,
+            Kernel::Scan,
+            Kernel::MatmulTiled,
+            Kernel::MatmulGemv,
+            Kernel::MatmulNaive,
+            Kernel::MatmulSgb(32),
+            Kernel::MatmulSgb(16),
+            Kernel::MatmulSgb(8),
+        ]);
+        v
     }
 
     /// The entry point to compile.
@@ -70,42 +117,163 @@ impl Kernel {
         matches!(self, Kernel::MatmulSgb(_))
     }
 
-    fn source(self) -> &'static str {
+    /// Families compiled for every dtype when a `Device` starts. The others are compiled on first
+    /// use of each (op, dtype, mode) and cached (see `DeviceInner::pipeline`): the element-wise
+    /// families have one pipeline per op, and compiling all of them up front would multiply
+    /// start-up time; the subgroup-broadcast matmul kernels are compiled by the matmul tune at
+    /// first use (their unrolled bodies take LLVM seconds), the naive one only by benchmarks.
+    pub fn eager(self) -> bool {
+        matches!(
+            self,
+            Kernel::Copy
+                | Kernel::Fill
+                | Kernel::Sequence
+                | Kernel::MatmulTiled
+                | Kernel::MatmulGemv
+        )
+    }
+
+    pub fn name(self) -> String {
+        let form = |f: Form| match f {
+            Form::Strided => "",
+            Form::Vec4 => "_vec4",
+        };
         match self {
-            Kernel::Copy => include_str!("../../shaders/copy.wgsl"),
-            Kernel::Fill => include_str!("../../shaders/fill.wgsl"),
-            Kernel::Sequence => include_str!("../../shaders/sequence.wgsl"),
-            Kernel::MatmulTiled => include_str!("../../shaders/matmul_tiled.wgsl"),
-            Kernel::MatmulGemv => include_str!("../../shaders/matmul_gemv.wgsl"),
-            Kernel::MatmulNaive => include_str!("../../shaders/matmul_naive.wgsl"),
-            Kernel::MatmulSgb(_) => include_str!("../../shaders/matmul_sgb.wgsl"),
+            Kernel::Copy => "copy".into(),
+            Kernel::Fill => "fill".into(),
+            Kernel::Sequence => "sequence".into(),
+            Kernel::Unary(s, f) => format!("unary_{}{}", unary_set_name(s), form(f)),
+            Kernel::Binary(s, f) => format!("binary_{}{}", binary_set_name(s), form(f)),
+            Kernel::Where => "where".into(),
+            Kernel::Reduce => "reduce".into(),
+            Kernel::ArgReduce => "argreduce".into(),
+            Kernel::Scan => "scan".into(),
+            Kernel::MatmulTiled => "matmul_tiled".into(),
+            Kernel::MatmulGemv => "matmul_gemv".into(),
+            Kernel::MatmulNaive => "matmul_naive".into(),
+            Kernel::MatmulSgb(rows) => format!("matmul_sgb{rows}x8"),
+        }
+    }
+
+    /// The WGSL files of this kernel, concatenated in order.
+    fn sources(self) -> Vec<&'static str> {
+        let unary_skeleton = |f| match f {
+            Form::Strided => include_str!("../../shaders/unary.wgsl"),
+            Form::Vec4 => include_str!("../../shaders/unary_vec4.wgsl"),
+        };
+        let binary_skeleton = |f| match f {
+            Form::Strided => include_str!("../../shaders/binary.wgsl"),
+            Form::Vec4 => include_str!("../../shaders/binary_vec4.wgsl"),
+        };
+        match self {
+            Kernel::Copy => vec![include_str!("../../shaders/copy.wgsl")],
+            Kernel::Fill => vec![include_str!("../../shaders/fill.wgsl")],
+            Kernel::Sequence => vec![include_str!("../../shaders/sequence.wgsl")],
+            Kernel::Unary(s, f) => vec![
+                match s {
+                    UnarySet::Float => include_str!("../../shaders/unary_float.wgsl"),
+                    UnarySet::Int => include_str!("../../shaders/unary_int.wgsl"),
+                    UnarySet::Predicate => include_str!("../../shaders/unary_predicate.wgsl"),
+                },
+                unary_skeleton(f),
+            ],
+            Kernel::Binary(s, f) => vec![
+                match s {
+                    BinarySet::Float => include_str!("../../shaders/binary_float.wgsl"),
+                    BinarySet::Int => include_str!("../../shaders/binary_int.wgsl"),
+                    BinarySet::Compare => include_str!("../../shaders/binary_compare.wgsl"),
+                },
+                binary_skeleton(f),
+            ],
+            Kernel::Where => vec![include_str!("../../shaders/where.wgsl")],
+            Kernel::Reduce => vec![include_str!("../../shaders/reduce.wgsl")],
+            Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
+            Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],
+            Kernel::MatmulTiled => vec![include_str!("../../shaders/matmul_tiled.wgsl")],
+            Kernel::MatmulGemv => vec![include_str!("../../shaders/matmul_gemv.wgsl")],
+            Kernel::MatmulNaive => vec![include_str!("../../shaders/matmul_naive.wgsl")],
+            Kernel::MatmulSgb(_) => vec![include_str!("../../shaders/matmul_sgb.wgsl")],
         }
     }
 
     /// The dtype combinations this kernel is built for, given the dtypes an adapter supports.
     pub fn variants(self, dtypes: &[DType]) -> Vec<Variant> {
+        let floats = || dtypes.iter().copied().filter(|d| d.is_float());
+        let ones = |it: &mut dyn Iterator<Item = DType>| it.map(Variant::one).collect();
         match self {
             Kernel::Copy => dtypes
                 .iter()
                 .flat_map(|&s| dtypes.iter().map(move |&d| Variant::pair(s, d)))
                 .collect(),
-            Kernel::Fill
-            | Kernel::Sequence
-            | Kernel::MatmulTiled
-            | Kernel::MatmulGemv
-            | Kernel::MatmulNaive => dtypes.iter().map(|&t| Variant::one(t)).collect(),
+            Kernel::Fill => ones(&mut dtypes.iter().copied()),
+            Kernel::Sequence => ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool)),
+            Kernel::Unary(UnarySet::Float, _) | Kernel::Binary(BinarySet::Float, _) => {
+                ones(&mut floats())
+            }
+            Kernel::Unary(UnarySet::Int, _) => {
+                ones(&mut dtypes.iter().copied().filter(|d| d.is_int()))
+            }
+            Kernel::Binary(BinarySet::Int, _) => ones(
+                &mut dtypes
+                    .iter()
+                    .copied()
+                    .filter(|&d| d.is_int() || d == DType::Bool),
+            ),
+            Kernel::Unary(UnarySet::Predicate, _)
+            | Kernel::Binary(BinarySet::Compare, _)
+            | Kernel::Where
+            | Kernel::Scan => ones(&mut dtypes.iter().copied()),
+            Kernel::Reduce => {
+                // (input, output): same dtype; f16 through f32 partials; any/all into bool.
+                let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
+                if dtypes.contains(&DType::F16) {
+                    v.push(Variant::pair(DType::F16, DType::F32));
+                    v.push(Variant::pair(DType::F32, DType::F16));
+                }
+                v.extend(
+                    dtypes
+                        .iter()
+                        .filter(|&&d| d != DType::Bool)
+                        .map(|&d| Variant::pair(d, DType::Bool)),
+                );
+                v
+            }
+            Kernel::MatmulTiled | Kernel::MatmulGemv | Kernel::MatmulNaive => {
+                ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool))
+            }
             Kernel::MatmulSgb(_) => vec![Variant::one(DType::F32)],
+            Kernel::ArgReduce => {
+                // (input, accumulator): stage 1 reads the array, stage 2 the f32 partials of f16.
+                let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
+                if dtypes.contains(&DType::F16) {
+                    v.push(Variant::pair(DType::F16, DType::F32));
+                }
+                v
+            }
         }
     }
 
-    /// The WGSL type aliases that specialise this kernel for `v`.
-    fn aliases(self, v: Variant) -> String {
+    /// The WGSL type aliases and per-dtype helper functions that specialise this kernel for `v`.
+    fn prelude(self, v: Variant) -> String {
+        let b = v.b.unwrap_or(v.a);
         match self {
-            Kernel::Copy => format!(
-                "alias Src = {};\nalias Dst = {};\n",
-                v.a.wgsl(),
-                v.b.unwrap_or(v.a).wgsl()
-            ),
+            Kernel::Copy => {
+                // To bool: NumPy's bool(), non-zero (NaN included) is true, tested by bits
+                // (lavapipe's `NaN != 0` is false).
+                let convert = if b == DType::Bool {
+                    format!(
+                        "alias In = Src;\n{}fn convert(x: Src) -> Dst {{ return select(0u, 1u, truth_in(x)); }}\n",
+                        truth_in(v.a)
+                    )
+                } else {
+                    "fn convert(x: Src) -> Dst { return Dst(x); }\n".to_string()
+                };
+                format!(
+                    "alias Src = {};\nalias Dst = {};\n{convert}",
+                    v.a.wgsl(),
+                    b.wgsl()
+                )
+            }
             Kernel::Fill => format!(
                 "alias T = {};\nalias V = {};\n",
                 v.a.wgsl(),
@@ -115,6 +283,51 @@ impl Kernel {
                 "alias T = {};\nalias C = {};\n",
                 v.a.wgsl(),
                 v.a.wgsl_compute()
+            ),
+            Kernel::Unary(set, _) => {
+                let out = match set {
+                    UnarySet::Predicate => DType::Bool,
+                    _ => v.a,
+                };
+                elementwise_prelude(v.a, out)
+            }
+            Kernel::Binary(set, _) => {
+                let out = match set {
+                    BinarySet::Compare => DType::Bool,
+                    _ => v.a,
+                };
+                elementwise_prelude(v.a, out)
+            }
+            Kernel::Where => format!("alias T = {};\n", v.a.wgsl()),
+            Kernel::Scan => format!(
+                "alias T = {};\nalias A = {};\n{}",
+                v.a.wgsl(),
+                v.a.wgsl_compute(),
+                helpers("A", v.a)
+            ),
+            Kernel::Reduce => {
+                // Accumulate in the compute type of the wider of input and output; any/all in u32.
+                let acc = if b == DType::Bool {
+                    DType::Bool
+                } else if v.a == DType::F64 {
+                    DType::F64
+                } else {
+                    b
+                };
+                format!(
+                    "alias In = {};\nalias Out = {};\nalias A = {};\n{}{}",
+                    v.a.wgsl(),
+                    b.wgsl(),
+                    acc.wgsl_compute(),
+                    helpers("A", acc),
+                    truth_in(v.a)
+                )
+            }
+            Kernel::ArgReduce => format!(
+                "alias In = {};\nalias A = {};\n{}",
+                v.a.wgsl(),
+                b.wgsl_compute(),
+                helpers("A", b)
             ),
             Kernel::MatmulTiled | Kernel::MatmulGemv | Kernel::MatmulNaive => format!(
                 "alias T = {};\nalias ACC = {};\n",
@@ -132,9 +345,101 @@ impl Kernel {
         if f16 {
             s.push_str("enable f16;\n");
         }
-        s.push_str(&self.aliases(v));
-        s.push_str(self.source());
+        s.push_str(&self.prelude(v));
+        for src in self.sources() {
+            s.push_str(src);
+        }
         s
+    }
+}
+
+/// `fn truth_in(x: In) -> bool`: NumPy's bool() of an input element, by bits for floats (non-zero
+/// magnitude bits: NaN is true, ±0 false).
+fn truth_in(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F32 | DType::F16 => {
+            "fn truth_in(x: In) -> bool { return (bitcast<u32>(f32(x)) & 0x7fffffffu) != 0u; }\n"
+        }
+        DType::F64 => {
+            "fn truth_in(x: In) -> bool { return (bitcast<u32>(f32(x)) & 0x7fffffffu) != 0u || x != 0.0lf; }\n"
+        }
+        _ => "fn truth_in(x: In) -> bool { return x != In(0); }\n",
+    }
+}
+
+fn unary_set_name(s: UnarySet) -> &'static str {
+    match s {
+        UnarySet::Float => "float",
+        UnarySet::Int => "int",
+        UnarySet::Predicate => "predicate",
+    }
+}
+
+fn binary_set_name(s: BinarySet) -> &'static str {
+    match s {
+        BinarySet::Float => "float",
+        BinarySet::Int => "int",
+        BinarySet::Compare => "compare",
+    }
+}
+
+/// Aliases of the element-wise kernels: `T`/`C` the input's storage/compute types, `O`/`R` the
+/// output's, and the helpers for `C`.
+fn elementwise_prelude(input: DType, output: DType) -> String {
+    format!(
+        "alias T = {};\nalias C = {};\nalias O = {};\nalias R = {};\n{}",
+        input.wgsl(),
+        input.wgsl_compute(),
+        output.wgsl(),
+        output.wgsl_compute(),
+        helpers("C", input)
+    )
+}
+
+/// Per-dtype helpers over the compute type named `ty`: NaN and infinity tests by bits (lavapipe
+/// folds `x != x` to false and its `max`/`min` swallow NaN, so nothing here relies on float
+/// comparisons of a value with itself), the sign bit, and NaN/infinity constants.
+fn helpers(ty: &str, dtype: DType) -> String {
+    match dtype {
+        DType::F32 | DType::F16 => format!(
+            "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }}\n\
+             fn is_inf(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }}\n\
+             fn sign_bit(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x80000000u) != 0u; }}\n\
+             fn nan_value() -> {ty} {{ return bitcast<f32>(0x7fc00000u); }}\n\
+             fn inf_value() -> {ty} {{ return bitcast<f32>(0x7f800000u); }}\n\
+             fn lowest() -> {ty} {{ return -inf_value(); }}\n\
+             fn highest() -> {ty} {{ return inf_value(); }}\n"
+        ),
+        // f64 has no 64-bit bitcast without SHADER_INT64: narrowing to f32 keeps NaN a NaN and
+        // keeps the sign (also of -0.0 and of tiny values); infinity is the one non-zero value
+        // equal to its half.
+        DType::F64 => format!(
+            "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(f32(x)) & 0x7fffffffu) > 0x7f800000u; }}\n\
+             fn is_inf(x: {ty}) -> bool {{ return x != 0.0lf && x * 0.5lf == x; }}\n\
+             fn sign_bit(x: {ty}) -> bool {{ return (bitcast<u32>(f32(x)) & 0x80000000u) != 0u; }}\n\
+             fn nan_value() -> {ty} {{ return {ty}(bitcast<f32>(0x7fc00000u)); }}\n\
+             fn inf_value() -> {ty} {{ return {ty}(bitcast<f32>(0x7f800000u)); }}\n\
+             fn lowest() -> {ty} {{ return -inf_value(); }}\n\
+             fn highest() -> {ty} {{ return inf_value(); }}\n"
+        ),
+        DType::I32 => format!(
+            "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
+             fn is_inf(x: {ty}) -> bool {{ return false; }}\n\
+             fn sign_bit(x: {ty}) -> bool {{ return x < 0; }}\n\
+             fn nan_value() -> {ty} {{ return 0; }}\n\
+             fn inf_value() -> {ty} {{ return 2147483647; }}\n\
+             fn lowest() -> {ty} {{ return ~2147483647; }}\n\
+             fn highest() -> {ty} {{ return 2147483647; }}\n"
+        ),
+        DType::U32 | DType::Bool => format!(
+            "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
+             fn is_inf(x: {ty}) -> bool {{ return false; }}\n\
+             fn sign_bit(x: {ty}) -> bool {{ return false; }}\n\
+             fn nan_value() -> {ty} {{ return 0u; }}\n\
+             fn inf_value() -> {ty} {{ return 4294967295u; }}\n\
+             fn lowest() -> {ty} {{ return 0u; }}\n\
+             fn highest() -> {ty} {{ return 4294967295u; }}\n"
+        ),
     }
 }
 
@@ -180,12 +485,10 @@ pub(crate) const DEFAULT_EPT: u32 = 8;
 impl PipelineKey {
     pub fn new(kernel: Kernel, variant: Variant) -> Self {
         let constants = match kernel {
-            Kernel::Copy | Kernel::Fill | Kernel::Sequence => {
-                vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)]
-            }
             Kernel::MatmulGemv => vec![("WG", DEFAULT_WG)],
             Kernel::MatmulTiled | Kernel::MatmulNaive => vec![],
             Kernel::MatmulSgb(_) => vec![("WGY", 2)],
+            _ => vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
         };
         PipelineKey {
             kernel,
@@ -193,7 +496,15 @@ impl PipelineKey {
             constants,
         }
     }
-    /// Elements one workgroup covers (`WG * EPT`) in the element-wise kernels.
+    /// A key with only the workgroup size (kernels without an `EPT` override).
+    pub fn bare(kernel: Kernel, variant: Variant) -> Self {
+        PipelineKey {
+            kernel,
+            variant,
+            constants: vec![("WG", DEFAULT_WG)],
+        }
+    }
+    /// Elements one workgroup covers (`WG * EPT`).
     pub fn elements_per_workgroup(&self) -> u64 {
         let get = |name: &str, default: u32| {
             self.constants
@@ -203,8 +514,30 @@ impl PipelineKey {
         };
         get("WG", DEFAULT_WG) * get("EPT", 1)
     }
+    /// Adds (or replaces) an override constant, keeping the list sorted by name.
+    pub fn with(mut self, name: &'static str, value: u32) -> Self {
+        self.constants.retain(|c| c.0 != name);
+        self.constants.push((name, value));
+        self.constants.sort();
+        self
+    }
     pub fn label(&self) -> String {
-        format!("{}[{}]", self.kernel.name(), self.variant)
+        let extra: Vec<String> = self
+            .constants
+            .iter()
+            .filter(|c| c.0 != "EPT" && c.0 != "WG")
+            .map(|c| format!("{}={}", c.0, c.1))
+            .collect();
+        if extra.is_empty() {
+            format!("{}[{}]", self.kernel.name(), self.variant)
+        } else {
+            format!(
+                "{}[{}]{{{}}}",
+                self.kernel.name(),
+                self.variant,
+                extra.join(",")
+            )
+        }
     }
 }
 
@@ -255,9 +588,9 @@ pub struct ShaderVariant {
 /// assert!(variants.iter().any(|v| v.label == "copy[f32->f64]"));
 /// ```
 pub fn shader_variants() -> Vec<ShaderVariant> {
-    Kernel::ALL
-        .iter()
-        .flat_map(|&k| {
+    Kernel::all()
+        .into_iter()
+        .flat_map(|k| {
             k.variants(&DType::ALL)
                 .into_iter()
                 .map(move |v| ShaderVariant {

@@ -6,7 +6,7 @@ mod launch;
 mod scheduler;
 
 pub use kernels::{shader_variants, ShaderVariant};
-pub(crate) use kernels::{Kernel, PipelineKey, Variant};
+pub(crate) use kernels::{BinarySet, Form, Kernel, PipelineKey, UnarySet, Variant};
 pub(crate) use launch::Binding;
 
 use crate::dtype::DType;
@@ -576,7 +576,7 @@ impl DeviceInner {
     }
 
     fn compile_all(&self) -> Result<()> {
-        for kernel in Kernel::ALL {
+        for kernel in Kernel::all().into_iter().filter(|k| k.eager()) {
             if kernel.needs_subgroup_of_8() && !self.has_subgroups_of_8() {
                 continue;
             }

@@ -14,6 +14,8 @@ fn push_value(p: &mut Params, dtype: DType, v: f64) {
         DType::F64 => p.f64(v),
         DType::I32 => p.i32(v as i32),
         DType::U32 => p.u32(v as u32),
+        // NumPy's bool(): anything but zero is true (NaN included).
+        DType::Bool => p.u32(u32::from(v != 0.0)),
     };
 }
 

@@ -70,6 +70,12 @@ pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Resu
             got: b.dtype(),
         });
     }
+    if a.dtype() == DType::Bool {
+        return Err(Error::Unsupported {
+            op: OP,
+            feature: "bool operands (NumPy's boolean matmul); use astype to a numeric dtype".into(),
+        });
+    }
     if a.ndim() == 0 || b.ndim() == 0 {
         return Err(Error::shape(
             OP,
@@ -205,6 +211,7 @@ impl<'a> View<'a> {
 
 /// `c[...] = a @ b` for 3-d views `(batch, M, K) @ (batch, K, N)` into the `(batch, M, N)` view
 /// `c`, which must not share memory with `a` or `b`; a batch stride of 0 broadcasts an operand.
+#[allow(dead_code)] // the einsum lowering (being merged) is its caller
 pub(crate) fn matmul_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
     if c.is_empty() {
         return Ok(());

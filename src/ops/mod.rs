@@ -2,6 +2,8 @@
 //! that fit the adapter's limits, and recording them.
 
 pub(crate) mod copy;
+pub(crate) mod elementwise;
 pub(crate) mod fill;
 pub(crate) mod matmul;
 mod params;
+pub(crate) mod reduce;

@@ -63,3 +63,105 @@ pub fn with_watchdog<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send 
         },
     }
 }
+
+use gpuarray::{f16, Array, DType};
+
+/// Uploads `data` (given as f64) as an array of `dtype` (values must be representable).
+pub fn upload(dev: &Device, data: &[f64], shape: &[usize], dtype: DType) -> Array {
+    match dtype {
+        DType::F32 => {
+            let v: Vec<f32> = data.iter().map(|&x| x as f32).collect();
+            Array::from_slice(dev, &v, shape).unwrap()
+        }
+        DType::F16 => {
+            let v: Vec<f16> = data.iter().map(|&x| f16::from_f64(x)).collect();
+            Array::from_slice(dev, &v, shape).unwrap()
+        }
+        DType::F64 => Array::from_slice(dev, data, shape).unwrap(),
+        DType::I32 => {
+            let v: Vec<i32> = data.iter().map(|&x| x as i32).collect();
+            Array::from_slice(dev, &v, shape).unwrap()
+        }
+        DType::U32 => {
+            let v: Vec<u32> = data.iter().map(|&x| x as u32).collect();
+            Array::from_slice(dev, &v, shape).unwrap()
+        }
+        DType::Bool => {
+            let v: Vec<bool> = data.iter().map(|&x| x != 0.0).collect();
+            Array::from_bools(dev, &v, shape).unwrap()
+        }
+    }
+}
+
+/// Reads any array back as f64 (bool as 0/1).
+pub fn read(a: &Array) -> Vec<f64> {
+    match a.dtype() {
+        DType::F32 => a
+            .to_vec::<f32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::F16 => a
+            .to_vec::<f16>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::F64 => a.to_vec::<f64>().unwrap(),
+        DType::I32 => a
+            .to_vec::<i32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::U32 => a
+            .to_vec::<u32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::Bool => a
+            .to_vec_bool()
+            .unwrap()
+            .into_iter()
+            .map(|b| if b { 1.0 } else { 0.0 })
+            .collect(),
+    }
+}
+
+/// Deterministic pseudo-random values in [lo, hi) (a 64-bit LCG; no external crates).
+pub fn values(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            lo + (hi - lo) * ((s >> 11) as f64 / (1u64 << 53) as f64)
+        })
+        .collect()
+}
+
+/// Row-major strides of `shape`.
+pub fn strides_of(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1usize; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        s[d] = s[d + 1] * shape[d + 1];
+    }
+    s
+}
+
+/// Unravels a row-major flat index.
+pub fn unravel(mut i: usize, shape: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; shape.len()];
+    for d in (0..shape.len()).rev() {
+        if shape[d] > 0 {
+            idx[d] = i % shape[d];
+            i /= shape[d];
+        }
+    }
+    idx
+}

@@ -1,0 +1,93 @@
+//! Figures for the core ops: `add` of two 2^24-element f32 arrays and `sum` of a 2^26-element f32
+//! array in GB/s, softmax over (4096, 4096) f32 in seconds, next to host `memcpy` bandwidth and
+//! the start-up time of `Device::new`. Every timed region ends with `synchronize()` (or a
+//! readback), so the GPU work is finished when the clock stops. Best of 5 after a warm-up run
+//! (which also compiles the lazily built pipelines). On lavapipe these are CPU figures.
+//!
+//! ```text
+//! cargo run --release --example ops
+//! ```
+
+use gpuarray::{Array, Axes, DType, Device};
+use std::time::{Duration, Instant};
+
+fn best(reps: usize, mut f: impl FnMut() -> gpuarray::Result<()>) -> gpuarray::Result<Duration> {
+    f()?;
+    let mut t = Duration::MAX;
+    for _ in 0..reps {
+        let s = Instant::now();
+        f()?;
+        t = t.min(s.elapsed());
+    }
+    Ok(t)
+}
+
+fn main() -> gpuarray::Result<()> {
+    let s = Instant::now();
+    let dev = Device::new()?;
+    println!("adapter: {}", dev.info());
+    println!(
+        "Device::new: {:.1} ms ({} pipelines compiled at start)",
+        s.elapsed().as_secs_f64() * 1e3,
+        dev.info().pipelines
+    );
+
+    // Host memcpy of 256 MiB: bytes read + bytes written, like the 12 bytes/element of add.
+    let n = 1usize << 26;
+    let src = vec![1.0f32; n];
+    let mut dst = vec![0.0f32; n];
+    let t = best(5, || {
+        dst.copy_from_slice(&src);
+        std::hint::black_box(&dst);
+        Ok(())
+    })?;
+    println!(
+        "memcpy 256 MiB (host): {:.2} GB/s (read + write bytes)",
+        2.0 * 4.0 * n as f64 / t.as_secs_f64() / 1e9
+    );
+    drop((src, dst));
+
+    let n = 1usize << 24;
+    let a = Array::arange(&dev, 0.0, n as f64, 1.0, DType::F32)?;
+    let b = Array::full(&dev, &[n], 0.5, DType::F32)?;
+    let t = best(5, || {
+        let c = a.add(&b)?;
+        dev.synchronize()?;
+        drop(c);
+        Ok(())
+    })?;
+    println!(
+        "add f32 2^24: {:.3} GB/s ({:.2} ms; 12 bytes per element)",
+        12.0 * n as f64 / t.as_secs_f64() / 1e9,
+        t.as_secs_f64() * 1e3
+    );
+    drop((a, b));
+
+    let n = 1usize << 26;
+    let x = Array::full(&dev, &[n], 1.0, DType::F32)?;
+    let t = best(5, || {
+        let s = x.sum(Axes::All, false)?;
+        dev.synchronize()?;
+        drop(s);
+        Ok(())
+    })?;
+    println!(
+        "sum f32 2^26: {:.3} GB/s ({:.2} ms)",
+        4.0 * n as f64 / t.as_secs_f64() / 1e9,
+        t.as_secs_f64() * 1e3
+    );
+    drop(x);
+
+    let x = Array::linspace(&dev, -3.0, 3.0, 4096 * 4096, DType::F32)?.reshape(&[4096, 4096])?;
+    let t = best(5, || {
+        let s = x.softmax(-1)?;
+        dev.synchronize()?;
+        drop(s);
+        Ok(())
+    })?;
+    println!(
+        "softmax f32 (4096, 4096), last axis: {:.4} s",
+        t.as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,91 @@
+// Strided binary skeleton: o[view] = op(a[view], b[view]) over one block of at most 8 axes.
+//
+// Prepended by the host: the aliases `T`/`C` (input storage/compute type), `O`/`R` (output
+// storage/compute type), the dtype helpers, and an op file defining `fn op(a: C, b: C) -> R`
+// (selected by its `OP` override). Strides are in elements (0 on broadcast axes, negative on
+// reversed views); `*_base` is the window-relative index of the block's first element. The host
+// keeps every index inside its window, so the i32 arithmetic cannot overflow.
+//
+// SCALAR = 0: both operands are arrays. SCALAR = 1: op(a, p.scalar). SCALAR = 2: op(p.scalar, a).
+// With a scalar, binding 2 repeats binding 1 and is not read.
+
+override WG: u32 = 256u;
+// Elements per invocation: a run of EPT consecutive block elements, unravelled once (see copy.wgsl).
+override EPT: u32 = 8u;
+override SCALAR: u32 = 0u;
+
+struct Params {
+    shape: array<vec4<u32>, 2>,
+    a_strides: array<vec4<i32>, 2>,
+    b_strides: array<vec4<i32>, 2>,
+    o_strides: array<vec4<i32>, 2>,
+    a_base: i32,
+    b_base: i32,
+    o_base: i32,
+    rank: u32,
+    count: u32,
+    scalar: C,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read> b: array<T>;
+@group(0) @binding(3) var<storage, read_write> o: array<O>;
+
+fn apply(x: T, y: T) -> O {
+    if (SCALAR == 1u) {
+        return O(op(C(x), p.scalar));
+    }
+    if (SCALAR == 2u) {
+        return O(op(p.scalar, C(x)));
+    }
+    return O(op(C(x), C(y)));
+}
+
+@compute @workgroup_size(WG)
+fn main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let start = ((wid.y * nwg.x + wid.x) * WG + lid) * EPT;
+    if (start >= p.count) {
+        return;
+    }
+    var coord: array<u32, 8>;
+    var rem = start;
+    var ia = p.a_base;
+    var ib = p.b_base;
+    var io = p.o_base;
+    for (var k = p.rank; k > 0u; k -= 1u) {
+        let d = k - 1u;
+        let n = p.shape[d / 4u][d % 4u];
+        coord[d] = rem % n;
+        rem = rem / n;
+        ia += i32(coord[d]) * p.a_strides[d / 4u][d % 4u];
+        ib += i32(coord[d]) * p.b_strides[d / 4u][d % 4u];
+        io += i32(coord[d]) * p.o_strides[d / 4u][d % 4u];
+    }
+    let stop = min(start + EPT, p.count);
+    for (var i = start; i < stop; i += 1u) {
+        var y = a[ia];
+        if (SCALAR == 0u) {
+            y = b[ib];
+        }
+        o[io] = apply(a[ia], y);
+        for (var d = p.rank - 1u; ; d -= 1u) {
+            coord[d] += 1u;
+            ia += p.a_strides[d / 4u][d % 4u];
+            ib += p.b_strides[d / 4u][d % 4u];
+            io += p.o_strides[d / 4u][d % 4u];
+            let n = p.shape[d / 4u][d % 4u];
+            if (coord[d] < n || d == 0u) {
+                break;
+            }
+            coord[d] = 0u;
+            ia -= i32(n) * p.a_strides[d / 4u][d % 4u];
+            ib -= i32(n) * p.b_strides[d / 4u][d % 4u];
+            io -= i32(n) * p.o_strides[d / 4u][d % 4u];
+        }
+    }
+}

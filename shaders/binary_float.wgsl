@@ -1,0 +1,187 @@
+// Float binary ops, NumPy semantics, computed in C (f32 for f16 and f32, f64 for f64).
+// lavapipe folds `x != x` to false and its max/min built-ins swallow NaN, so NaN is always tested
+// with the by-bits helpers `is_nan`/`is_inf`, never with max/min or self-comparison.
+
+override OP: u32 = 0u;
+
+// NumPy's npy_divmod: floor division and the matching modulus (sign of the divisor).
+fn divmod(a: C, b: C) -> vec2<C> {
+    var m = a % b; // a - b * trunc(a / b)
+    if (is_inf(b) && !is_inf(a) && !is_nan(a)) {
+        m = a;
+    }
+    if (b == C(0)) {
+        return vec2<C>(a / b, nan_value());
+    }
+    var d = (a - m) / b;
+    if (m != C(0)) {
+        if ((b < C(0)) != (m < C(0))) {
+            m += b;
+            d -= C(1);
+        }
+    } else {
+        m = select(C(0), -C(0), sign_bit(b));
+    }
+    var f: C;
+    if (d != C(0)) {
+        f = floor(d);
+        if (d - f > C(0.5)) {
+            f += C(1);
+        }
+    } else {
+        f = select(C(0), -C(0), sign_bit(a) != sign_bit(b));
+    }
+    return vec2<C>(f, m);
+}
+
+fn is_odd_integer(y: C) -> bool {
+    let h = y * C(0.5);
+    return floor(y) == y && floor(h) != h;
+}
+
+// NumPy's power for real results: negative bases need integer exponents.
+fn power(a: C, b: C) -> C {
+    if (b == C(0) || a == C(1)) {
+        return C(1);
+    }
+    if (is_nan(a) || is_nan(b)) {
+        return nan_value();
+    }
+    let odd = is_odd_integer(b);
+    if (a < C(0) && floor(b) != b && !is_inf(b)) {
+        return nan_value();
+    }
+    let r = pow(abs(a), b);
+    if (sign_bit(a) && odd) {
+        return -r;
+    }
+    return r;
+}
+
+// np.maximum: `a >= b ? a : b`, NaN from either side wins.
+fn maximum(a: C, b: C) -> C {
+    if (is_nan(a)) {
+        return a;
+    }
+    if (is_nan(b)) {
+        return b;
+    }
+    return select(b, a, a >= b);
+}
+
+fn minimum(a: C, b: C) -> C {
+    if (is_nan(a)) {
+        return a;
+    }
+    if (is_nan(b)) {
+        return b;
+    }
+    return select(b, a, a <= b);
+}
+
+// np.fmax / np.fmin: a NaN is ignored unless both are NaN.
+fn fmaximum(a: C, b: C) -> C {
+    if (is_nan(b)) {
+        return a;
+    }
+    if (is_nan(a)) {
+        return b;
+    }
+    return select(b, a, a >= b);
+}
+
+fn fminimum(a: C, b: C) -> C {
+    if (is_nan(b)) {
+        return a;
+    }
+    if (is_nan(a)) {
+        return b;
+    }
+    return select(b, a, a <= b);
+}
+
+fn hypotenuse(a: C, b: C) -> C {
+    if (is_inf(a) || is_inf(b)) {
+        return inf_value();
+    }
+    if (is_nan(a) || is_nan(b)) {
+        return nan_value();
+    }
+    let x = abs(a);
+    let y = abs(b);
+    let m = select(y, x, x >= y);
+    if (m == C(0)) {
+        return C(0);
+    }
+    let s = select(x, y, x >= y) / m;
+    return m * sqrt(C(1) + s * s);
+}
+
+// atan with Cephes' atanf reduction and polynomial (lavapipe's built-in is off by ~2e-5).
+fn atan_(x: C) -> C {
+    var z = abs(x);
+    var base = C(0);
+    if (z > C(2.414213562373095)) {
+        base = C(1.5707963267948966);
+        z = C(-1) / z;
+    } else if (z > C(0.4142135623730950)) {
+        base = C(0.7853981633974483);
+        z = (z - C(1)) / (z + C(1));
+    }
+    let z2 = z * z;
+    let p = (((C(8.05374449538e-2) * z2 - C(1.38776856032e-1)) * z2 + C(1.99777106478e-1)) * z2
+        - C(3.33329491539e-1)) * z2 * z + z;
+    let r = base + p;
+    return select(r, -r, sign_bit(x));
+}
+
+// C99 atan2, special cases included (signed zeros, infinities).
+fn atan2_(y: C, x: C) -> C {
+    let pi = C(3.141592653589793);
+    if (is_nan(x) || is_nan(y)) {
+        return nan_value();
+    }
+    var r: C;
+    if (is_inf(x) || is_inf(y)) {
+        if (is_inf(x) && is_inf(y)) {
+            r = select(pi / C(4), C(3) * pi / C(4), x < C(0));
+        } else if (is_inf(y)) {
+            r = pi / C(2);
+        } else {
+            r = select(C(0), pi, x < C(0));
+        }
+    } else if (x == C(0) && y == C(0)) {
+        r = select(C(0), pi, sign_bit(x));
+    } else if (x == C(0)) {
+        r = pi / C(2);
+    } else {
+        r = abs(atan_(y / x));
+        if (x < C(0)) {
+            r = pi - r;
+        }
+    }
+    return select(r, -r, sign_bit(y));
+}
+
+fn op(a: C, b: C) -> R {
+    switch OP {
+        case 0u: { return a + b; }
+        case 1u: { return a - b; }
+        case 2u: { return a * b; }
+        case 3u: { return a / b; }
+        case 4u: { return divmod(a, b).x; }
+        case 5u: { return divmod(a, b).y; }
+        case 6u: { return power(a, b); }
+        case 7u: { return maximum(a, b); }
+        case 8u: { return minimum(a, b); }
+        case 9u: { return fmaximum(a, b); }
+        case 10u: { return fminimum(a, b); }
+        case 11u: { return atan2_(a, b); }
+        case 12u: { return hypotenuse(a, b); }
+        case 13u: { return select(abs(a), -abs(a), sign_bit(b)); }
+        // Internal: exp(a - b) (softmax), (a - b)^2 (variance).
+        case 14u: { return exp(a - b); }
+        case 15u: { let d = a - b; return d * d; }
+        default: { return a; }
+    }
+}

@@ -1,0 +1,83 @@
+// Integer binary ops (i32, u32; bool arrays use the u32 variant for and/or/xor/max/min), NumPy
+// semantics: wrapping arithmetic, floor division and a modulus with the divisor's sign, and 0 for
+// division by zero (where NumPy warns). Shifts by the bit width or more give 0 (or -1 for a
+// negative value shifted right), like NumPy.
+
+override OP: u32 = 0u;
+
+fn floor_div(a: C, b: C) -> C {
+    if (b == C(0)) {
+        return C(0);
+    }
+    let q = a / b; // WGSL: most-negative / -1 is the most negative value, like NumPy
+    let r = a % b;
+    if (r != C(0) && ((r < C(0)) != (b < C(0)))) {
+        return q - C(1);
+    }
+    return q;
+}
+
+fn modulus(a: C, b: C) -> C {
+    if (b == C(0)) {
+        return C(0);
+    }
+    let r = a % b;
+    if (r != C(0) && ((r < C(0)) != (b < C(0)))) {
+        return r + b;
+    }
+    return r;
+}
+
+// Exponentiation by squaring with wrapping products; the host rejects negative exponents.
+fn int_pow(a: C, b: C) -> C {
+    var base = a;
+    var e = u32(b);
+    var r = C(1);
+    loop {
+        if (e == 0u) {
+            break;
+        }
+        if ((e & 1u) != 0u) {
+            r = r * base;
+        }
+        base = base * base;
+        e = e >> 1u;
+    }
+    return r;
+}
+
+fn shift_left(a: C, b: C) -> C {
+    // A negative count reads as a huge unsigned one, like NumPy's cast to size_t.
+    if (u32(b) >= 32u) {
+        return C(0);
+    }
+    return a << u32(b);
+}
+
+fn shift_right(a: C, b: C) -> C {
+    if (u32(b) >= 32u) {
+        return select(C(0), ~C(0), a < C(0));
+    }
+    return a >> u32(b);
+}
+
+fn op(a: C, b: C) -> R {
+    switch OP {
+        case 0u: { return a + b; }
+        case 1u: { return a - b; }
+        case 2u: { return a * b; }
+        case 4u: { return floor_div(a, b); }
+        case 5u: { return modulus(a, b); }
+        case 6u: { return int_pow(a, b); }
+        case 7u, 9u: { return max(a, b); }
+        case 8u, 10u: { return min(a, b); }
+        case 16u: { return a & b; }
+        case 17u: { return a | b; }
+        case 18u: { return a ^ b; }
+        case 19u: { return shift_left(a, b); }
+        case 20u: { return shift_right(a, b); }
+        // Internal: (a - b)^2 wrapping.
+        case 15u: { let d = a - b; return d * d; }
+        default: { return a; }
+    }
+}

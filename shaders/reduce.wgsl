@@ -1,0 +1,146 @@
+// Value reductions, one stage: each output's reduced elements are split into `chunks` chunks and
+// every chunk becomes one result in `dst` (the final value when there is one chunk, a partial for
+// a second launch otherwise). The host prepends `alias In, Out, A` (input, output, accumulator:
+// f32 for f16, u32 for any/all), NaN helpers for A and `fn truth_in(x: In) -> bool`.
+//
+// MODE 0: one workgroup per (output, chunk); each invocation folds the chunk's elements lid,
+// lid + WG, ... (at most `chunk / WG` of them), then the workgroup combines the invocations'
+// values in a tree of log2(WG) levels — so f32 sums grow their error with the chunk length / WG
+// plus log2(WG), not with n. MODE 1: one invocation per output folds all of it (short reductions).
+// Elements are addressed by strides: `outer` over the kept axes, `inner` over the reduced ones.
+
+override WG: u32 = 256u;
+override OP: u32 = 0u;      // 0 sum, 1 prod, 2 max, 3 min, 4 any, 5 all
+override STAGE: u32 = 1u;   // 1: elements of the array (mapped to truth for any/all); 2: partials
+override MODE: u32 = 0u;
+
+struct Params {
+    outer_shape: vec4<u32>,
+    outer_strides: vec4<i32>,
+    inner_shape: vec4<u32>,
+    inner_strides: vec4<i32>,
+    base: i32,
+    outer_rank: u32,
+    inner_rank: u32,
+    m_count: u32,      // outputs in this launch
+    k_count: u32,      // elements reduced per output in this launch
+    chunks: u32,       // chunks per output (MODE 0)
+    chunk: u32,        // elements per chunk
+    dst_base: u32,     // dst index of this launch's first output's first result
+    dst_stride: u32,   // dst distance between consecutive outputs' results
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> src: array<In>;
+@group(0) @binding(2) var<storage, read_write> dst: array<Out>;
+
+var<workgroup> sh: array<A, WG>;
+
+fn identity() -> A {
+    switch OP {
+        case 1u, 5u: { return A(1); }
+        case 2u: { return lowest(); }
+        case 3u: { return highest(); }
+        default: { return A(0); }
+    }
+}
+
+fn load(x: In) -> A {
+    if (STAGE == 1u) {
+        if (OP == 4u || OP == 5u) {
+            return select(A(0), A(1), truth_in(x));
+        }
+    }
+    return A(x);
+}
+
+// NumPy's maximum/minimum: `a >= b ? a : b`, a NaN on either side wins (tested by bits).
+fn combine(x: A, y: A) -> A {
+    switch OP {
+        case 1u: { return x * y; }
+        case 2u, 3u: {
+            if (is_nan(x)) {
+                return x;
+            }
+            if (is_nan(y)) {
+                return y;
+            }
+            if (OP == 2u) {
+                return select(y, x, x >= y);
+            }
+            return select(y, x, x <= y);
+        }
+        case 4u: { return max(x, y); }
+        case 5u: { return min(x, y); }
+        default: { return x + y; }
+    }
+}
+
+fn outer_offset(m: u32) -> i32 {
+    var rem = m;
+    var off = 0;
+    for (var k = p.outer_rank; k > 0u; k -= 1u) {
+        let d = k - 1u;
+        off += i32(rem % p.outer_shape[d]) * p.outer_strides[d];
+        rem = rem / p.outer_shape[d];
+    }
+    return off;
+}
+
+fn inner_offset(i: u32) -> i32 {
+    if (p.inner_rank == 1u) {
+        return i32(i) * p.inner_strides[0];
+    }
+    var rem = i;
+    var off = 0;
+    for (var k = p.inner_rank; k > 0u; k -= 1u) {
+        let d = k - 1u;
+        off += i32(rem % p.inner_shape[d]) * p.inner_strides[d];
+        rem = rem / p.inner_shape[d];
+    }
+    return off;
+}
+
+@compute @workgroup_size(WG)
+fn main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let w = wid.y * nwg.x + wid.x;
+    if (MODE == 1u) {
+        let m = w * WG + lid;
+        if (m < p.m_count) {
+            let row = p.base + outer_offset(m);
+            var acc = identity();
+            for (var i = 0u; i < p.k_count; i += 1u) {
+                acc = combine(acc, load(src[row + inner_offset(i)]));
+            }
+            dst[p.dst_base + m * p.dst_stride] = Out(acc);
+        }
+        return;
+    }
+    let m = w / p.chunks;
+    let c = w % p.chunks;
+    if (m >= p.m_count) {
+        return; // the whole workgroup: uniform
+    }
+    let row = p.base + outer_offset(m);
+    let first = c * p.chunk;
+    let stop = min(first + p.chunk, p.k_count);
+    var acc = identity();
+    for (var i = first + lid; i < stop; i += WG) {
+        acc = combine(acc, load(src[row + inner_offset(i)]));
+    }
+    sh[lid] = acc;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s = s / 2u) {
+        if (lid < s) {
+            sh[lid] = combine(sh[lid], sh[lid + s]);
+        }
+        workgroupBarrier();
+    }
+    if (lid == 0u) {
+        dst[p.dst_base + m * p.dst_stride + c] = Out(sh[0]);
+    }
+}

@@ -1,0 +1,574 @@
+//! Element-wise math on arrays: binary ops with NumPy broadcasting (array ⊕ array, array ⊕
+//! scalar, scalar ⊕ array) as methods, free functions and `std::ops` operators on `&Array`;
+//! unary math; comparisons, predicates, `where_` and `clip`.
+//!
+//! Binary ops need equal dtypes; Rust scalars adopt the array's dtype (an integer array refuses a
+//! scalar it cannot hold exactly). Integer `div` is NumPy's true division: the result is f64 (f32
+//! on adapters without f64). Ops that NumPy does not define on a dtype — or would compute only
+//! after promoting integers to float64, like `exp` of an integer array — are an
+//! `Err(Unsupported)` naming the op and the dtype.
+
+use super::Array;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::ops::elementwise::{
+    binary_into, unary_into, where_into, BinaryOp, ScalarValue, UnaryOp, UnaryPlan,
+};
+
+/// One side of a binary op: an array or a scalar (which adopts the array's dtype).
+///
+/// ```no_run
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
+/// let b = a.add(&a)?;          // Operand::Array
+/// let c = a.add(0.5)?;         // Operand::Scalar
+/// let d = gpuarray::sub(1.0, &a)?;
+/// assert_eq!(d.to_vec::<f32>()?, vec![0.0, -1.0]);
+/// # let _ = (b, c); Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub enum Operand<'a> {
+    /// An array (broadcast against the other side).
+    Array(&'a Array),
+    /// A scalar, converted to the other side's dtype.
+    Scalar(f64),
+}
+
+impl<'a> From<&'a Array> for Operand<'a> {
+    fn from(a: &'a Array) -> Self {
+        Operand::Array(a)
+    }
+}
+macro_rules! scalar_operand {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Operand<'_> {
+            fn from(v: $t) -> Self {
+                Operand::Scalar(v as f64)
+            }
+        }
+    )*};
+}
+scalar_operand!(f64, f32, i32, u32, i64, u64, usize);
+impl From<bool> for Operand<'_> {
+    fn from(v: bool) -> Self {
+        Operand::Scalar(if v { 1.0 } else { 0.0 })
+    }
+}
+impl From<crate::f16> for Operand<'_> {
+    fn from(v: crate::f16) -> Self {
+        Operand::Scalar(v.to_f64())
+    }
+}
+
+/// NumPy's broadcast of several shapes, or `Err(Shape)` naming them.
+pub(crate) fn broadcast_shapes(op: &'static str, shapes: &[&[usize]]) -> Result<Vec<usize>> {
+    let nd = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = vec![1usize; nd];
+    for s in shapes {
+        let lead = nd - s.len();
+        for (i, &n) in s.iter().enumerate() {
+            let o = &mut out[lead + i];
+            if *o == 1 {
+                *o = n;
+            } else if n != 1 && n != *o {
+                return Err(Error::shape(
+                    op,
+                    format!(
+                        "operands could not be broadcast together with shapes {}",
+                        shapes
+                            .iter()
+                            .map(|s| format!("{s:?}"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ),
+                ));
+            }
+        }
+    }
+    super::layout::checked_numel(op, &out)?;
+    Ok(out)
+}
+
+/// The dtype integer `divide` computes in (NumPy: float64).
+fn true_divide_dtype(a: &Array) -> DType {
+    if a.device.supports(DType::F64) {
+        DType::F64
+    } else {
+        DType::F32
+    }
+}
+
+pub(crate) fn binary(op: BinaryOp, lhs: Operand, rhs: Operand) -> Result<Array> {
+    let name = op.name();
+    let (arr, other, scalar_left) = match (lhs, rhs) {
+        (Operand::Array(a), b) => (a, b, false),
+        (Operand::Scalar(s), Operand::Array(b)) => (b, Operand::Scalar(s), true),
+        (Operand::Scalar(_), Operand::Scalar(_)) => {
+            return Err(Error::invalid(
+                name,
+                "at least one operand must be an array (two scalars need no GPU)",
+            ))
+        }
+    };
+    let dtype = arr.dtype;
+    if let Operand::Array(b) = other {
+        arr.same_device(name, b)?;
+        if b.dtype != dtype {
+            return Err(Error::invalid(
+                name,
+                format!(
+                    "dtype mismatch: {} and {} (binary ops need equal dtypes; convert one with astype)",
+                    dtype, b.dtype
+                ),
+            ));
+        }
+    }
+    arr.device.inner.check_alive()?;
+    if op == BinaryOp::Div && (dtype.is_int() || dtype == DType::Bool) {
+        // NumPy's true division of integers gives floats.
+        let work = true_divide_dtype(arr);
+        let a = arr.astype(work)?;
+        return match other {
+            Operand::Array(b) => {
+                let b = b.astype(work)?;
+                if scalar_left {
+                    binary(op, Operand::Array(&b), Operand::Array(&a))
+                } else {
+                    binary(op, Operand::Array(&a), Operand::Array(&b))
+                }
+            }
+            Operand::Scalar(s) if scalar_left => binary(op, Operand::Scalar(s), Operand::Array(&a)),
+            Operand::Scalar(s) => binary(op, Operand::Array(&a), Operand::Scalar(s)),
+        };
+    }
+    let (set, op2, out_dtype) = op.resolve(dtype)?;
+    if op == BinaryOp::Pow && dtype == DType::I32 {
+        check_int_exponent(arr, other, scalar_left)?;
+    }
+    match other {
+        Operand::Scalar(s) => {
+            let sv = ScalarValue::new(name, dtype, s)?;
+            let out = Array::empty(name, &arr.device, arr.shape(), out_dtype)?;
+            binary_into(
+                name,
+                set,
+                code_of(op2),
+                arr,
+                None,
+                Some((sv, scalar_left)),
+                &out,
+            )?;
+            Ok(out)
+        }
+        Operand::Array(b) => {
+            let (a, b) = if scalar_left { (b, arr) } else { (arr, b) };
+            let shape = broadcast_shapes(name, &[a.shape(), b.shape()])?;
+            let out = Array::empty(name, &arr.device, &shape, out_dtype)?;
+            let (ab, bb) = (a.broadcast_to(&shape)?, b.broadcast_to(&shape)?);
+            binary_into(name, set, code_of(op2), &ab, Some(&bb), None, &out)?;
+            Ok(out)
+        }
+    }
+}
+
+fn code_of(op: BinaryOp) -> u32 {
+    op.code()
+}
+
+/// NumPy refuses integer powers with negative exponents ("Integers to negative integer powers
+/// are not allowed"): check the exponent (with a reduction when it is an array).
+fn check_int_exponent(arr: &Array, other: Operand, scalar_left: bool) -> Result<()> {
+    let refuse = || {
+        Error::invalid(
+            "power",
+            "integers to negative integer powers are not allowed (convert to a float dtype)",
+        )
+    };
+    match (other, scalar_left) {
+        (Operand::Scalar(s), false) if s < 0.0 => Err(refuse()),
+        (Operand::Scalar(_), false) => Ok(()),
+        // The exponent is an array: `arr` when the scalar is the base, else `other`.
+        (Operand::Scalar(_), true) => {
+            if !arr.is_empty() && arr.min(crate::Axes::All, false)?.item::<i32>()? < 0 {
+                return Err(refuse());
+            }
+            Ok(())
+        }
+        (Operand::Array(e), _) => {
+            if !e.is_empty() && e.min(crate::Axes::All, false)?.item::<i32>()? < 0 {
+                return Err(refuse());
+            }
+            Ok(())
+        }
+    }
+}
+
+pub(crate) fn unary(op: UnaryOp, a: &Array) -> Result<Array> {
+    let name = op.name();
+    a.device.inner.check_alive()?;
+    match op.plan(a.dtype)? {
+        UnaryPlan::Identity => a.astype(a.dtype),
+        UnaryPlan::Kernel(set, code, out_dtype) => {
+            let out = Array::empty(name, &a.device, a.shape(), out_dtype)?;
+            unary_into(name, set, code, a, &out)?;
+            Ok(out)
+        }
+    }
+}
+
+/// Writes `op(self, rhs)` into `self` (NumPy's `out=`): `rhs` broadcasts to `self`'s shape and
+/// the result must keep `self`'s dtype.
+fn assign_op(op: BinaryOp, dst: &Array, rhs: Operand) -> Result<()> {
+    let r = binary(op, Operand::Array(dst), rhs)?;
+    if r.dtype != dst.dtype {
+        return Err(Error::invalid(
+            op.name(),
+            format!(
+                "cannot write the {} result into an array of dtype {} in place",
+                r.dtype, dst.dtype
+            ),
+        ));
+    }
+    if r.shape() != dst.shape() {
+        return Err(Error::shape(
+            op.name(),
+            format!(
+                "non-broadcastable output operand with shape {:?} doesn't match the broadcast shape {:?}",
+                dst.shape(),
+                r.shape()
+            ),
+        ));
+    }
+    // The result is a fresh array, so writing it back never reads what it overwrites.
+    dst.assign(&r)
+}
+
+macro_rules! binary_ops {
+    ($( $name:ident, $assign:ident => $op:ident, $np:literal, $ex:literal; )*) => {
+        impl Array {
+            $(
+                #[doc = concat!("Element-wise `numpy.", $np, "` with broadcasting; `rhs` is an array or a scalar.\n\n",
+                    "```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                    $ex, "\nlet c = a.", stringify!($name), "(&b)?;\nlet d = a.", stringify!($name), "(2)?;\n",
+                    "assert_eq!(c.shape(), &[2, 3]);\n# let _ = d; Ok(()) }\n```")]
+                pub fn $name<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<Array> {
+                    binary(BinaryOp::$op, Operand::Array(self), rhs.into())
+                }
+                #[doc = concat!("In-place `", stringify!($name), "`: `self = ", stringify!($name),
+                    "(self, rhs)` (`rhs` broadcasts to `self`; views write through).\n\n",
+                    "```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                    $ex, "\nlet t = a.broadcast_to(&[2, 3])?.contiguous()?.astype(a.dtype())?;\nt.", stringify!($assign), "(&b)?;\n# Ok(()) }\n```")]
+                pub fn $assign<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<()> {
+                    assign_op(BinaryOp::$op, self, rhs.into())
+                }
+            )*
+        }
+        $(
+            #[doc = concat!("Element-wise `numpy.", $np, "(a, b)`: either side may be a scalar.\n\n",
+                "```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                $ex, "\nlet c = gpuarray::", stringify!($name), "(&a, &b)?;\nassert_eq!(c.shape(), &[2, 3]);\n# Ok(()) }\n```")]
+            pub fn $name<'a, 'b>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
+                binary(BinaryOp::$op, a.into(), b.into())
+            }
+        )*
+    };
+}
+
+macro_rules! compare_ops {
+    ($( $name:ident => $op:ident, $np:literal; )*) => {
+        impl Array {
+            $(
+                #[doc = concat!("Element-wise `numpy.", $np, "` with broadcasting, giving a bool array (NaN compares unequal to everything).\n\n",
+                    "```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                    "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, f32::NAN, 3.0], &[3])?;\nlet m = a.", stringify!($name), "(2.0)?;\n",
+                    "assert_eq!(m.dtype(), gpuarray::DType::Bool);\n# let _ = m.to_vec_bool()?; Ok(()) }\n```")]
+                pub fn $name<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<Array> {
+                    binary(BinaryOp::$op, Operand::Array(self), rhs.into())
+                }
+            )*
+        }
+    };
+}
+
+binary_ops! {
+    add, add_assign => Add, "add", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[10.0f32, 20.0], &[2, 1])?;";
+    sub, sub_assign => Sub, "subtract", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[10.0f32, 20.0], &[2, 1])?;";
+    mul, mul_assign => Mul, "multiply", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[10.0f32, 20.0], &[2, 1])?;";
+    div, div_assign => Div, "divide", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[10.0f32, 20.0], &[2, 1])?;";
+    floor_divide, floor_divide_assign => FloorDivide, "floor_divide", "let a = gpuarray::Array::from_slice(&dev, &[7i32, -7, 9], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[2i32, -3], &[2, 1])?;";
+    remainder, remainder_assign => Remainder, "remainder", "let a = gpuarray::Array::from_slice(&dev, &[7i32, -7, 9], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[2i32, -3], &[2, 1])?;";
+    pow, pow_assign => Pow, "power", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[2.0f32, 0.5], &[2, 1])?;";
+    maximum, maximum_assign => Maximum, "maximum", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, f32::NAN, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[2.0f32, 0.5], &[2, 1])?;";
+    minimum, minimum_assign => Minimum, "minimum", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, f32::NAN, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[2.0f32, 0.5], &[2, 1])?;";
+    fmax, fmax_assign => Fmax, "fmax", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, f32::NAN, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[2.0f32, 0.5], &[2, 1])?;";
+    fmin, fmin_assign => Fmin, "fmin", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, f32::NAN, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[2.0f32, 0.5], &[2, 1])?;";
+    arctan2, arctan2_assign => Arctan2, "arctan2", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
+    hypot, hypot_assign => Hypot, "hypot", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
+    copysign, copysign_assign => Copysign, "copysign", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
+    bitwise_and, bitwise_and_assign => BitAnd, "bitwise_and", "let a = gpuarray::Array::from_slice(&dev, &[12i32, 10, -1], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[6i32, 3], &[2, 1])?;";
+    bitwise_or, bitwise_or_assign => BitOr, "bitwise_or", "let a = gpuarray::Array::from_slice(&dev, &[12i32, 10, -1], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[6i32, 3], &[2, 1])?;";
+    bitwise_xor, bitwise_xor_assign => BitXor, "bitwise_xor", "let a = gpuarray::Array::from_slice(&dev, &[12i32, 10, -1], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[6i32, 3], &[2, 1])?;";
+    left_shift, left_shift_assign => LeftShift, "left_shift", "let a = gpuarray::Array::from_slice(&dev, &[12u32, 10, 1], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[1u32, 31], &[2, 1])?;";
+    right_shift, right_shift_assign => RightShift, "right_shift", "let a = gpuarray::Array::from_slice(&dev, &[12i32, 10, -1], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[1i32, 40], &[2, 1])?;";
+}
+
+compare_ops! {
+    eq => Eq, "equal";
+    ne => Ne, "not_equal";
+    lt => Lt, "less";
+    le => Le, "less_equal";
+    gt => Gt, "greater";
+    ge => Ge, "greater_equal";
+    logical_and => LogicalAnd, "logical_and";
+    logical_or => LogicalOr, "logical_or";
+    logical_xor => LogicalXor, "logical_xor";
+}
+
+macro_rules! unary_ops {
+    ($( $name:ident => $op:ident, $what:literal, $ex:literal; )*) => {
+        impl Array {
+            $(
+                #[doc = concat!($what, "\n\n```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                    $ex, "\nlet r = a.", stringify!($name), "()?;\nassert_eq!(r.shape(), a.shape());\n# Ok(()) }\n```")]
+                pub fn $name(&self) -> Result<Array> {
+                    unary(UnaryOp::$op, self)
+                }
+            )*
+        }
+    };
+}
+
+unary_ops! {
+    neg => Neg, "Element-wise `numpy.negative` (integers wrap; not for bool).", "let a = gpuarray::Array::from_slice(&dev, &[1i32, -2], &[2])?;";
+    abs => Abs, "Element-wise `numpy.absolute` (the most negative i32 stays itself, as in NumPy).", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, -2.0], &[2])?;";
+    sign => Sign, "Element-wise `numpy.sign`: -1, 0 or 1 (NaN stays NaN, -0.0 gives 0.0).", "let a = gpuarray::Array::from_slice(&dev, &[3.0f32, -0.0], &[2])?;";
+    sqrt => Sqrt, "Element-wise `numpy.sqrt` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[4.0f32, 2.0], &[2])?;";
+    rsqrt => Rsqrt, "Element-wise `1 / sqrt(x)` (floats; computed as a true division, not a fast approximation).", "let a = gpuarray::Array::from_slice(&dev, &[4.0f32, 2.0], &[2])?;";
+    exp => Exp, "Element-wise `numpy.exp` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 1.0], &[2])?;";
+    exp2 => Exp2, "Element-wise `numpy.exp2` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 10.0], &[2])?;";
+    expm1 => Expm1, "Element-wise `numpy.expm1`, accurate near 0 (floats).", "let a = gpuarray::Array::from_slice(&dev, &[1e-7f32, 1.0], &[2])?;";
+    log => Log, "Element-wise `numpy.log` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 10.0], &[2])?;";
+    log2 => Log2, "Element-wise `numpy.log2` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 8.0], &[2])?;";
+    log10 => Log10, "Element-wise `numpy.log10` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 100.0], &[2])?;";
+    log1p => Log1p, "Element-wise `numpy.log1p`, accurate near 0 (floats).", "let a = gpuarray::Array::from_slice(&dev, &[1e-7f32, 1.0], &[2])?;";
+    sin => Sin, "Element-wise `numpy.sin` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 1.0], &[2])?;";
+    cos => Cos, "Element-wise `numpy.cos` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 1.0], &[2])?;";
+    tan => Tan, "Element-wise `numpy.tan` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 1.0], &[2])?;";
+    asin => Arcsin, "Element-wise `numpy.asin` / `arcsin` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 0.5], &[2])?;";
+    acos => Arccos, "Element-wise `numpy.acos` / `arccos` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 0.5], &[2])?;";
+    atan => Arctan, "Element-wise `numpy.atan` / `arctan` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 0.5], &[2])?;";
+    sinh => Sinh, "Element-wise `numpy.sinh` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 0.5], &[2])?;";
+    cosh => Cosh, "Element-wise `numpy.cosh` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 0.5], &[2])?;";
+    tanh => Tanh, "Element-wise `numpy.tanh` (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 50.0], &[2])?;";
+    floor => Floor, "Element-wise `numpy.floor` (integers: unchanged, a copy).", "let a = gpuarray::Array::from_slice(&dev, &[-0.5f32, 1.5], &[2])?;";
+    ceil => Ceil, "Element-wise `numpy.ceil` (integers: unchanged, a copy).", "let a = gpuarray::Array::from_slice(&dev, &[-0.5f32, 1.5], &[2])?;";
+    round => Round, "Element-wise `numpy.round` to 0 decimals: halves go to the even neighbour, like NumPy.", "let a = gpuarray::Array::from_slice(&dev, &[0.5f32, 1.5], &[2])?;";
+    trunc => Trunc, "Element-wise `numpy.trunc` (integers: unchanged, a copy).", "let a = gpuarray::Array::from_slice(&dev, &[-0.5f32, 1.5], &[2])?;";
+    square => Square, "Element-wise `numpy.square` (integers wrap).", "let a = gpuarray::Array::from_slice(&dev, &[3i32, -4], &[2])?;";
+    reciprocal => Reciprocal, "Element-wise `numpy.reciprocal` (integers: truncating `1 / x`, 0 for `x == 0`).", "let a = gpuarray::Array::from_slice(&dev, &[4.0f32, 0.5], &[2])?;";
+    sigmoid => Sigmoid, "Element-wise logistic sigmoid `1 / (1 + exp(-x))`, stable for large |x| (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, -100.0], &[2])?;";
+    relu => Relu, "Element-wise `max(x, 0)` with NaN kept (floats and integers).", "let a = gpuarray::Array::from_slice(&dev, &[-1.0f32, 2.0], &[2])?;";
+    bitwise_not => BitwiseNot, "Element-wise `numpy.invert` (`~x` for integers, logical not for bool).", "let a = gpuarray::Array::from_slice(&dev, &[0i32, -1], &[2])?;";
+    isnan => IsNan, "Element-wise `numpy.isnan`, giving bool (tested by bits; always false for integers).", "let a = gpuarray::Array::from_slice(&dev, &[f32::NAN, 1.0], &[2])?;";
+    isinf => IsInf, "Element-wise `numpy.isinf`, giving bool.", "let a = gpuarray::Array::from_slice(&dev, &[f32::INFINITY, 1.0], &[2])?;";
+    isfinite => IsFinite, "Element-wise `numpy.isfinite`, giving bool.", "let a = gpuarray::Array::from_slice(&dev, &[f32::INFINITY, 1.0], &[2])?;";
+    logical_not => LogicalNot, "Element-wise `numpy.logical_not` of any dtype (zero is false, NaN is true), giving bool.", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 2.0], &[2])?;";
+    signbit => Signbit, "Element-wise `numpy.signbit`, giving bool (true for -0.0 and negative NaNs).", "let a = gpuarray::Array::from_slice(&dev, &[-0.0f32, 2.0], &[2])?;";
+}
+
+/// `numpy.where(cond, a, b)`: elements of `a` where `cond` is true, else of `b`, all three
+/// broadcast together. `cond` of a non-bool dtype is converted (non-zero is true); `a` and `b`
+/// may be arrays or scalars (not both scalars) and need equal dtypes.
+///
+/// ```no_run
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let x = gpuarray::Array::from_slice(&dev, &[-1.0f32, 2.0, -3.0], &[3])?;
+/// let y = gpuarray::where_(&x.gt(0.0)?, &x, 0.0)?;     // relu by masking
+/// assert_eq!(y.to_vec::<f32>()?, vec![0.0, 2.0, 0.0]);
+/// # Ok(()) }
+/// ```
+pub fn where_<'a, 'b>(
+    cond: &Array,
+    a: impl Into<Operand<'a>>,
+    b: impl Into<Operand<'b>>,
+) -> Result<Array> {
+    let op = "where";
+    let (a, b) = (a.into(), b.into());
+    let dtype = match (a, b) {
+        (Operand::Array(x), Operand::Array(y)) => {
+            if x.dtype != y.dtype {
+                return Err(Error::invalid(
+                    op,
+                    format!(
+                        "dtype mismatch: {} and {} (convert one with astype)",
+                        x.dtype, y.dtype
+                    ),
+                ));
+            }
+            x.dtype
+        }
+        (Operand::Array(x), _) | (_, Operand::Array(x)) => x.dtype,
+        _ => {
+            return Err(Error::invalid(
+                op,
+                "at least one of `a` and `b` must be an array",
+            ))
+        }
+    };
+    let dev = cond.device.clone();
+    let as_array = |o: Operand| -> Result<Array> {
+        match o {
+            Operand::Array(x) => {
+                cond.same_device(op, x)?;
+                Ok(x.clone())
+            }
+            Operand::Scalar(s) => {
+                // A 0-d array made by the fill kernel: broadcast with stride 0, no upload.
+                ScalarValue::new(op, dtype, s)?;
+                Array::full(&dev, &[], s, dtype)
+            }
+        }
+    };
+    let (a, b) = (as_array(a)?, as_array(b)?);
+    let cond = if cond.dtype == DType::Bool {
+        cond.clone()
+    } else {
+        unary(UnaryOp::Truth, cond)?
+    };
+    let shape = broadcast_shapes(op, &[cond.shape(), a.shape(), b.shape()])?;
+    let out = Array::empty(op, &dev, &shape, dtype)?;
+    where_into(
+        op,
+        &cond.broadcast_to(&shape)?,
+        &a.broadcast_to(&shape)?,
+        &b.broadcast_to(&shape)?,
+        &out,
+    )?;
+    Ok(out)
+}
+
+impl Array {
+    /// `numpy.clip(self, lo, hi)`: `minimum(maximum(self, lo), hi)`, so NaN stays NaN. Either bound
+    /// may be an array (broadcast) or a scalar; `None` leaves that side open.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[-2.0f32, 0.5, 9.0], &[3])?;
+    /// assert_eq!(a.clip(Some(0.0), Some(1.0))?.to_vec::<f32>()?, vec![0.0, 0.5, 1.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn clip<'a, 'b>(
+        &self,
+        lo: Option<impl Into<Operand<'a>>>,
+        hi: Option<impl Into<Operand<'b>>>,
+    ) -> Result<Array> {
+        let lower = match lo {
+            Some(lo) => self.maximum(lo)?,
+            None => self.clone(),
+        };
+        match hi {
+            Some(hi) => lower.minimum(hi),
+            None if lower.may_share_memory(self) => lower.astype(self.dtype),
+            None => Ok(lower),
+        }
+    }
+}
+
+// ---- std::ops on &Array: every operator returns Result<Array> (nothing panics) -------------
+
+macro_rules! std_binary {
+    ($($tr:ident, $m:ident => $op:ident;)*) => {$(
+        impl std::ops::$tr<&Array> for &Array {
+            type Output = Result<Array>;
+            fn $m(self, rhs: &Array) -> Result<Array> {
+                binary(BinaryOp::$op, Operand::Array(self), Operand::Array(rhs))
+            }
+        }
+        impl std::ops::$tr<Array> for &Array {
+            type Output = Result<Array>;
+            fn $m(self, rhs: Array) -> Result<Array> {
+                binary(BinaryOp::$op, Operand::Array(self), Operand::Array(&rhs))
+            }
+        }
+        impl std::ops::$tr<&Array> for Array {
+            type Output = Result<Array>;
+            fn $m(self, rhs: &Array) -> Result<Array> {
+                binary(BinaryOp::$op, Operand::Array(&self), Operand::Array(rhs))
+            }
+        }
+        impl std::ops::$tr<Array> for Array {
+            type Output = Result<Array>;
+            fn $m(self, rhs: Array) -> Result<Array> {
+                binary(BinaryOp::$op, Operand::Array(&self), Operand::Array(&rhs))
+            }
+        }
+        impl std::ops::$tr<&Array> for Result<Array> {
+            type Output = Result<Array>;
+            fn $m(self, rhs: &Array) -> Result<Array> {
+                binary(BinaryOp::$op, Operand::Array(&self?), Operand::Array(rhs))
+            }
+        }
+        std_scalar!($tr, $m => $op; f64, i32);
+    )*};
+}
+
+macro_rules! std_scalar {
+    ($tr:ident, $m:ident => $op:ident; $($t:ty),*) => {$(
+        impl std::ops::$tr<$t> for &Array {
+            type Output = Result<Array>;
+            fn $m(self, rhs: $t) -> Result<Array> {
+                binary(BinaryOp::$op, Operand::Array(self), Operand::from(rhs))
+            }
+        }
+        impl std::ops::$tr<$t> for Array {
+            type Output = Result<Array>;
+            fn $m(self, rhs: $t) -> Result<Array> {
+                binary(BinaryOp::$op, Operand::Array(&self), Operand::from(rhs))
+            }
+        }
+        impl std::ops::$tr<&Array> for $t {
+            type Output = Result<Array>;
+            fn $m(self, rhs: &Array) -> Result<Array> {
+                binary(BinaryOp::$op, Operand::from(self), Operand::Array(rhs))
+            }
+        }
+    )*};
+}
+
+std_binary! {
+    Add, add => Add;
+    Sub, sub => Sub;
+    Mul, mul => Mul;
+    Div, div => Div;
+    Rem, rem => Remainder;
+    BitAnd, bitand => BitAnd;
+    BitOr, bitor => BitOr;
+    BitXor, bitxor => BitXor;
+    Shl, shl => LeftShift;
+    Shr, shr => RightShift;
+}
+
+impl std::ops::Neg for &Array {
+    type Output = Result<Array>;
+    fn neg(self) -> Result<Array> {
+        unary(UnaryOp::Neg, self)
+    }
+}
+
+impl std::ops::Neg for Array {
+    type Output = Result<Array>;
+    fn neg(self) -> Result<Array> {
+        unary(UnaryOp::Neg, &self)
+    }
+}
+
+impl std::ops::Not for &Array {
+    type Output = Result<Array>;
+    /// `~a`: bitwise not for integers, logical not for bool.
+    fn not(self) -> Result<Array> {
+        unary(UnaryOp::BitwiseNot, self)
+    }
+}

@@ -1,0 +1,864 @@
+//! Reductions (`shaders/reduce.wgsl`, `shaders/argreduce.wgsl`) and scans (`shaders/scan.wgsl`).
+//!
+//! A reduction sees its input as (outer, inner): the kept axes and the reduced ones, each group
+//! collapsed to at most 4 strided axes. Each output's inner elements are split into `P` chunks;
+//! stage 1 writes one result per (output, chunk) — the final value when `P == 1` — and stage 2
+//! folds the `P` partials of each output. The chunk length grows like sqrt(K) (at least 64 terms
+//! per invocation: fewer, fuller workgroups, which matters on lavapipe where every barrier is a
+//! coroutine switch), so stage 2 always has a single chunk: two stages at most, for any size, and
+//! every f32 sum is a fold of max(64, sqrt(K)/256) sequential terms per invocation under two trees
+//! of log2(256) levels.
+//!
+//! An input whose elements do not fit one storage binding is first made contiguous in
+//! (outer, inner) order (a copy only when it is not already), then reduced in pieces — groups of
+//! rows, or segments of one row — whose chunks write to their own partial slots.
+
+use super::params::Params;
+use crate::array::blocks::collapse;
+use crate::array::Array;
+use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+
+/// Workgroup size of the reduction and scan kernels.
+const WG: u64 = 256;
+/// Reductions of at most this many elements per output run one invocation per output.
+const SHORT: u64 = 16;
+
+/// What a launch computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReduceOp {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    Any,
+    All,
+    ArgMax,
+    ArgMin,
+}
+
+impl ReduceOp {
+    fn code(self) -> u32 {
+        match self {
+            ReduceOp::Sum | ReduceOp::ArgMax => 0,
+            ReduceOp::Prod | ReduceOp::ArgMin => 1,
+            ReduceOp::Max => 2,
+            ReduceOp::Min => 3,
+            ReduceOp::Any => 4,
+            ReduceOp::All => 5,
+        }
+    }
+    fn is_arg(self) -> bool {
+        matches!(self, ReduceOp::ArgMax | ReduceOp::ArgMin)
+    }
+}
+
+/// The accumulator/partial dtype for `op` on `dtype`.
+fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {
+    match op {
+        ReduceOp::Any | ReduceOp::All => DType::Bool,
+        _ if dtype == DType::F16 => DType::F32,
+        _ => dtype,
+    }
+}
+
+/// Strided axes of one group (at most 4).
+#[derive(Debug, Clone)]
+struct Group {
+    shape: Vec<u64>,
+    strides: Vec<i64>,
+}
+
+impl Group {
+    fn numel(&self) -> u64 {
+        self.shape.iter().product()
+    }
+    fn collapsed(shape: &[u64], strides: &[i64]) -> Group {
+        let (s, st) = collapse(shape, &[strides.to_vec()]);
+        if s.is_empty() {
+            return Group {
+                shape: vec![1],
+                strides: vec![0],
+            };
+        }
+        Group {
+            shape: s,
+            strides: st.into_iter().next().expect("one operand"),
+        }
+    }
+    fn push(&self, p: &mut Params) {
+        for k in 0..4 {
+            p.u32(self.shape.get(k).copied().unwrap_or(1) as u32);
+        }
+        for k in 0..4 {
+            p.i32(self.strides.get(k).copied().unwrap_or(0) as i32);
+        }
+    }
+}
+
+/// A binding window over a contiguous range or a strided span of a buffer.
+struct Win {
+    offset: u64,
+    size: u64,
+    /// Window-relative element index of the range's first element.
+    base: i64,
+}
+
+impl DeviceInner {
+    fn max_window(&self) -> u64 {
+        let l = self.block_limits();
+        l.max_binding.min(i32::MAX as u64) / 4 * 4
+    }
+
+    /// The window covering elements `lo..=hi` (element indices into a buffer of `buffer_bytes`),
+    /// with `first` the element whose window-relative index is reported. `None` when too large.
+    fn window(&self, lo: i64, hi: i64, first: i64, eb: u64, buffer_bytes: u64) -> Option<Win> {
+        let l = self.block_limits();
+        let align = lcm(lcm(l.offset_alignment, eb), 4) as i64;
+        let byte_lo = lo * eb as i64 / align * align;
+        let byte_hi = (((hi + 1) * eb as i64 + 3) / 4 * 4).min(buffer_bytes as i64);
+        let size = (byte_hi - byte_lo) as u64;
+        (size <= self.max_window()).then_some(Win {
+            offset: byte_lo as u64,
+            size,
+            base: first - byte_lo / eb as i64,
+        })
+    }
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    a / gcd(a, b) * b
+}
+
+/// Chunk layout for `m` outputs of `k` elements: (MODE, chunk length, chunks per output).
+fn chunking(op: ReduceOp, m: u64, k: u64) -> (u32, u64, u64) {
+    if k <= SHORT && !op.is_arg() {
+        return (1, k, 1);
+    }
+    if m >= 64 && k <= WG * WG {
+        return (0, k, 1);
+    }
+    let per_invocation = (((k as f64).sqrt() / WG as f64).ceil() as u64).max(64);
+    let chunk = WG * per_invocation;
+    (0, chunk, k.div_ceil(chunk))
+}
+
+/// One stage-1 or stage-2 launch.
+struct Stage<'a> {
+    op: ReduceOp,
+    stage: u32,
+    mode: u32,
+    variant: Variant,
+    src: Binding<'a>,
+    src_base: i64,
+    outer: Group,
+    inner: Group,
+    m: u64,
+    k: u64,
+    chunk: u64,
+    chunks: u64,
+    dst: Binding<'a>,
+    dst_idx: Option<Binding<'a>>,
+    src_idx: Option<Binding<'a>>,
+    dst_base: u64,
+    dst_stride: u64,
+    k_offset: u64,
+}
+
+fn u32_of(v: u64, what: &str) -> Result<u32> {
+    u32::try_from(v).map_err(|_| Error::overflow("reduce", format!("{what} {v} exceeds u32")))
+}
+
+fn record(dev: &DeviceInner, s: Stage) -> Result<()> {
+    let kernel = if s.op.is_arg() {
+        Kernel::ArgReduce
+    } else {
+        Kernel::Reduce
+    };
+    let mut key = PipelineKey::bare(kernel, s.variant)
+        .with("OP", s.op.code())
+        .with("STAGE", s.stage);
+    if !s.op.is_arg() {
+        key = key.with("MODE", s.mode);
+    }
+    let mut p = Params::default();
+    s.outer.push(&mut p);
+    s.inner.push(&mut p);
+    p.i32(super::params::base_i32(s.src_base)?)
+        .u32(s.outer.shape.len() as u32)
+        .u32(s.inner.shape.len() as u32)
+        .u32(u32_of(s.m, "outputs")?)
+        .u32(u32_of(s.k, "reduced elements")?)
+        .u32(u32_of(s.chunks, "chunks")?)
+        .u32(u32_of(s.chunk, "chunk")?)
+        .u32(u32_of(s.dst_base, "result index")?)
+        .u32(u32_of(s.dst_stride, "result stride")?);
+    if s.op.is_arg() {
+        p.u32(u32_of(s.k_offset, "index offset")?);
+    }
+    let invocations = if s.mode == 1 {
+        s.m
+    } else {
+        s.m * s.chunks * WG
+    };
+    let mut binds = vec![s.src];
+    if s.op.is_arg() {
+        let src_idx = s.src_idx.unwrap_or(Binding {
+            buffer: binds[0].buffer,
+            offset: binds[0].offset,
+            size: binds[0].size,
+        });
+        binds.push(src_idx);
+        binds.push(s.dst);
+        binds.push(s.dst_idx.expect("arg reductions write indices"));
+    } else {
+        binds.push(s.dst);
+    }
+    dev.dispatch(&key, p.bytes(), &binds, invocations, &[s.m, s.k])
+}
+
+/// The result of a reduction launch: values (not for arg-reductions) and indices (only for them).
+pub(crate) struct Reduced {
+    pub values: Array,
+    pub indices: Option<Array>,
+}
+
+/// Reduces `x` over `axes` (sorted, distinct, non-empty or not) into a fresh contiguous array of
+/// the kept axes' shape (`out_dtype` for values; indices are u32). `K > 0` and `M > 0`.
+pub(crate) fn reduce(
+    opname: &'static str,
+    op: ReduceOp,
+    x: &Array,
+    axes: &[usize],
+    out_dtype: DType,
+) -> Result<Reduced> {
+    let dev_handle = x.device().clone();
+    let dev = &dev_handle.inner;
+    let nd = x.ndim();
+    let kept: Vec<usize> = (0..nd).filter(|d| !axes.contains(d)).collect();
+    let out_shape: Vec<usize> = kept.iter().map(|&d| x.shape()[d]).collect();
+    let (storage, layout) = x.storage_and_layout();
+    let sh = |ds: &[usize]| -> Vec<u64> { ds.iter().map(|&d| layout.shape[d] as u64).collect() };
+    let st = |ds: &[usize]| -> Vec<i64> { ds.iter().map(|&d| layout.strides[d] as i64).collect() };
+    let outer = Group::collapsed(&sh(&kept), &st(&kept));
+    let inner = Group::collapsed(&sh(axes), &st(axes));
+    let (m, k) = (outer.numel(), inner.numel());
+    debug_assert!(m > 0 && k > 0);
+    let eb = x.dtype().size_bytes();
+    let pdt = if op.is_arg() {
+        partial_dtype(op, x.dtype())
+    } else {
+        out_dtype
+    };
+    let values = Array::empty(opname, &dev_handle, &out_shape, pdt)?;
+    let indices = if op.is_arg() {
+        Some(Array::empty(opname, &dev_handle, &out_shape, DType::U32)?)
+    } else {
+        None
+    };
+    let out = Reduced { values, indices };
+
+    // Case A: the whole strided input fits one window, and so do the outputs.
+    let (mut lo, mut hi) = (layout.offset as i64, layout.offset as i64);
+    for (&n, &s) in layout.shape.iter().zip(&layout.strides) {
+        let r = (n as i64 - 1) * s as i64;
+        if r < 0 {
+            lo += r
+        } else {
+            hi += r
+        }
+    }
+    let fits = outer.shape.len() <= 4
+        && inner.shape.len() <= 4
+        && dev
+            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
+            .is_some()
+        && m * 8 * chunking(op, m, k).2 <= dev.max_window();
+    if fits {
+        let w = dev
+            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
+            .expect("checked");
+        let src = Binding {
+            buffer: storage.buffer().expect("non-empty"),
+            offset: w.offset,
+            size: w.size,
+        };
+        return dev.guarded(opname, || {
+            run(
+                dev,
+                opname,
+                op,
+                x.dtype(),
+                out_dtype,
+                src,
+                w.base,
+                outer,
+                inner,
+                0,
+                &out,
+            )?;
+            Ok(out)
+        });
+    }
+
+    // Case B: contiguous (outer, inner) rows, reduced in pieces that each fit a window.
+    let perm: Vec<usize> = kept.iter().chain(axes.iter()).copied().collect();
+    let c = x.transpose(&perm)?.contiguous()?;
+    let (cs, cl) = c.storage_and_layout();
+    let buffer = cs.buffer().expect("non-empty");
+    let off0 = cl.offset as i64;
+    let (_, chunk, p_total) = chunking(op, m, k);
+    let win_elems = (dev.max_window() - 256) / eb;
+    dev.guarded(opname, || {
+        // Stage 1 into partials [m, p_total] (or the output when p_total == 1).
+        let acc = partial_dtype(op, x.dtype());
+        let partials = if p_total == 1 && !op.is_arg() {
+            None
+        } else {
+            Some(Array::empty(
+                opname,
+                &dev_handle,
+                &[m as usize, p_total as usize],
+                acc,
+            )?)
+        };
+        let part_idx = if op.is_arg() && p_total > 1 {
+            Some(Array::empty(
+                opname,
+                &dev_handle,
+                &[m as usize, p_total as usize],
+                DType::U32,
+            )?)
+        } else {
+            None
+        };
+        let (dst_arr, dst_idx_arr): (&Array, Option<&Array>) = match (&partials, op.is_arg()) {
+            (Some(pa), true) if p_total > 1 => (pa, part_idx.as_ref()),
+            (Some(pa), true) => (pa, out.indices.as_ref()),
+            (Some(pa), false) => (pa, None),
+            (None, _) => (&out.values, None),
+        };
+        let stage1_dt = if p_total == 1 && !op.is_arg() {
+            out_dtype
+        } else {
+            acc
+        };
+        let seg = if k <= win_elems {
+            k
+        } else {
+            (win_elems / chunk).max(1) * chunk
+        };
+        let rows_per_piece = if seg == k {
+            (win_elems / k)
+                .min((dev.max_window() - 256) / (8 * p_total))
+                .max(1)
+        } else {
+            1
+        };
+        let mut m0 = 0u64;
+        while m0 < m {
+            let rows = rows_per_piece.min(m - m0);
+            let mut k0 = 0u64;
+            while k0 < k {
+                let kl = seg.min(k - k0);
+                let first = off0 + (m0 * k + k0) as i64;
+                let last = first + ((rows - 1) * k + kl - 1) as i64;
+                let sw = dev
+                    .window(first, last, first, eb, cs.bytes())
+                    .ok_or_else(|| Error::overflow(opname, "reduction piece exceeds a binding"))?;
+                let (mode, ch, chunks) = if seg == k {
+                    let (md, ch, p) = chunking(op, m, k);
+                    (md, ch, p)
+                } else {
+                    (0, chunk, kl.div_ceil(chunk))
+                };
+                let d_first = (m0 * p_total + k0 / chunk) as i64;
+                let d_last = d_first + ((rows - 1) * p_total + chunks - 1) as i64;
+                let deb = dst_arr.dtype().size_bytes();
+                let (dstore, _) = dst_arr.storage_and_layout();
+                let dw = dev
+                    .window(d_first, d_last, d_first, deb, dstore.bytes())
+                    .ok_or_else(|| Error::overflow(opname, "reduction output exceeds a binding"))?;
+                let idx_bind = dst_idx_arr.map(|ia| {
+                    let (istore, _) = ia.storage_and_layout();
+                    let iw = dev
+                        .window(d_first, d_last, d_first, 4, istore.bytes())
+                        .expect("indices fit like values");
+                    (istore.buffer().expect("non-empty"), iw)
+                });
+                let base_dst = dw.base as u64;
+                record(
+                    dev,
+                    Stage {
+                        op,
+                        stage: 1,
+                        mode,
+                        variant: Variant::pair(x.dtype(), stage1_dt),
+                        src: Binding {
+                            buffer,
+                            offset: sw.offset,
+                            size: sw.size,
+                        },
+                        src_base: sw.base,
+                        outer: Group {
+                            shape: vec![rows],
+                            strides: vec![k as i64],
+                        },
+                        inner: Group {
+                            shape: vec![kl],
+                            strides: vec![1],
+                        },
+                        m: rows,
+                        k: kl,
+                        chunk: ch,
+                        chunks,
+                        dst: Binding {
+                            buffer: dstore.buffer().expect("non-empty"),
+                            offset: dw.offset,
+                            size: dw.size,
+                        },
+                        dst_idx: idx_bind.as_ref().map(|(b, iw)| Binding {
+                            buffer: b,
+                            offset: iw.offset,
+                            size: iw.size,
+                        }),
+                        src_idx: None,
+                        dst_base: base_dst,
+                        dst_stride: p_total,
+                        k_offset: k0,
+                    },
+                )?;
+                k0 += kl;
+            }
+            m0 += rows;
+        }
+        if let Some(pa) = &partials {
+            if p_total > 1 {
+                stage2(
+                    dev,
+                    opname,
+                    op,
+                    pa,
+                    part_idx.as_ref(),
+                    m,
+                    p_total,
+                    out_dtype,
+                    &out,
+                )?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Case A: stage 1 over the strided window, then stage 2 when there are several chunks.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    dev: &DeviceInner,
+    opname: &'static str,
+    op: ReduceOp,
+    dtype: DType,
+    out_dtype: DType,
+    src: Binding,
+    src_base: i64,
+    outer: Group,
+    inner: Group,
+    k_offset: u64,
+    out: &Reduced,
+) -> Result<()> {
+    let (m, k) = (outer.numel(), inner.numel());
+    let (mode, chunk, chunks) = chunking(op, m, k);
+    fn whole(a: &Array) -> Binding<'_> {
+        let (s, _) = a.storage_and_layout();
+        Binding {
+            buffer: s.buffer().expect("non-empty"),
+            offset: 0,
+            size: (a.len() as u64 * a.dtype().size_bytes()).next_multiple_of(4),
+        }
+    }
+    if chunks == 1 {
+        let (dst, dst_idx, variant) = if op.is_arg() {
+            (
+                whole(&out.values),
+                Some(whole(out.indices.as_ref().expect("indices"))),
+                Variant::pair(dtype, partial_dtype(op, dtype)),
+            )
+        } else {
+            (whole(&out.values), None, Variant::pair(dtype, out_dtype))
+        };
+        return record(
+            dev,
+            Stage {
+                op,
+                stage: 1,
+                mode,
+                variant,
+                src,
+                src_base,
+                outer,
+                inner,
+                m,
+                k,
+                chunk,
+                chunks,
+                dst,
+                dst_idx,
+                src_idx: None,
+                dst_base: 0,
+                dst_stride: 1,
+                k_offset,
+            },
+        );
+    }
+    let acc = partial_dtype(op, dtype);
+    let dev_handle = out.values.device().clone();
+    let partials = Array::empty(opname, &dev_handle, &[m as usize, chunks as usize], acc)?;
+    let part_idx = if op.is_arg() {
+        Some(Array::empty(
+            opname,
+            &dev_handle,
+            &[m as usize, chunks as usize],
+            DType::U32,
+        )?)
+    } else {
+        None
+    };
+    record(
+        dev,
+        Stage {
+            op,
+            stage: 1,
+            mode,
+            variant: Variant::pair(dtype, acc),
+            src,
+            src_base,
+            outer,
+            inner,
+            m,
+            k,
+            chunk,
+            chunks,
+            dst: whole(&partials),
+            dst_idx: part_idx.as_ref().map(whole),
+            src_idx: None,
+            dst_base: 0,
+            dst_stride: chunks,
+            k_offset,
+        },
+    )?;
+    stage2(
+        dev,
+        opname,
+        op,
+        &partials,
+        part_idx.as_ref(),
+        m,
+        chunks,
+        out_dtype,
+        out,
+    )
+}
+
+/// Folds contiguous partials `[m, p]` (and their indices) into the outputs, one chunk each.
+#[allow(clippy::too_many_arguments)]
+fn stage2(
+    dev: &DeviceInner,
+    opname: &'static str,
+    op: ReduceOp,
+    partials: &Array,
+    part_idx: Option<&Array>,
+    m: u64,
+    p: u64,
+    out_dtype: DType,
+    out: &Reduced,
+) -> Result<()> {
+    let acc = partials.dtype();
+    fn bind_rows<'a>(
+        dev: &DeviceInner,
+        opname: &'static str,
+        a: &'a Array,
+        m0: u64,
+        rows: u64,
+        width: u64,
+    ) -> Result<(Binding<'a>, i64)> {
+        let (s, _) = a.storage_and_layout();
+        let eb = a.dtype().size_bytes();
+        let first = (m0 * width) as i64;
+        let w = dev
+            .window(
+                first,
+                first + (rows * width) as i64 - 1,
+                first,
+                eb,
+                s.bytes(),
+            )
+            .ok_or_else(|| Error::overflow(opname, "partials exceed a binding"))?;
+        Ok((
+            Binding {
+                buffer: s.buffer().expect("non-empty"),
+                offset: w.offset,
+                size: w.size,
+            },
+            w.base,
+        ))
+    }
+    let rows_per = ((dev.max_window() - 256) / (8 * p)).max(1);
+    let mut m0 = 0;
+    while m0 < m {
+        let rows = rows_per.min(m - m0);
+        let (src, base) = bind_rows(dev, opname, partials, m0, rows, p)?;
+        let src_idx = match part_idx {
+            Some(pi) => Some(bind_rows(dev, opname, pi, m0, rows, p)?.0),
+            None => None,
+        };
+        let (dst, dbase) = bind_rows(dev, opname, &out.values, m0, rows, 1)?;
+        let dst_idx = match &out.indices {
+            Some(ix) => Some(bind_rows(dev, opname, ix, m0, rows, 1)?.0),
+            None => None,
+        };
+        let variant = if op.is_arg() {
+            Variant::pair(acc, acc)
+        } else {
+            Variant::pair(acc, out_dtype)
+        };
+        record(
+            dev,
+            Stage {
+                op,
+                stage: 2,
+                mode: 0,
+                variant,
+                src,
+                src_base: base,
+                outer: Group {
+                    shape: vec![rows],
+                    strides: vec![p as i64],
+                },
+                inner: Group {
+                    shape: vec![p],
+                    strides: vec![1],
+                },
+                m: rows,
+                k: p,
+                chunk: p,
+                chunks: 1,
+                dst,
+                dst_idx,
+                src_idx,
+                dst_base: dbase as u64,
+                dst_stride: 1,
+                k_offset: 0,
+            },
+        )?;
+        m0 += rows;
+    }
+    Ok(())
+}
+
+/// Inclusive scan of `x` along `axis` into a fresh array of `x`'s shape (`op` 0: sum, 1: prod).
+pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> Result<Array> {
+    let dev_handle = x.device().clone();
+    let dev = &dev_handle.inner;
+    let nd = x.ndim();
+    // Lines along the last axis of a permuted view; the result is permuted back (a view).
+    let mut perm: Vec<usize> = (0..nd).filter(|&d| d != axis).collect();
+    perm.push(axis);
+    let mut inv = vec![0usize; nd];
+    for (i, &d) in perm.iter().enumerate() {
+        inv[d] = i;
+    }
+    let xp = x.transpose(&perm)?;
+    let pshape = xp.shape().to_vec();
+    let out = Array::empty(opname, &dev_handle, &pshape, x.dtype())?;
+    if out.is_empty() {
+        return out.transpose(&inv);
+    }
+    let k = pshape[nd - 1] as u64;
+    let m = out.len() as u64 / k;
+    let eb = x.dtype().size_bytes();
+    let variant = Variant::one(x.dtype());
+    let key = PipelineKey::bare(Kernel::Scan, variant).with("OP", code);
+    let (os, _) = out.storage_and_layout();
+    let obuf = os.buffer().expect("non-empty");
+    let (src_arr, outer) = {
+        let (_, l) = xp.storage_and_layout();
+        let sh: Vec<u64> = l.shape[..nd - 1].iter().map(|&n| n as u64).collect();
+        let st: Vec<i64> = l.strides[..nd - 1].iter().map(|&s| s as i64).collect();
+        let g = Group::collapsed(&sh, &st);
+        if g.shape.len() <= 4 {
+            (xp.clone(), g)
+        } else {
+            let c = xp.contiguous()?;
+            (c, Group::collapsed(&[m], &[k as i64]))
+        }
+    };
+    let (ss, sl) = src_arr.storage_and_layout();
+    let sbuf = ss.buffer().expect("non-empty");
+    let axis_stride = *sl.strides.last().expect("rank >= 1") as i64;
+    let (mut lo, mut hi) = (sl.offset as i64, sl.offset as i64);
+    for (&n, &s) in sl.shape.iter().zip(&sl.strides) {
+        let r = (n as i64 - 1) * s as i64;
+        if r < 0 {
+            lo += r
+        } else {
+            hi += r
+        }
+    }
+    let launch = |src: Binding,
+                  src_base: i64,
+                  outer: &Group,
+                  axis_stride: i64,
+                  lines: u64,
+                  kl: u64,
+                  dst: Binding,
+                  dst_base: i64,
+                  dst_stride: u64,
+                  prev: Option<(Binding, i64)>|
+     -> Result<()> {
+        let mut p = Params::default();
+        outer.push(&mut p);
+        p.i32(super::params::base_i32(src_base)?)
+            .i32(axis_stride as i32)
+            .u32(outer.shape.len() as u32)
+            .u32(u32_of(lines, "lines")?)
+            .u32(u32_of(kl, "line length")?)
+            .u32(dst_base as u32)
+            .u32(u32_of(dst_stride, "line stride")?)
+            .u32(u32::from(prev.is_some()))
+            .u32(prev.as_ref().map_or(0, |p| p.1 as u32));
+        let prev_bind = prev.map(|p| p.0).unwrap_or(Binding {
+            buffer: dst.buffer,
+            offset: dst.offset,
+            size: dst.size,
+        });
+        dev.dispatch(
+            &key,
+            p.bytes(),
+            &[src, dst, prev_bind],
+            lines * WG,
+            &[lines, kl],
+        )
+    };
+    let total = out.len() as u64;
+    dev.guarded(opname, || {
+        if let (Some(sw), Some(dw)) = (
+            dev.window(lo, hi, sl.offset as i64, eb, ss.bytes()),
+            dev.window(0, total as i64 - 1, 0, eb, os.bytes()),
+        ) {
+            return launch(
+                Binding {
+                    buffer: sbuf,
+                    offset: sw.offset,
+                    size: sw.size,
+                },
+                sw.base,
+                &outer,
+                axis_stride,
+                m,
+                k,
+                Binding {
+                    buffer: obuf,
+                    offset: dw.offset,
+                    size: dw.size,
+                },
+                dw.base,
+                k,
+                None,
+            );
+        }
+        Ok::<(), Error>(())
+    })?;
+    if dev
+        .window(lo, hi, sl.offset as i64, eb, ss.bytes())
+        .is_some()
+        && dev.window(0, total as i64 - 1, 0, eb, os.bytes()).is_some()
+    {
+        return out.transpose(&inv);
+    }
+    // Too large for one binding: contiguous rows, in groups of rows or segments of one row.
+    let c = xp.contiguous()?;
+    let (cs, cl) = c.storage_and_layout();
+    let cbuf = cs.buffer().expect("non-empty");
+    let off0 = cl.offset as i64;
+    let win_elems = (dev.max_window() - 256) / eb;
+    let seg = k.min(win_elems);
+    let rows_per = if seg == k { (win_elems / k).max(1) } else { 1 };
+    let one = Group {
+        shape: vec![1],
+        strides: vec![0],
+    };
+    dev.guarded(opname, || {
+        let mut m0 = 0u64;
+        while m0 < m {
+            let rows = rows_per.min(m - m0);
+            let mut k0 = 0u64;
+            while k0 < k {
+                let kl = seg.min(k - k0);
+                let first = (m0 * k + k0) as i64;
+                let last = first + ((rows - 1) * k + kl - 1) as i64;
+                let sw = dev
+                    .window(off0 + first, off0 + last, off0 + first, eb, cs.bytes())
+                    .ok_or_else(|| Error::overflow(opname, "scan piece exceeds a binding"))?;
+                let dw = dev
+                    .window(first, last, first, eb, os.bytes())
+                    .ok_or_else(|| Error::overflow(opname, "scan piece exceeds a binding"))?;
+                let prev = if k0 > 0 {
+                    let pw = dev
+                        .window(first - 1, first - 1, first - 1, eb, os.bytes())
+                        .expect("one element fits");
+                    Some((
+                        Binding {
+                            buffer: obuf,
+                            offset: pw.offset,
+                            size: pw.size,
+                        },
+                        pw.base,
+                    ))
+                } else {
+                    None
+                };
+                let outer_g = if rows > 1 {
+                    Group {
+                        shape: vec![rows],
+                        strides: vec![k as i64],
+                    }
+                } else {
+                    one.clone()
+                };
+                launch(
+                    Binding {
+                        buffer: cbuf,
+                        offset: sw.offset,
+                        size: sw.size,
+                    },
+                    sw.base,
+                    &outer_g,
+                    1,
+                    rows,
+                    kl,
+                    Binding {
+                        buffer: obuf,
+                        offset: dw.offset,
+                        size: dw.size,
+                    },
+                    dw.base,
+                    k,
+                    prev,
+                )?;
+                k0 += kl;
+            }
+            m0 += rows;
+        }
+        Ok(())
+    })?;
+    out.transpose(&inv)
+}

@@ -1,0 +1,844 @@
+//! Element-wise ops on the real adapter against CPU references written here in f64: a
+//! broadcasting matrix (0-d, size-1 and size-0 axes, ranks 1–6, reversed and transposed views),
+//! every op on every dtype it supports (and an `Err` for one it rejects), and NumPy's NaN, ±0,
+//! ±Inf and subnormal semantics checked by bits.
+
+#![allow(clippy::type_complexity)] // tables of (name, reference, op) rows
+
+mod common;
+
+use common::{read, strides_of, unravel, upload, values};
+use gpuarray::{Array, DType, Device, SliceArg};
+
+/// NumPy broadcasting by plain index arithmetic: the result shape and each output's source
+/// positions in the two inputs.
+fn broadcast_ref(a: &[usize], b: &[usize]) -> Option<(Vec<usize>, Vec<(usize, usize)>)> {
+    let nd = a.len().max(b.len());
+    let pad = |s: &[usize]| -> Vec<usize> {
+        let mut v = vec![1; nd - s.len()];
+        v.extend_from_slice(s);
+        v
+    };
+    let (pa, pb) = (pad(a), pad(b));
+    let mut out = Vec::new();
+    for d in 0..nd {
+        out.push(match (pa[d], pb[d]) {
+            (x, y) if x == y => x,
+            (1, y) => y,
+            (x, 1) => x,
+            _ => return None,
+        });
+    }
+    let (sa, sb) = (strides_of(&pa), strides_of(&pb));
+    let n: usize = out.iter().product();
+    let pos = (0..n)
+        .map(|i| {
+            let idx = unravel(i, &out);
+            let mut ia = 0;
+            let mut ib = 0;
+            for d in 0..nd {
+                if pa[d] != 1 {
+                    ia += idx[d] * sa[d];
+                }
+                if pb[d] != 1 {
+                    ib += idx[d] * sb[d];
+                }
+            }
+            (ia, ib)
+        })
+        .collect();
+    Some((out, pos))
+}
+
+#[test]
+fn broadcasting_matrix() {
+    let Some(dev) = common::device() else { return };
+    let cases: &[(&[usize], &[usize])] = &[
+        (&[], &[]),
+        (&[], &[5]),
+        (&[7], &[]),
+        (&[1], &[6]),
+        (&[4, 1], &[3]),
+        (&[2, 1, 3], &[4, 1]),
+        (&[0, 3], &[1, 3]),
+        (&[2, 0], &[2, 1]),
+        (&[3, 1, 0], &[1]),
+        (&[5, 1, 1, 2, 1, 3], &[1, 4, 1, 2, 3, 1]),
+        (&[2, 3, 1, 2, 2], &[1, 1, 4, 2, 1]),
+        (&[64, 33], &[33]),
+        (&[1000], &[1000]),
+    ];
+    for (k, &(sa, sb)) in cases.iter().enumerate() {
+        let (na, nb): (usize, usize) = (sa.iter().product(), sb.iter().product());
+        let ha = values(na, 2 * k as u64, -50.0, 50.0)
+            .iter()
+            .map(|x| x.round())
+            .collect::<Vec<_>>();
+        let hb = values(nb, 2 * k as u64 + 1, -50.0, 50.0)
+            .iter()
+            .map(|x| x.round())
+            .collect::<Vec<_>>();
+        let (shape, pos) = broadcast_ref(sa, sb).unwrap();
+        let a = upload(&dev, &ha, sa, DType::F32);
+        let b = upload(&dev, &hb, sb, DType::F32);
+        let ai = upload(&dev, &ha, sa, DType::I32);
+        let bi = upload(&dev, &hb, sb, DType::I32);
+        // A representative of each class: arithmetic, comparison, selection.
+        let sum = a.add(&b).unwrap();
+        assert_eq!(sum.shape(), &shape[..], "case {k}");
+        let want: Vec<f64> = pos.iter().map(|&(i, j)| ha[i] + hb[j]).collect();
+        assert_eq!(read(&sum), want, "add case {k}: {sa:?} + {sb:?}");
+        let lt = ai.lt(&bi).unwrap();
+        assert_eq!(lt.dtype(), DType::Bool);
+        let want: Vec<f64> = pos
+            .iter()
+            .map(|&(i, j)| f64::from(u8::from(ha[i] < hb[j])))
+            .collect();
+        assert_eq!(read(&lt), want, "lt case {k}");
+        let w = gpuarray::where_(&lt, &a, &b).unwrap();
+        let want: Vec<f64> = pos
+            .iter()
+            .map(|&(i, j)| if ha[i] < hb[j] { ha[i] } else { hb[j] })
+            .collect();
+        assert_eq!(read(&w), want, "where case {k}");
+        let e = a.exp().unwrap();
+        assert_eq!(e.shape(), sa);
+    }
+    // Incompatible shapes are errors naming both.
+    let a = Array::zeros(&dev, &[2, 3], DType::F32).unwrap();
+    let b = Array::zeros(&dev, &[4], DType::F32).unwrap();
+    let e = a.add(&b).unwrap_err().to_string();
+    assert!(e.contains("[2, 3]") && e.contains("[4]"), "{e}");
+}
+
+#[test]
+fn views_with_negative_strides_and_transposes() {
+    let Some(dev) = common::device() else { return };
+    let (r, c) = (37usize, 29usize);
+    let h: Vec<f64> = values(r * c, 9, -10.0, 10.0);
+    let a = upload(&dev, &h, &[r, c], DType::F32);
+    let hf: Vec<f64> = h.iter().map(|&x| x as f32 as f64).collect();
+    // a[::-1, ::2] - a.T[:, ::-1].T[::-1, ::2] == 0 and a[::-1] * row
+    let rev = a
+        .slice(&[
+            SliceArg::range(None, None, -1),
+            SliceArg::range(None, None, 2),
+        ])
+        .unwrap();
+    let cols = c.div_ceil(2);
+    let row = upload(&dev, &values(cols, 3, 1.0, 2.0), &[cols], DType::F32);
+    let hrow: Vec<f64> = read(&row);
+    let prod = rev.mul(&row).unwrap();
+    let mut want = Vec::new();
+    for i in 0..r {
+        for j in 0..cols {
+            want.push((hf[(r - 1 - i) * c + 2 * j] as f32 * hrow[j] as f32) as f64);
+        }
+    }
+    assert_eq!(read(&prod), want);
+    // Transposed (4-d) view against its own contiguous copy, a 6-d broadcast, in place.
+    let t = a.t();
+    let tt = t.add(&t.contiguous().unwrap()).unwrap();
+    let want: Vec<f64> = (0..r * c)
+        .map(|i| {
+            let (j, k) = (i / r, i % r);
+            2.0 * hf[k * c + j]
+        })
+        .collect();
+    assert_eq!(read(&tt), want);
+    let six = upload(
+        &dev,
+        &values(24, 4, -1.0, 1.0),
+        &[2, 3, 1, 2, 1, 2],
+        DType::F32,
+    );
+    let h6 = read(&six);
+    let flipped = six.slice(&[SliceArg::range(None, None, -1)]).unwrap();
+    let s = flipped
+        .sub(
+            &six.slice(&[SliceArg::full(), SliceArg::range(None, None, -1)])
+                .unwrap(),
+        )
+        .unwrap();
+    let sh = [2usize, 3, 1, 2, 1, 2];
+    let st = strides_of(&sh);
+    let want: Vec<f64> = (0..h6.len())
+        .map(|i| {
+            let idx = unravel(i, &sh);
+            let mut x = idx.clone();
+            x[0] = 1 - idx[0];
+            let mut y = idx.clone();
+            y[1] = 2 - idx[1];
+            let at = |v: &Vec<usize>| v.iter().zip(&st).map(|(a, b)| a * b).sum::<usize>();
+            (h6[at(&x)] as f32 - h6[at(&y)] as f32) as f64
+        })
+        .collect();
+    assert_eq!(read(&s), want);
+    // In place through a view: a[1] += 1 writes into a.
+    let z = Array::zeros(&dev, &[3, 4], DType::I32).unwrap();
+    z.slice(&[SliceArg::Index(1)])
+        .unwrap()
+        .add_assign(5)
+        .unwrap();
+    z.add_assign(&upload(&dev, &[1.0, 2.0, 3.0, 4.0], &[4], DType::I32))
+        .unwrap();
+    assert_eq!(
+        read(&z),
+        vec![1., 2., 3., 4., 6., 7., 8., 9., 1., 2., 3., 4.]
+    );
+    assert!(z
+        .add_assign(&Array::zeros(&dev, &[2, 3, 4], DType::I32).unwrap())
+        .is_err());
+}
+
+fn floor_div_ref(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        return a / b;
+    }
+    (a / b).floor()
+}
+
+fn rem_ref(a: f64, b: f64) -> f64 {
+    let m = a % b;
+    if m != 0.0 && ((m < 0.0) != (b < 0.0)) {
+        m + b
+    } else {
+        m
+    }
+}
+
+type BinRef = fn(f64, f64) -> f64;
+
+#[test]
+fn every_binary_op_on_every_dtype() {
+    let Some(dev) = common::device() else { return };
+    let n = 301; // not a multiple of 4: the strided skeleton; 4 * 75 below takes vec4
+    for len in [n, 300] {
+        let fa = values(len, 11, -6.0, 6.0);
+        let fb: Vec<f64> = values(len, 12, 0.25, 4.0)
+            .iter()
+            .zip(values(len, 13, 0.0, 1.0))
+            .map(|(&x, s)| if s < 0.5 { -x } else { x })
+            .collect();
+        let float_ops: Vec<(&str, BinRef, fn(&Array, &Array) -> gpuarray::Result<Array>)> = vec![
+            ("add", |a, b| a + b, |a, b| a.add(b)),
+            ("sub", |a, b| a - b, |a, b| a.sub(b)),
+            ("mul", |a, b| a * b, |a, b| a.mul(b)),
+            ("div", |a, b| a / b, |a, b| a.div(b)),
+            ("floor_divide", floor_div_ref, |a, b| a.floor_divide(b)),
+            ("remainder", rem_ref, |a, b| a.remainder(b)),
+            ("pow", |a, b| a.abs().powf(b), |a, b| a.abs()?.pow(b)),
+            ("maximum", f64::max, |a, b| a.maximum(b)),
+            ("minimum", f64::min, |a, b| a.minimum(b)),
+            ("fmax", f64::max, |a, b| a.fmax(b)),
+            ("fmin", f64::min, |a, b| a.fmin(b)),
+            ("arctan2", f64::atan2, |a, b| a.arctan2(b)),
+            ("hypot", f64::hypot, |a, b| a.hypot(b)),
+            ("copysign", f64::copysign, |a, b| a.copysign(b)),
+        ];
+        for dtype in [DType::F32, DType::F16, DType::F64] {
+            if !dev.supports(dtype) {
+                continue;
+            }
+            let (a, b) = (
+                upload(&dev, &fa, &[len], dtype),
+                upload(&dev, &fb, &[len], dtype),
+            );
+            let (ha, hb) = (read(&a), read(&b));
+            let eps = match dtype {
+                DType::F16 => 2e-3,
+                DType::F32 => 2e-6,
+                _ => 1e-12,
+            };
+            for (name, f, g) in &float_ops {
+                if dtype == DType::F64 && (*name == "pow" || *name == "arctan2") {
+                    let e = g(&a, &b).unwrap_err().to_string();
+                    assert!(e.contains("f64"), "{e}");
+                    continue;
+                }
+                let got = read(&g(&a, &b).unwrap());
+                for i in 0..len {
+                    let mut want = f(ha[i], hb[i]);
+                    if dtype == DType::F16 {
+                        want = gpuarray::f16::from_f64(want).to_f64(); // overflow to inf
+                        if want.is_infinite() && got[i] == want {
+                            continue;
+                        }
+                    }
+                    let tol = eps * (1.0 + want.abs()) * if *name == "pow" { 8.0 } else { 2.0 };
+                    // floor_divide/remainder sit on a discontinuity when a/b is near an integer.
+                    let q = ha[i] / hb[i];
+                    if (*name == "floor_divide" || *name == "remainder")
+                        && (q - q.round()).abs() < 1e-3
+                    {
+                        continue;
+                    }
+                    assert!(
+                        (got[i] - want).abs() <= tol,
+                        "{name} {dtype} [{i}] {} {}: got {} want {want}",
+                        ha[i],
+                        hb[i],
+                        got[i]
+                    );
+                }
+            }
+            for bad in [a.bitwise_and(&b), a.left_shift(&b)] {
+                let e = bad.unwrap_err().to_string();
+                assert!(e.contains(&dtype.to_string()), "{e}");
+            }
+        }
+        // Integers: exact, NumPy's floor semantics, 0 for division by zero, wrap-around.
+        let ia: Vec<f64> = values(len, 21, -1000.0, 1000.0)
+            .iter()
+            .map(|x| x.trunc())
+            .collect();
+        let ib: Vec<f64> = values(len, 22, -9.0, 9.0)
+            .iter()
+            .map(|x| x.trunc())
+            .collect();
+        let a = upload(&dev, &ia, &[len], DType::I32);
+        let b = upload(&dev, &ib, &[len], DType::I32);
+        let wrap = |x: f64| (x as i64 as i32) as f64;
+        let int_ops: Vec<(&str, BinRef, fn(&Array, &Array) -> gpuarray::Result<Array>)> = vec![
+            ("add", |a, b| a + b, |a, b| a.add(b)),
+            ("sub", |a, b| a - b, |a, b| a.sub(b)),
+            ("mul", |a, b| a * b, |a, b| a.mul(b)),
+            (
+                "floor_divide",
+                |a, b| if b == 0.0 { 0.0 } else { (a / b).floor() },
+                |a, b| a.floor_divide(b),
+            ),
+            (
+                "remainder",
+                |a, b| if b == 0.0 { 0.0 } else { rem_ref(a, b) },
+                |a, b| a.remainder(b),
+            ),
+            ("maximum", f64::max, |a, b| a.maximum(b)),
+            ("minimum", f64::min, |a, b| a.minimum(b)),
+            ("fmax", f64::max, |a, b| a.fmax(b)),
+            ("fmin", f64::min, |a, b| a.fmin(b)),
+            (
+                "bitwise_and",
+                |a, b| ((a as i32) & (b as i32)) as f64,
+                |a, b| a.bitwise_and(b),
+            ),
+            (
+                "bitwise_or",
+                |a, b| ((a as i32) | (b as i32)) as f64,
+                |a, b| a.bitwise_or(b),
+            ),
+            (
+                "bitwise_xor",
+                |a, b| ((a as i32) ^ (b as i32)) as f64,
+                |a, b| a.bitwise_xor(b),
+            ),
+        ];
+        for (name, f, g) in &int_ops {
+            let got = read(&g(&a, &b).unwrap());
+            let want: Vec<f64> = (0..len).map(|i| wrap(f(ia[i], ib[i]))).collect();
+            assert_eq!(got, want, "{name} i32");
+        }
+        // Shifts (counts past the width give 0, or -1 for negatives shifted right), pow.
+        let counts: Vec<f64> = (0..len).map(|i| (i % 40) as f64).collect();
+        let c = upload(&dev, &counts, &[len], DType::I32);
+        let shl = read(&a.left_shift(&c).unwrap());
+        let shr = read(&a.right_shift(&c).unwrap());
+        for i in 0..len {
+            let (x, k) = (ia[i] as i32, counts[i] as u32);
+            let l = if k >= 32 { 0 } else { x.wrapping_shl(k) };
+            let r = if k >= 32 {
+                if x < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else {
+                x >> k
+            };
+            assert_eq!((shl[i], shr[i]), (l as f64, r as f64), "shift {x} by {k}");
+        }
+        let e = upload(
+            &dev,
+            &(0..len).map(|i| (i % 7) as f64).collect::<Vec<_>>(),
+            &[len],
+            DType::I32,
+        );
+        let got = read(&a.pow(&e).unwrap());
+        for i in 0..len {
+            let want = (ia[i] as i32).wrapping_pow((i % 7) as u32) as f64;
+            assert_eq!(got[i], want, "pow {} {}", ia[i], i % 7);
+        }
+        assert!(a.pow(&b).is_err(), "negative integer exponents are refused");
+        assert!(a.pow(-1).is_err());
+        // Integer true division gives floats (NumPy), arctan2 of ints is refused.
+        let q = a.div(&b).unwrap();
+        assert!(q.dtype().is_float());
+        assert!(a.arctan2(&b).unwrap_err().to_string().contains("i32"));
+        // u32: wrapping subtraction, unsigned shifts.
+        let ua = upload(&dev, &[5.0, 0.0, 4294967295.0, 7.0], &[4], DType::U32);
+        let ub = upload(&dev, &[7.0, 1.0, 1.0, 3.0], &[4], DType::U32);
+        assert_eq!(
+            read(&ua.sub(&ub).unwrap()),
+            vec![4294967294.0, 4294967295.0, 4294967294.0, 4.0]
+        );
+        assert_eq!(
+            read(&ua.right_shift(&ub).unwrap()),
+            vec![0.0, 0.0, 2147483647.0, 0.0]
+        );
+        assert_eq!(
+            read(&ua.floor_divide(&ub).unwrap()),
+            vec![0.0, 0.0, 4294967295.0, 2.0]
+        );
+        assert_eq!(read(&ua.remainder(3).unwrap()), vec![2.0, 0.0, 0.0, 1.0]);
+    }
+    // Bool: and/or/xor/max, add is or, mul is and; subtraction is refused.
+    let p = Array::from_bools(&dev, &[true, true, false, false], &[4]).unwrap();
+    let q = Array::from_bools(&dev, &[true, false, true, false], &[4]).unwrap();
+    assert_eq!(
+        p.bitwise_and(&q).unwrap().to_vec_bool().unwrap(),
+        vec![true, false, false, false]
+    );
+    assert_eq!(
+        p.add(&q).unwrap().to_vec_bool().unwrap(),
+        vec![true, true, true, false]
+    );
+    assert_eq!(
+        p.mul(&q).unwrap().to_vec_bool().unwrap(),
+        vec![true, false, false, false]
+    );
+    assert_eq!(
+        p.bitwise_xor(&q).unwrap().to_vec_bool().unwrap(),
+        vec![false, true, true, false]
+    );
+    assert_eq!(
+        p.maximum(&q).unwrap().to_vec_bool().unwrap(),
+        vec![true, true, true, false]
+    );
+    assert!(p.sub(&q).unwrap_err().to_string().contains("bool"));
+    // Mixed dtypes name both.
+    let f = Array::zeros(&dev, &[4], DType::F32).unwrap();
+    let e = f.add(&p).unwrap_err().to_string();
+    assert!(e.contains("f32") && e.contains("bool"), "{e}");
+    // Scalars adopt the array's dtype; an int array refuses 2.5.
+    assert!(upload(&dev, &[1.0], &[1], DType::I32).add(2.5).is_err());
+}
+
+#[test]
+fn scalars_on_either_side_and_operators() {
+    let Some(dev) = common::device() else { return };
+    let a = upload(&dev, &[1.0, 2.0, 4.0, 8.0, -3.0], &[5], DType::F32);
+    assert_eq!(
+        read(&gpuarray::sub(10.0, &a).unwrap()),
+        vec![9.0, 8.0, 6.0, 2.0, 13.0]
+    );
+    assert_eq!(
+        read(&gpuarray::div(8.0, &a).unwrap()),
+        vec![8.0, 4.0, 2.0, 1.0, (-8.0f32 / 3.0) as f64]
+    );
+    assert_eq!(
+        read(&gpuarray::pow(2.0, &a).unwrap()),
+        vec![2.0, 4.0, 16.0, 256.0, 0.125]
+    );
+    assert_eq!(read(&a.pow(2).unwrap()), vec![1.0, 4.0, 16.0, 64.0, 9.0]);
+    let b = (&a * 2.0).unwrap();
+    let c = ((&a + &b) - &a).unwrap();
+    assert_eq!(read(&c), read(&b));
+    assert_eq!(read(&(1.0 - &a).unwrap()), vec![0.0, -1.0, -3.0, -7.0, 4.0]);
+    assert_eq!(read(&(-&a).unwrap()), vec![-1.0, -2.0, -4.0, -8.0, 3.0]);
+    assert_eq!(read(&(&a % 3.0).unwrap()), vec![1.0, 2.0, 1.0, 2.0, 0.0]);
+    let i = upload(&dev, &[6.0, -7.0], &[2], DType::I32);
+    assert_eq!(read(&(&i & 3).unwrap()), vec![2.0, 1.0]);
+    assert_eq!(read(&(&i << 2).unwrap()), vec![24.0, -28.0]);
+    assert_eq!(read(&(!&i).unwrap()), vec![-7.0, 6.0]);
+    let m = a.gt(1.5).unwrap();
+    assert_eq!(read(&(!&m).unwrap()), vec![1.0, 0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(
+        read(&a.clip(Some(0.0), Some(3.0)).unwrap()),
+        vec![1.0, 2.0, 3.0, 3.0, 0.0]
+    );
+    assert_eq!(
+        read(&gpuarray::where_(&m, 1.0, &a).unwrap()),
+        vec![1.0, 1.0, 1.0, 1.0, -3.0]
+    );
+    assert!(gpuarray::add(1.0, 2.0).is_err());
+}
+
+/// A float input table with NaN, ±Inf, ±0 and subnormals.
+fn specials() -> Vec<f32> {
+    vec![
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        1e-40,
+        -1e-40,
+        1.0,
+        -2.5,
+    ]
+}
+
+/// NumPy's documented maximum: `where(a >= b, a, b)` with NaN propagated from either side.
+fn np_maximum(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        a
+    } else if b.is_nan() {
+        b
+    } else if a >= b {
+        a
+    } else {
+        b
+    }
+}
+fn np_minimum(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        a
+    } else if b.is_nan() {
+        b
+    } else if a <= b {
+        a
+    } else {
+        b
+    }
+}
+/// np.fmax: a NaN is ignored unless both are NaN.
+fn np_fmax(a: f32, b: f32) -> f32 {
+    if b.is_nan() {
+        a
+    } else if a.is_nan() {
+        b
+    } else if a >= b {
+        a
+    } else {
+        b
+    }
+}
+fn np_fmin(a: f32, b: f32) -> f32 {
+    if b.is_nan() {
+        a
+    } else if a.is_nan() {
+        b
+    } else if a <= b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Equal as NumPy results: identical bits, or both NaN (NumPy does not fix a NaN payload).
+fn same(x: f32, y: f32) -> bool {
+    x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+}
+
+#[test]
+fn nan_inf_signed_zero_and_subnormals_by_bits() {
+    let Some(dev) = common::device() else { return };
+    let s = specials();
+    let n = s.len();
+    // Every pair, laid out as (n, n) by broadcasting a column against a row.
+    let col = Array::from_slice(&dev, &s, &[n, 1]).unwrap();
+    let row = Array::from_slice(&dev, &s, &[n]).unwrap();
+    type F = fn(f32, f32) -> f32;
+    let table: [(&str, F, Array); 4] = [
+        ("maximum", np_maximum, col.maximum(&row).unwrap()),
+        ("minimum", np_minimum, col.minimum(&row).unwrap()),
+        ("fmax", np_fmax, col.fmax(&row).unwrap()),
+        ("fmin", np_fmin, col.fmin(&row).unwrap()),
+    ];
+    for (name, f, got) in &table {
+        let got = got.to_vec::<f32>().unwrap();
+        for i in 0..n {
+            for j in 0..n {
+                let want = f(s[i], s[j]);
+                assert!(
+                    same(got[i * n + j], want),
+                    "{name}({:e}, {:e}) = {:e} (bits {:#x}), NumPy gives {:e} (bits {:#x})",
+                    s[i],
+                    s[j],
+                    got[i * n + j],
+                    got[i * n + j].to_bits(),
+                    want,
+                    want.to_bits()
+                );
+            }
+        }
+    }
+    // Comparisons: NaN is unordered; -0.0 == 0.0.
+    type C = fn(f32, f32) -> bool;
+    let cmps: [(&str, C, Array); 6] = [
+        ("eq", |a, b| a == b, col.eq(&row).unwrap()),
+        ("ne", |a, b| a != b, col.ne(&row).unwrap()),
+        ("lt", |a, b| a < b, col.lt(&row).unwrap()),
+        ("le", |a, b| a <= b, col.le(&row).unwrap()),
+        ("gt", |a, b| a > b, col.gt(&row).unwrap()),
+        ("ge", |a, b| a >= b, col.ge(&row).unwrap()),
+    ];
+    for (name, f, got) in &cmps {
+        let got = got.to_vec_bool().unwrap();
+        for i in 0..n {
+            for j in 0..n {
+                assert_eq!(
+                    got[i * n + j],
+                    f(s[i], s[j]),
+                    "{name}({:e}, {:e})",
+                    s[i],
+                    s[j]
+                );
+            }
+        }
+    }
+    // Unary: sign, isnan/isinf/isfinite, abs, neg, relu, truth.
+    let a = Array::from_slice(&dev, &s, &[n]).unwrap();
+    let sign = a.sign().unwrap().to_vec::<f32>().unwrap();
+    let isnan = a.isnan().unwrap().to_vec_bool().unwrap();
+    let isinf = a.isinf().unwrap().to_vec_bool().unwrap();
+    let isfin = a.isfinite().unwrap().to_vec_bool().unwrap();
+    let abs = a.abs().unwrap().to_vec::<f32>().unwrap();
+    let neg = a.neg().unwrap().to_vec::<f32>().unwrap();
+    let truth = a.astype(DType::Bool).unwrap().to_vec_bool().unwrap();
+    let not = a.logical_not().unwrap().to_vec_bool().unwrap();
+    for i in 0..n {
+        let x = s[i];
+        // np.sign: -1, 0 (+0.0 for ±0), 1; NaN stays NaN.
+        let want = if x.is_nan() {
+            x
+        } else if x > 0.0 {
+            1.0
+        } else if x < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        assert!(same(sign[i], want), "sign({x:e}) = {:e}", sign[i]);
+        assert_eq!(
+            (isnan[i], isinf[i], isfin[i]),
+            (x.is_nan(), x.is_infinite(), x.is_finite()),
+            "{x:e}"
+        );
+        assert_eq!(abs[i].to_bits(), x.abs().to_bits(), "abs({x:e})");
+        assert_eq!(neg[i].to_bits(), (-x).to_bits(), "neg({x:e})");
+        assert_eq!(truth[i], x != 0.0 || x.is_nan(), "bool({x:e})");
+        assert_eq!(not[i], !(x != 0.0 || x.is_nan()), "not({x:e})");
+    }
+    // The same predicates on f64 (NaN tests by bits through f32, infinity by halving).
+    if dev.supports(DType::F64) {
+        let d: Vec<f64> = vec![
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e300,
+            -1e-310,
+            0.0,
+            -0.0,
+            1.0,
+        ];
+        let a = Array::from_slice(&dev, &d, &[d.len()]).unwrap();
+        let isnan = a.isnan().unwrap().to_vec_bool().unwrap();
+        let isinf = a.isinf().unwrap().to_vec_bool().unwrap();
+        let m = a.maximum(0.5).unwrap().to_vec::<f64>().unwrap();
+        let sb = a.signbit().unwrap().to_vec_bool().unwrap();
+        for (i, &x) in d.iter().enumerate() {
+            assert_eq!((isnan[i], isinf[i]), (x.is_nan(), x.is_infinite()), "{x:e}");
+            assert_eq!(sb[i], x.is_sign_negative(), "signbit({x:e})");
+            let want = if x.is_nan() || x >= 0.5 { x } else { 0.5 };
+            assert!(m[i].to_bits() == want.to_bits() || (m[i].is_nan() && want.is_nan()));
+        }
+    }
+}
+
+type URef = fn(f64) -> f64;
+
+#[test]
+fn every_unary_op_on_every_dtype() {
+    let Some(dev) = common::device() else { return };
+    let len = 203;
+    let ops: Vec<(
+        &str,
+        URef,
+        fn(&Array) -> gpuarray::Result<Array>,
+        (f64, f64),
+    )> = vec![
+        ("neg", |x| -x, |a| a.neg(), (-5.0, 5.0)),
+        ("abs", f64::abs, |a| a.abs(), (-5.0, 5.0)),
+        ("sign", f64::signum, |a| a.sign(), (-5.0, 5.0)),
+        ("sqrt", f64::sqrt, |a| a.sqrt(), (0.0, 50.0)),
+        ("rsqrt", |x| 1.0 / x.sqrt(), |a| a.rsqrt(), (0.1, 50.0)),
+        ("exp", f64::exp, |a| a.exp(), (-10.0, 10.0)),
+        ("exp2", f64::exp2, |a| a.exp2(), (-10.0, 10.0)),
+        ("expm1", f64::exp_m1, |a| a.expm1(), (-1e-3, 1e-3)),
+        ("log", f64::ln, |a| a.log(), (0.01, 100.0)),
+        ("log2", f64::log2, |a| a.log2(), (0.01, 100.0)),
+        ("log10", f64::log10, |a| a.log10(), (0.01, 100.0)),
+        ("log1p", f64::ln_1p, |a| a.log1p(), (-1e-3, 1e-3)),
+        ("sin", f64::sin, |a| a.sin(), (-6.0, 6.0)),
+        ("cos", f64::cos, |a| a.cos(), (-6.0, 6.0)),
+        ("tan", f64::tan, |a| a.tan(), (-1.2, 1.2)),
+        ("asin", f64::asin, |a| a.asin(), (-0.99, 0.99)),
+        ("acos", f64::acos, |a| a.acos(), (-0.99, 0.99)),
+        ("atan", f64::atan, |a| a.atan(), (-20.0, 20.0)),
+        ("sinh", f64::sinh, |a| a.sinh(), (-5.0, 5.0)),
+        ("cosh", f64::cosh, |a| a.cosh(), (-5.0, 5.0)),
+        ("tanh", f64::tanh, |a| a.tanh(), (-20.0, 20.0)),
+        ("floor", f64::floor, |a| a.floor(), (-5.0, 5.0)),
+        ("ceil", f64::ceil, |a| a.ceil(), (-5.0, 5.0)),
+        ("round", |x| x.round_ties_even(), |a| a.round(), (-5.0, 5.0)),
+        ("trunc", f64::trunc, |a| a.trunc(), (-5.0, 5.0)),
+        ("square", |x| x * x, |a| a.square(), (-5.0, 5.0)),
+        ("reciprocal", |x| 1.0 / x, |a| a.reciprocal(), (0.5, 5.0)),
+        (
+            "sigmoid",
+            |x| 1.0 / (1.0 + (-x).exp()),
+            |a| a.sigmoid(),
+            (-30.0, 30.0),
+        ),
+        ("relu", |x| x.max(0.0), |a| a.relu(), (-5.0, 5.0)),
+    ];
+    for dtype in [DType::F32, DType::F16, DType::F64] {
+        if !dev.supports(dtype) {
+            continue;
+        }
+        let rel = match dtype {
+            DType::F16 => 2e-3,
+            DType::F32 => 4e-6,
+            _ => 1e-15,
+        };
+        for (name, f, g, (lo, hi)) in &ops {
+            let transcendental = !matches!(
+                *name,
+                "neg"
+                    | "abs"
+                    | "sign"
+                    | "sqrt"
+                    | "rsqrt"
+                    | "floor"
+                    | "ceil"
+                    | "round"
+                    | "trunc"
+                    | "square"
+                    | "reciprocal"
+                    | "relu"
+            );
+            if dtype == DType::F64 && transcendental {
+                let e = g(&upload(&dev, &[0.5], &[1], dtype))
+                    .unwrap_err()
+                    .to_string();
+                assert!(e.contains(name) && e.contains("f64"), "{e}");
+                continue;
+            }
+            let mut h = values(len, name.len() as u64, *lo, *hi);
+            if *name == "round" {
+                h.extend([0.5, 1.5, 2.5, -0.5, -2.5]);
+            }
+            let a = upload(&dev, &h, &[h.len()], dtype);
+            let x = read(&a);
+            let got = read(&g(&a).unwrap());
+            for i in 0..x.len() {
+                let want = f(x[i]);
+                let tol =
+                    rel * want.abs().max(if *name == "expm1" || *name == "log1p" {
+                        0.0
+                    } else {
+                        1.0
+                    }) * 4.0;
+                assert!(
+                    (got[i] - want).abs() <= tol,
+                    "{name} {dtype}({}) = {} want {want}",
+                    x[i],
+                    got[i]
+                );
+            }
+        }
+        assert!(upload(&dev, &[1.0], &[1], dtype).bitwise_not().is_err());
+    }
+    // Integers: exact; transcendental ops are refused naming op and dtype.
+    for dtype in [DType::I32, DType::U32] {
+        let h: Vec<f64> = if dtype == DType::I32 {
+            values(len, 5, -100.0, 100.0)
+                .iter()
+                .map(|x| x.trunc())
+                .collect()
+        } else {
+            values(len, 5, 0.0, 1000.0)
+                .iter()
+                .map(|x| x.trunc())
+                .collect()
+        };
+        let a = upload(&dev, &h, &[len], dtype);
+        let wrapi = |x: i64| -> f64 {
+            if dtype == DType::I32 {
+                x as i32 as f64
+            } else {
+                x as u32 as f64
+            }
+        };
+        let cases: Vec<(&str, Array, Vec<f64>)> = vec![
+            (
+                "neg",
+                a.neg().unwrap(),
+                h.iter().map(|&x| wrapi(-(x as i64))).collect(),
+            ),
+            (
+                "abs",
+                a.abs().unwrap(),
+                h.iter().map(|&x| x.abs()).collect(),
+            ),
+            (
+                "sign",
+                a.sign().unwrap(),
+                h.iter()
+                    .map(|&x| if x == 0.0 { 0.0 } else { x.signum() })
+                    .collect(),
+            ),
+            (
+                "square",
+                a.square().unwrap(),
+                h.iter().map(|&x| wrapi((x * x) as i64)).collect(),
+            ),
+            (
+                "relu",
+                a.relu().unwrap(),
+                h.iter().map(|&x| x.max(0.0)).collect(),
+            ),
+            ("floor", a.floor().unwrap(), h.clone()),
+            (
+                "reciprocal",
+                a.reciprocal().unwrap(),
+                h.iter()
+                    .map(|&x| if x == 0.0 { 0.0 } else { (1.0 / x).trunc() })
+                    .collect(),
+            ),
+            (
+                "bitwise_not",
+                a.bitwise_not().unwrap(),
+                h.iter().map(|&x| wrapi(!(x as i64))).collect(),
+            ),
+            ("isnan", a.isnan().unwrap(), vec![0.0; len]),
+            ("isfinite", a.isfinite().unwrap(), vec![1.0; len]),
+        ];
+        for (name, got, want) in cases {
+            assert_eq!(read(&got), want, "{name} {dtype}");
+        }
+        let e = a.exp().unwrap_err().to_string();
+        assert!(e.contains("exp") && e.contains(&dtype.to_string()), "{e}");
+    }
+    let b = Array::from_bools(&dev, &[true, false], &[2]).unwrap();
+    assert_eq!(
+        b.bitwise_not().unwrap().to_vec_bool().unwrap(),
+        vec![false, true]
+    );
+    assert!(b.neg().is_err() && b.sqrt().is_err());
+}
+
+#[test]
+fn zero_size_and_device_checks() {
+    let Some(dev) = common::device() else { return };
+    let z = Array::zeros(&dev, &[3, 0], DType::F32).unwrap();
+    let r = z.add(1.0).unwrap().exp().unwrap();
+    assert_eq!(r.shape(), &[3, 0]);
+    assert!(r.to_vec::<f32>().unwrap().is_empty());
+    let other = Device::new().unwrap();
+    let w = Array::zeros(&other, &[3, 0], DType::F32).unwrap();
+    assert!(z.add(&w).is_err());
+    common::check_clean(&dev, 0);
+}

@@ -47,7 +47,7 @@ pub use array::math::{
     hypot, left_shift, maximum, minimum, mul, pow, remainder, right_shift, sub, where_, Operand,
 };
 pub use array::reduce::Axes;
-pub use array::{matmul, Array};
+pub use array::{concatenate, matmul, stack, Array};
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
 };

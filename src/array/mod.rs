@@ -5,6 +5,7 @@
 
 pub(crate) mod blocks;
 mod constructors;
+mod join;
 pub(crate) mod layout;
 mod linalg;
 pub(crate) mod math;
@@ -16,6 +17,7 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::memory::{PoolBlock, WgpuBacking};
+pub use join::{concatenate, stack};
 use layout::Layout;
 pub use linalg::matmul;
 use std::fmt;

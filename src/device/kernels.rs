@@ -40,6 +40,8 @@ pub(crate) enum Kernel {
     MatmulNaive,
     /// f32 matmul for 8-wide subgroups (lavapipe); the payload is the rows per invocation.
     MatmulSgb(u32),
+    /// Gather along one axis with an i32 index array (`take`). Dtype: the data's.
+    Take,
 }
 
 /// How an element-wise kernel walks its operands.
@@ -98,6 +100,7 @@ impl Kernel {
             Kernel::MatmulSgb(32),
             Kernel::MatmulSgb(16),
             Kernel::MatmulSgb(8),
+            Kernel::Take,
         ]);
         v
     }
@@ -152,6 +155,7 @@ impl Kernel {
             Kernel::MatmulGemv => "matmul_gemv".into(),
             Kernel::MatmulNaive => "matmul_naive".into(),
             Kernel::MatmulSgb(rows) => format!("matmul_sgb{rows}x8"),
+            Kernel::Take => "take".into(),
         }
     }
 
@@ -193,6 +197,7 @@ impl Kernel {
             Kernel::MatmulGemv => vec![include_str!("../../shaders/matmul_gemv.wgsl")],
             Kernel::MatmulNaive => vec![include_str!("../../shaders/matmul_naive.wgsl")],
             Kernel::MatmulSgb(_) => vec![include_str!("../../shaders/matmul_sgb.wgsl")],
+            Kernel::Take => vec![include_str!("../../shaders/take.wgsl")],
         }
     }
 
@@ -242,6 +247,7 @@ impl Kernel {
                 ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool))
             }
             Kernel::MatmulSgb(_) => vec![Variant::one(DType::F32)],
+            Kernel::Take => ones(&mut dtypes.iter().copied()),
             Kernel::ArgReduce => {
                 // (input, accumulator): stage 1 reads the array, stage 2 the f32 partials of f16.
                 let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
@@ -335,6 +341,7 @@ impl Kernel {
                 v.a.wgsl_compute()
             ),
             Kernel::MatmulSgb(_) => String::new(),
+            Kernel::Take => format!("alias T = {};\n", v.a.wgsl()),
         }
     }
 
@@ -485,7 +492,7 @@ pub(crate) const DEFAULT_EPT: u32 = 8;
 impl PipelineKey {
     pub fn new(kernel: Kernel, variant: Variant) -> Self {
         let constants = match kernel {
-            Kernel::MatmulGemv => vec![("WG", DEFAULT_WG)],
+            Kernel::MatmulGemv | Kernel::Take => vec![("WG", DEFAULT_WG)],
             Kernel::MatmulTiled | Kernel::MatmulNaive => vec![],
             Kernel::MatmulSgb(_) => vec![("WGY", 2)],
             _ => vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],

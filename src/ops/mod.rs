@@ -7,3 +7,4 @@ pub(crate) mod fill;
 pub(crate) mod matmul;
 mod params;
 pub(crate) mod reduce;
+pub(crate) mod take;

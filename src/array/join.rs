@@ -1,0 +1,350 @@
+//! Joining and rearranging: concatenate, stack, split, flip, roll, tile, repeat, pad, take.
+//! Most are views plus strided copies (`assign`); `take` gathers with a kernel.
+
+use super::layout::{checked_numel, normalize_axis, SliceArg};
+use super::reduce::Axes;
+use super::Array;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::ops::take::gather;
+
+/// `numpy.concatenate(arrays, axis)`: the arrays, which agree on every other axis, end to end.
+///
+/// ```no_run
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2], &[1, 2])?;
+/// let b = gpuarray::Array::from_slice(&dev, &[3i32, 4, 5, 6], &[2, 2])?;
+/// assert_eq!(gpuarray::concatenate(&[&a, &b], 0)?.to_vec::<i32>()?, vec![1, 2, 3, 4, 5, 6]);
+/// # Ok(()) }
+/// ```
+pub fn concatenate(arrays: &[&Array], axis: isize) -> Result<Array> {
+    let op = "concatenate";
+    let first = arrays
+        .first()
+        .ok_or_else(|| Error::invalid(op, "need at least one array to concatenate"))?;
+    if first.ndim() == 0 {
+        return Err(Error::invalid(
+            op,
+            "zero-dimensional arrays cannot be concatenated",
+        ));
+    }
+    let ax = normalize_axis(op, axis, first.ndim())?;
+    let mut total = 0usize;
+    for a in arrays {
+        first.same_device(op, a)?;
+        if a.dtype() != first.dtype() {
+            return Err(Error::DTypeMismatch {
+                op,
+                expected: first.dtype(),
+                got: a.dtype(),
+            });
+        }
+        let agree = a.ndim() == first.ndim()
+            && (0..a.ndim()).all(|d| d == ax || a.shape()[d] == first.shape()[d]);
+        if !agree {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "all input dimensions except axis {ax} must match: {:?} vs {:?}",
+                    first.shape(),
+                    a.shape()
+                ),
+            ));
+        }
+        total += a.shape()[ax];
+    }
+    let mut shape = first.shape().to_vec();
+    shape[ax] = total;
+    let out = Array::empty(op, first.device(), &shape, first.dtype())?;
+    let mut at = 0isize;
+    for a in arrays {
+        let n = a.shape()[ax] as isize;
+        let mut sl = vec![SliceArg::full(); ax];
+        sl.push(SliceArg::range(Some(at), Some(at + n), 1));
+        out.slice(&sl)?.assign(a)?;
+        at += n;
+    }
+    Ok(out)
+}
+
+/// `numpy.stack(arrays, axis)`: arrays of one shape joined along a new axis.
+///
+/// ```no_run
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2], &[2])?;
+/// let s = gpuarray::stack(&[&a, &a], 1)?;
+/// assert_eq!((s.shape(), s.to_vec::<i32>()?), (&[2usize, 2][..], vec![1, 1, 2, 2]));
+/// # Ok(()) }
+/// ```
+pub fn stack(arrays: &[&Array], axis: isize) -> Result<Array> {
+    let op = "stack";
+    let first = arrays
+        .first()
+        .ok_or_else(|| Error::invalid(op, "need at least one array to stack"))?;
+    for a in arrays {
+        if a.shape() != first.shape() {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "all input arrays must have the same shape: {:?} vs {:?}",
+                    first.shape(),
+                    a.shape()
+                ),
+            ));
+        }
+    }
+    let expanded: Vec<Array> = arrays
+        .iter()
+        .map(|a| a.expand_dims(axis))
+        .collect::<Result<_>>()?;
+    let refs: Vec<&Array> = expanded.iter().collect();
+    let ax = normalize_axis(op, axis, first.ndim() + 1)?;
+    concatenate(&refs, ax as isize)
+}
+
+impl Array {
+    /// `numpy.split(a, sections, axis)`: `sections` equal views along `axis`.
+    pub fn split(&self, sections: usize, axis: isize) -> Result<Vec<Array>> {
+        let op = "split";
+        let ax = normalize_axis(op, axis, self.ndim())?;
+        let n = self.shape()[ax];
+        if sections == 0 || !n.is_multiple_of(sections) {
+            return Err(Error::invalid(op, format!("array split does not result in an equal division: {n} elements into {sections} sections")));
+        }
+        let step = n / sections;
+        let cuts: Vec<usize> = (1..sections).map(|i| i * step).collect();
+        self.split_at(&cuts, axis)
+    }
+
+    /// `numpy.split(a, indices, axis)`: views between the given (sorted) indices along `axis`.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::arange(&dev, 0.0, 5.0, 1.0, gpuarray::DType::I32)?;
+    /// let parts = a.split_at(&[2, 3], 0)?;
+    /// assert_eq!(parts[2].to_vec::<i32>()?, vec![3, 4]);
+    /// # Ok(()) }
+    /// ```
+    pub fn split_at(&self, indices: &[usize], axis: isize) -> Result<Vec<Array>> {
+        let ax = normalize_axis("split", axis, self.ndim())?;
+        let n = self.shape()[ax];
+        let mut bounds = vec![0usize];
+        bounds.extend(indices.iter().map(|&i| i.min(n)));
+        bounds.push(n);
+        bounds
+            .windows(2)
+            .map(|w| {
+                let mut sl = vec![SliceArg::full(); ax];
+                sl.push(SliceArg::range(
+                    Some(w[0] as isize),
+                    Some(w[1].max(w[0]) as isize),
+                    1,
+                ));
+                self.slice(&sl)
+            })
+            .collect()
+    }
+
+    /// `numpy.flip`: reverses `axis` (every axis with `None`): a view.
+    pub fn flip(&self, axis: Option<isize>) -> Result<Array> {
+        match axis {
+            None => self.slice(&vec![SliceArg::range(None, None, -1); self.ndim()]),
+            Some(a) => {
+                let ax = normalize_axis("flip", a, self.ndim())?;
+                let mut sl = vec![SliceArg::full(); ax];
+                sl.push(SliceArg::range(None, None, -1));
+                self.slice(&sl)
+            }
+        }
+    }
+
+    /// `numpy.roll`: elements shifted by `shift` along `axis` (the flattened array with `None`),
+    /// wrapping around.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::arange(&dev, 0.0, 5.0, 1.0, gpuarray::DType::I32)?;
+    /// assert_eq!(a.roll(2, None)?.to_vec::<i32>()?, vec![3, 4, 0, 1, 2]);
+    /// # Ok(()) }
+    /// ```
+    pub fn roll(&self, shift: isize, axis: Option<isize>) -> Result<Array> {
+        let Some(axis) = axis else {
+            let shape: Vec<isize> = self.shape().iter().map(|&d| d as isize).collect();
+            return self.reshape(&[-1])?.roll(shift, Some(0))?.reshape(&shape);
+        };
+        let ax = normalize_axis("roll", axis, self.ndim())?;
+        let n = self.shape()[ax] as isize;
+        let out = Array::empty("roll", self.device(), self.shape(), self.dtype())?;
+        if n == 0 || out.is_empty() {
+            return Ok(out);
+        }
+        let k = shift.rem_euclid(n);
+        let part = |a: &Array, lo: isize, hi: isize| -> Result<Array> {
+            let mut sl = vec![SliceArg::full(); ax];
+            sl.push(SliceArg::range(Some(lo), Some(hi), 1));
+            a.slice(&sl)
+        };
+        part(&out, k, n)?.assign(&part(self, 0, n - k)?)?;
+        if k > 0 {
+            part(&out, 0, k)?.assign(&part(self, n - k, n)?)?;
+        }
+        Ok(out)
+    }
+
+    /// `numpy.tile`: the array repeated `reps[i]` times along each axis.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2], &[2])?;
+    /// assert_eq!(a.tile(&[2, 2])?.to_vec::<i32>()?, vec![1, 2, 1, 2, 1, 2, 1, 2]);
+    /// # Ok(()) }
+    /// ```
+    pub fn tile(&self, reps: &[usize]) -> Result<Array> {
+        let d = reps.len().max(self.ndim());
+        let mut shape = vec![1usize; d - self.ndim()];
+        shape.extend_from_slice(self.shape());
+        let mut r = vec![1usize; d - reps.len()];
+        r.extend_from_slice(reps);
+        // View as (1, s0, 1, s1, ...), broadcast to (r0, s0, r1, s1, ...), copy, merge pairs.
+        let a = self.reshape(&shape.iter().map(|&x| x as isize).collect::<Vec<_>>())?;
+        let mut inter = Vec::new();
+        let mut big = Vec::new();
+        for (i, &s) in shape.iter().enumerate() {
+            inter.extend([1isize, s as isize]);
+            big.extend([r[i], s]);
+        }
+        checked_numel("tile", &big)?;
+        let out: Vec<isize> = shape
+            .iter()
+            .zip(&r)
+            .map(|(&s, &k)| (s * k) as isize)
+            .collect();
+        a.reshape(&inter)?
+            .broadcast_to(&big)?
+            .contiguous()?
+            .reshape(&out)
+    }
+
+    /// `numpy.repeat(a, repeats, axis)`: each element repeated `repeats` times along `axis`
+    /// (of the flattened array with `None`).
+    pub fn repeat(&self, repeats: usize, axis: Option<isize>) -> Result<Array> {
+        let Some(axis) = axis else {
+            return self.reshape(&[-1])?.repeat(repeats, Some(0));
+        };
+        let ax = normalize_axis("repeat", axis, self.ndim())?;
+        let e = self.expand_dims(ax as isize + 1)?;
+        let mut big = e.shape().to_vec();
+        big[ax + 1] = repeats;
+        checked_numel("repeat", &big)?;
+        let mut out: Vec<isize> = self.shape().iter().map(|&x| x as isize).collect();
+        out[ax] *= repeats as isize;
+        e.broadcast_to(&big)?.contiguous()?.reshape(&out)
+    }
+
+    /// `numpy.pad(a, pad_width, constant_values=value)`: `pad_width[i] = (before, after)` for
+    /// each axis.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
+    /// assert_eq!(a.pad(&[(1, 2)], 0.0)?.to_vec::<f32>()?, vec![0.0, 1.0, 2.0, 0.0, 0.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn pad(&self, pad_width: &[(usize, usize)], value: f64) -> Result<Array> {
+        if pad_width.len() != self.ndim() {
+            return Err(Error::shape(
+                "pad",
+                format!(
+                    "pad_width has {} entries for an array of shape {:?}",
+                    pad_width.len(),
+                    self.shape()
+                ),
+            ));
+        }
+        let shape: Vec<usize> = self
+            .shape()
+            .iter()
+            .zip(pad_width)
+            .map(|(&s, &(b, a))| s + b + a)
+            .collect();
+        checked_numel("pad", &shape)?;
+        let out = Array::full(self.device(), &shape, value, self.dtype())?;
+        let sl: Vec<SliceArg> = self
+            .shape()
+            .iter()
+            .zip(pad_width)
+            .map(|(&s, &(b, _))| SliceArg::range(Some(b as isize), Some((b + s) as isize), 1))
+            .collect();
+        out.slice(&sl)?.assign(self)?;
+        Ok(out)
+    }
+
+    /// `numpy.take(a, indices, axis)`: elements gathered along `axis` (of the flattened array with
+    /// `None`) at integer `indices` (i32 or u32; negative ones count from the end). An index out
+    /// of range is an `Err`, as NumPy raises (checked with a reduction of the indices, which
+    /// waits for the GPU).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[10i32, 20, 30, 40], &[2, 2])?;
+    /// let i = gpuarray::Array::from_slice(&dev, &[1i32, 0, -1], &[3])?;
+    /// assert_eq!(a.take(&i, Some(1))?.to_vec::<i32>()?, vec![20, 10, 20, 40, 30, 40]);
+    /// # Ok(()) }
+    /// ```
+    pub fn take(&self, indices: &Array, axis: Option<isize>) -> Result<Array> {
+        let op = "take";
+        self.same_device(op, indices)?;
+        let Some(axis) = axis else {
+            return self.reshape(&[-1])?.take(indices, Some(0));
+        };
+        let ax = normalize_axis(op, axis, self.ndim())?;
+        let idx = match indices.dtype() {
+            DType::I32 => indices.contiguous()?,
+            DType::U32 => indices.astype(DType::I32)?,
+            other => {
+                return Err(Error::invalid(
+                    op,
+                    format!("indices must be integers, got {other}"),
+                ))
+            }
+        };
+        let n = self.shape()[ax];
+        let mut shape: Vec<usize> = self.shape()[..ax].to_vec();
+        shape.extend_from_slice(idx.shape());
+        shape.extend_from_slice(&self.shape()[ax + 1..]);
+        let out = Array::empty(op, self.device(), &shape, self.dtype())?;
+        if out.is_empty() {
+            return Ok(out);
+        }
+        let (lo, hi) = (
+            idx.min(Axes::All, false)?.item::<i32>()?,
+            idx.max(Axes::All, false)?.item::<i32>()?,
+        );
+        let limit = n as i64;
+        if n == 0
+            || (lo as i64) < -limit
+            || (hi as i64) >= limit
+            || (indices.dtype() == DType::U32 && lo < 0)
+        {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "index out of bounds for axis {ax} with size {n} (indices span {lo}..={hi})"
+                ),
+            ));
+        }
+        // (outer, j, inner) over a contiguous copy of the data.
+        let x = self.contiguous()?;
+        let outer: usize = self.shape()[..ax].iter().product();
+        let inner: usize = self.shape()[ax + 1..].iter().product();
+        gather(&x, &idx, &out, outer, n, inner)?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,213 @@
+//! Joining and rearranging against host models written here with plain index loops.
+
+mod common;
+
+use gpuarray::{concatenate, stack, Array, DType, Error};
+
+fn iota(n: usize, shift: i32) -> Vec<i32> {
+    (0..n as i32).map(|i| i * 3 + shift).collect()
+}
+
+/// Row-major element of a host array.
+fn at(data: &[i32], shape: &[usize], idx: &[usize]) -> i32 {
+    data[idx.iter().zip(shape).fold(0, |acc, (&i, &n)| acc * n + i)]
+}
+
+fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; shape.len()];
+    for d in (0..shape.len()).rev() {
+        idx[d] = flat % shape[d];
+        flat /= shape[d];
+    }
+    idx
+}
+
+#[test]
+fn concatenate_and_stack() {
+    let Some(dev) = common::device() else { return };
+    let (ha, hb, hc) = (iota(6, 0), iota(4, 100), iota(2, 200));
+    let a = Array::from_slice(&dev, &ha, &[2, 3]).unwrap();
+    let b = Array::from_slice(&dev, &hb, &[2, 2]).unwrap();
+    let c = Array::from_slice(&dev, &hc, &[2, 1]).unwrap();
+    let r = concatenate(&[&a, &b, &c], 1).unwrap();
+    assert_eq!(r.shape(), &[2, 6]);
+    let want: Vec<i32> = (0..12)
+        .map(|f| {
+            let (i, j) = (f / 6, f % 6);
+            if j < 3 {
+                ha[i * 3 + j]
+            } else if j < 5 {
+                hb[i * 2 + j - 3]
+            } else {
+                hc[i]
+            }
+        })
+        .collect();
+    assert_eq!(r.to_vec::<i32>().unwrap(), want);
+    // Views as inputs, axis 0, negative axis.
+    let t = concatenate(&[&a.t(), &b], -2).unwrap();
+    let want: Vec<i32> = (0..3)
+        .flat_map(|i| (0..2).map(move |j| (i, j)))
+        .map(|(i, j)| ha[j * 3 + i])
+        .chain(hb.iter().copied())
+        .collect();
+    assert_eq!(t.to_vec::<i32>().unwrap(), want);
+    assert!(matches!(
+        concatenate(&[&a, &b], 0),
+        Err(Error::Shape { .. })
+    ));
+    assert!(matches!(
+        concatenate(&[&a, &a.astype(DType::F32).unwrap()], 0),
+        Err(Error::DTypeMismatch { .. })
+    ));
+    assert!(concatenate(&[], 0).is_err());
+    assert!(concatenate(&[&Array::full(&dev, &[], 1.0, DType::I32).unwrap()], 0).is_err());
+    // stack
+    let s = stack(&[&a, &a], 1).unwrap();
+    assert_eq!(s.shape(), &[2, 2, 3]);
+    let got = s.to_vec::<i32>().unwrap();
+    for (f, &g) in got.iter().enumerate() {
+        let idx = unravel(f, &[2, 2, 3]);
+        assert_eq!(g, at(&ha, &[2, 3], &[idx[0], idx[2]]));
+    }
+    assert_eq!(stack(&[&a, &a], -1).unwrap().shape(), &[2, 3, 2]);
+    assert!(stack(&[&a, &b], 0).is_err());
+}
+
+#[test]
+fn split_flip_roll() {
+    let Some(dev) = common::device() else { return };
+    let h = iota(12, 1);
+    let a = Array::from_slice(&dev, &h, &[3, 4]).unwrap();
+    let parts = a.split(2, 1).unwrap();
+    assert_eq!(parts.len(), 2);
+    assert_eq!(
+        parts[1].to_vec::<i32>().unwrap(),
+        vec![h[2], h[3], h[6], h[7], h[10], h[11]]
+    );
+    assert!(a.split(3, 1).is_err());
+    let p = a.split_at(&[1, 10], 0).unwrap();
+    assert_eq!(
+        (p[0].shape(), p[1].shape(), p[2].shape()),
+        (&[1usize, 4][..], &[2usize, 4][..], &[0usize, 4][..])
+    );
+    let f = a.flip(Some(1)).unwrap().to_vec::<i32>().unwrap();
+    assert_eq!(
+        f,
+        (0..12)
+            .map(|x| h[(x / 4) * 4 + 3 - x % 4])
+            .collect::<Vec<_>>()
+    );
+    let f = a.flip(None).unwrap().to_vec::<i32>().unwrap();
+    assert_eq!(f, h.iter().rev().copied().collect::<Vec<_>>());
+    for shift in [-5isize, -1, 0, 1, 3, 13] {
+        let r = a.roll(shift, Some(1)).unwrap().to_vec::<i32>().unwrap();
+        let want: Vec<i32> = (0..12)
+            .map(|x| h[(x / 4) * 4 + ((x % 4) as isize - shift).rem_euclid(4) as usize])
+            .collect();
+        assert_eq!(r, want, "roll {shift} axis 1");
+        let r = a.roll(shift, None).unwrap().to_vec::<i32>().unwrap();
+        let want: Vec<i32> = (0..12)
+            .map(|x| h[(x as isize - shift).rem_euclid(12) as usize])
+            .collect();
+        assert_eq!(r, want, "roll {shift} flat");
+    }
+}
+
+#[test]
+fn tile_repeat_pad() {
+    let Some(dev) = common::device() else { return };
+    let h = iota(6, -4);
+    let a = Array::from_slice(&dev, &h, &[2, 3]).unwrap();
+    let t = a.tile(&[2, 1, 2]).unwrap();
+    assert_eq!(t.shape(), &[2, 2, 6]);
+    for (f, &g) in t.to_vec::<i32>().unwrap().iter().enumerate() {
+        let idx = unravel(f, &[2, 2, 6]);
+        assert_eq!(g, at(&h, &[2, 3], &[idx[1] % 2, idx[2] % 3]));
+    }
+    let r = a.repeat(2, Some(1)).unwrap();
+    assert_eq!(r.shape(), &[2, 6]);
+    assert_eq!(
+        r.to_vec::<i32>().unwrap(),
+        (0..12)
+            .map(|f| h[(f / 6) * 3 + (f % 6) / 2])
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        a.repeat(3, None).unwrap().to_vec::<i32>().unwrap(),
+        h.iter().flat_map(|&v| [v, v, v]).collect::<Vec<_>>()
+    );
+    let p = a.pad(&[(1, 0), (2, 1)], 9.0).unwrap();
+    assert_eq!(p.shape(), &[3, 6]);
+    let got = p.to_vec::<i32>().unwrap();
+    for (f, &g) in got.iter().enumerate() {
+        let (i, j) = (f / 6, f % 6);
+        let want = if i >= 1 && (2..5).contains(&j) {
+            h[(i - 1) * 3 + j - 2]
+        } else {
+            9
+        };
+        assert_eq!(g, want, "pad [{i}, {j}]");
+    }
+    assert!(a.pad(&[(1, 1)], 0.0).is_err());
+}
+
+#[test]
+fn take_gathers_along_an_axis() {
+    let Some(dev) = common::device() else { return };
+    let h = iota(24, 5);
+    let a = Array::from_slice(&dev, &h, &[2, 3, 4]).unwrap();
+    let idx = Array::from_slice(&dev, &[2i32, -1, 0, 0], &[2, 2]).unwrap();
+    let t = a.take(&idx, Some(1)).unwrap();
+    assert_eq!(t.shape(), &[2, 2, 2, 4]);
+    let picks = [2usize, 2, 0, 0];
+    for (f, &g) in t.to_vec::<i32>().unwrap().iter().enumerate() {
+        let ix = unravel(f, &[2, 2, 2, 4]);
+        assert_eq!(
+            g,
+            at(&h, &[2, 3, 4], &[ix[0], picks[ix[1] * 2 + ix[2]], ix[3]])
+        );
+    }
+    let u = Array::from_slice(&dev, &[23u32, 0, 7], &[3]).unwrap();
+    assert_eq!(
+        a.take(&u, None).unwrap().to_vec::<i32>().unwrap(),
+        vec![h[23], h[0], h[7]]
+    );
+    let f = a.astype(DType::F32).unwrap();
+    assert_eq!(
+        f.take(&u, None).unwrap().to_vec::<f32>().unwrap(),
+        vec![h[23] as f32, h[0] as f32, h[7] as f32]
+    );
+    for bad in [[3i32], [-4]] {
+        let i = Array::from_slice(&dev, &bad, &[1]).unwrap();
+        assert!(a.take(&i, Some(1)).is_err(), "{bad:?}");
+    }
+    assert!(a.take(&f, Some(0)).is_err());
+    let empty = Array::from_slice(&dev, &[] as &[i32], &[0]).unwrap();
+    assert_eq!(a.take(&empty, Some(2)).unwrap().shape(), &[2, 3, 0]);
+}
+
+#[test]
+fn joins_beyond_the_binding_limit() {
+    let Some(dev) = common::device() else { return };
+    // Two 80 MiB halves joined into 160 MiB, then rolled and gathered across the seam.
+    let n = 20 << 20;
+    let a = Array::arange(&dev, 0.0, n as f64, 1.0, DType::I32).unwrap();
+    let b = Array::full(&dev, &[n], -1.0, DType::I32).unwrap();
+    let c = concatenate(&[&a, &b], 0).unwrap();
+    let r = c.roll(3, None).unwrap();
+    let idx = Array::from_slice(
+        &dev,
+        &[0i32, 3, n as i32 + 2, n as i32 + 3, 2 * n as i32 - 1],
+        &[5],
+    )
+    .unwrap();
+    assert_eq!(
+        r.take(&idx, None).unwrap().to_vec::<i32>().unwrap(),
+        vec![-1, 0, n as i32 - 1, -1, -1]
+    );
+    assert_eq!(
+        c.take(&idx, None).unwrap().to_vec::<i32>().unwrap(),
+        vec![0, 3, -1, -1, -1]
+    );
+}

@@ -362,36 +362,7 @@ fn constructors_are_exact() {
             .collect();
         let expected_ar: Vec<f64> = (0..13).map(|i| 2.0 + 3.0 * i as f64).collect();
         // Read everything through f64 so one comparison covers every dtype (all values exact).
-        let read = |a: &Array| -> Vec<f64> {
-            match dtype {
-                DType::F32 => a
-                    .to_vec::<f32>()
-                    .unwrap()
-                    .into_iter()
-                    .map(f64::from)
-                    .collect(),
-                DType::F16 => a
-                    .to_vec::<f16>()
-                    .unwrap()
-                    .into_iter()
-                    .map(f64::from)
-                    .collect(),
-                DType::F64 => a.to_vec::<f64>().unwrap(),
-                DType::I32 => a
-                    .to_vec::<i32>()
-                    .unwrap()
-                    .into_iter()
-                    .map(f64::from)
-                    .collect(),
-                DType::U32 => a
-                    .to_vec::<u32>()
-                    .unwrap()
-                    .into_iter()
-                    .map(f64::from)
-                    .collect(),
-                DType::Bool => unreachable!("not a numeric dtype"),
-            }
-        };
+        let read = common::read;
         assert_eq!(read(&z), vec![0.0; 15], "{dtype} zeros");
         assert_eq!(read(&o), vec![1.0; 7], "{dtype} ones");
         assert_eq!(read(&f), vec![6.0; 4], "{dtype} full");

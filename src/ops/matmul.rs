@@ -313,32 +313,21 @@ fn for_each_batch<'a>(
                 *off += idx * st[d];
             }
         }
+        let view = |x: &'a Array, i: usize| View {
+            array: x,
+            offset: offs[i],
+            bs: inner_stride(i),
+            rs: s(x, nd - 2),
+            cs: s(x, nd - 1),
+        };
         f(Problem {
             batch: inner,
             m,
             n,
             k,
-            a: View {
-                array: a,
-                offset: offs[0],
-                bs: inner_stride(0),
-                rs: s(a, nd - 2),
-                cs: s(a, nd - 1),
-            },
-            b: View {
-                array: b,
-                offset: offs[1],
-                bs: inner_stride(1),
-                rs: s(b, nd - 2),
-                cs: s(b, nd - 1),
-            },
-            c: View {
-                array: c,
-                offset: offs[2],
-                bs: inner_stride(2),
-                rs: s(c, nd - 2),
-                cs: s(c, nd - 1),
-            },
+            a: view(a, 0),
+            b: view(b, 1),
+            c: view(c, 2),
         })?;
     }
     Ok(())

@@ -1,0 +1,4 @@
+//! einsum: parsing the subscripts with NumPy's rules (`parse`), planning the pairwise
+//! contraction order (`path`), and lowering each step to GPU kernels.
+
+pub(crate) mod parse;

@@ -2,3 +2,4 @@
 //! contraction order (`path`), and lowering each step to GPU kernels.
 
 pub(crate) mod parse;
+pub(crate) mod path;

@@ -203,8 +203,8 @@ pub(crate) fn parse(subscripts: &str, shapes: &[&[usize]]) -> Result<Parsed> {
     let output: Vec<Label> = if cursor == bytes.len() {
         // Implicit: broadcast dims first, then the labels used exactly once, in ASCII order.
         let mut out: Vec<Label> = broadcast.collect();
-        for l in 0..LETTERS {
-            if counts[l] == 1 {
+        for (l, &count) in counts.iter().enumerate() {
+            if count == 1 {
                 if out.len() >= MAX_DIMS {
                     return Err(err(
                         "einstein sum subscript string has too many distinct labels",

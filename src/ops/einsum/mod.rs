@@ -3,3 +3,6 @@
 
 pub(crate) mod parse;
 pub(crate) mod path;
+
+#[cfg(test)]
+mod fuzz;

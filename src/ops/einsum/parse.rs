@@ -158,6 +158,9 @@ pub(crate) fn parse(subscripts: &str, shapes: &[&[usize]]) -> Result<Parsed> {
             .map_or(bytes.len(), |k| start + k);
         let terminator = bytes.get(end).copied();
         let last = iop + 1 == nop;
+        // NumPy words these two the other way round ("more operands provided to einstein sum
+        // function than specified in the subscripts string" when the string has more terms); ours
+        // say which side has more.
         if last && terminator == Some(b',') {
             return Err(err(
                 format!(

@@ -254,9 +254,10 @@ pub(crate) fn parse(subscripts: &str, shapes: &[&[usize]]) -> Result<Parsed> {
     if nop == 1 {
         // NumPy first tries to return a view of a lone operand; that path reports a mismatch in
         // its own words until it meets a summed label, where it gives up and the general check
-        // below takes over. (NumPy's view path also lets a zero-size first axis through, 'ii->i' on
-        // (0, 3) — a view that reads out of bounds; we report it.)
-        let mut seen: Vec<Option<usize>> = vec![None; output.len()];
+        // below takes over. It takes a size of 0 for "not seen yet" (EC `get_single_op_view`), so
+        // 'ii->i' on (0, 3) gets through it, and NumPy returns a view that reads out of bounds;
+        // the general check below refuses that.
+        let mut dims = vec![0usize; output.len()];
         for (axis, &dim) in axes[0].iter().zip(shapes[0]) {
             if axis.label as usize >= LETTERS {
                 continue;
@@ -264,19 +265,18 @@ pub(crate) fn parse(subscripts: &str, shapes: &[&[usize]]) -> Result<Parsed> {
             let Some(slot) = output.iter().position(|&o| o == axis.label) else {
                 break;
             };
-            match seen[slot] {
-                Some(first) if first != dim => {
-                    return Err(err(
-                        format!(
-                            "dimensions in single operand for collapsing index '{}' don't match \
-                             ({first} != {dim})",
-                            Parsed::label_name(axis.label)
-                        ),
-                        Some(axis.pos),
-                    ))
-                }
-                _ => seen[slot] = Some(dim),
+            if dims[slot] != 0 && dims[slot] != dim {
+                return Err(err(
+                    format!(
+                        "dimensions in single operand for collapsing index '{}' don't match \
+                         ({} != {dim})",
+                        Parsed::label_name(axis.label),
+                        dims[slot]
+                    ),
+                    Some(axis.pos),
+                ));
             }
+            dims[slot] = dim;
         }
     }
     for (iop, (op_axes, shape)) in axes.iter().zip(shapes).enumerate() {
@@ -776,8 +776,15 @@ mod tests {
         rejects(
             "ii->i",
             &[&[0, 3]],
-            "dimensions in single operand for collapsing index 'i' don't match (0 != 3)",
+            "dimensions in operand 0 for collapsing index 'i' don't match (0 != 3)",
             Some(1),
+        );
+        // ... though its view path does compare once it has seen a non-zero size.
+        rejects(
+            "iii->i",
+            &[&[0, 1, 0]],
+            "dimensions in single operand for collapsing index 'i' don't match (1 != 0)",
+            Some(2),
         );
         // Diagonals are checked for every operand before sizes across operands.
         rejects(
@@ -1036,9 +1043,10 @@ mod tests {
                 Err(e) => panic!("{s:?}: not an einsum error: {e}"),
             };
             // NumPy's view path accepts a lone operand's diagonal whose first axis is empty.
-            let quirk = want.starts_with("ok") && got.starts_with("err diag_single ") && {
-                got.split(' ').nth(3) == Some("0")
-            };
+            let quirk = want.starts_with("ok")
+                && refs.len() == 1
+                && got.starts_with("err diag 0 ")
+                && got.split(' ').nth(4) == Some("0");
             if quirk {
                 quirks += 1;
                 continue;
@@ -1052,7 +1060,7 @@ mod tests {
             "{checked} checked, {accepted} accepted"
         );
         assert!(
-            quirks < 10,
+            quirks * 200 < checked,
             "{quirks} cases of NumPy's empty-diagonal quirk"
         );
     }

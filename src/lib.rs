@@ -56,4 +56,6 @@ pub use error::{Error, Result};
 /// The host type of [`DType::F16`] elements (from the `half` crate).
 pub use half::f16;
 pub use memory::MemoryStats;
+pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};
+pub use ops::einsum::path::{EinsumPath, Strategy as EinsumStrategy};
 pub use ops::matmul::{MatmulKernel, MatmulTuning};

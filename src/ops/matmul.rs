@@ -211,7 +211,6 @@ impl<'a> View<'a> {
 
 /// `c[...] = a @ b` for 3-d views `(batch, M, K) @ (batch, K, N)` into the `(batch, M, N)` view
 /// `c`, which must not share memory with `a` or `b`; a batch stride of 0 broadcasts an operand.
-#[allow(dead_code)] // the einsum lowering (being merged) is its caller
 pub(crate) fn matmul_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
     if c.is_empty() {
         return Ok(());

@@ -2,6 +2,7 @@
 //! that fit the adapter's limits, and recording them.
 
 pub(crate) mod copy;
+pub(crate) mod einsum;
 pub(crate) mod elementwise;
 pub(crate) mod fill;
 pub(crate) mod matmul;

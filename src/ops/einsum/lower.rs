@@ -58,30 +58,66 @@ pub fn einsum(subscripts: &str, operands: &[&Array]) -> Result<Array> {
 pub fn einsum_with(subscripts: &str, operands: &[&Array], strategy: Strategy) -> Result<Array> {
     let (parsed, path) = prepare(subscripts, operands, strategy)?;
     let first = operands[0];
-    let out_shape: Vec<usize> = parsed.output.iter().map(|&l| parsed.sizes[l as usize]).collect();
+    let out_shape: Vec<usize> = parsed
+        .output
+        .iter()
+        .map(|&l| parsed.sizes[l as usize])
+        .collect();
     // Zero-size labels: an empty result, or an empty sum (zeros).
     if out_shape.contains(&0) {
         return Array::zeros(first.device(), &out_shape, first.dtype());
     }
-    if parsed.inputs.iter().flatten().any(|&l| parsed.sizes[l as usize] == 0) {
+    if parsed
+        .inputs
+        .iter()
+        .flatten()
+        .any(|&l| parsed.sizes[l as usize] == 0)
+    {
         return Array::zeros(first.device(), &out_shape, first.dtype());
     }
-    let mut terms: Vec<Term> = operands.iter().zip(&parsed.inputs).map(|(a, labels)| view_term(a, labels, &parsed)).collect::<Result<_>>()?;
+    let mut terms: Vec<Term> = operands
+        .iter()
+        .zip(&parsed.inputs)
+        .map(|(a, labels)| view_term(a, labels, &parsed))
+        .collect::<Result<_>>()?;
     for (step, &(i, j)) in path.steps.iter().enumerate() {
         let (i, j) = (i.min(j), i.max(j));
         let b = terms.remove(j);
         let a = terms.remove(i);
         let last = step + 1 == path.steps.len();
         // Labels still needed: the output's and those of the operands not yet contracted.
-        let keep: Vec<Label> = parsed.output.iter().chain(terms.iter().flat_map(|t| &t.labels)).copied().collect();
-        let order = if last { Some(parsed.output.as_slice()) } else { None };
+        let keep: Vec<Label> = parsed
+            .output
+            .iter()
+            .chain(terms.iter().flat_map(|t| &t.labels))
+            .copied()
+            .collect();
+        let order = if last {
+            Some(parsed.output.as_slice())
+        } else {
+            None
+        };
         terms.push(contract(a, b, &keep, order)?);
     }
     let t = terms.pop().expect("a plan leaves one operand");
     // A single operand (or leftovers): sum what the output lacks, then order the axes.
-    let drop: Vec<Label> = t.labels.iter().copied().filter(|l| !parsed.output.contains(l)).collect();
+    let drop: Vec<Label> = t
+        .labels
+        .iter()
+        .copied()
+        .filter(|l| !parsed.output.contains(l))
+        .collect();
     let t = sum_out(t, &drop)?;
-    let perm: Vec<usize> = parsed.output.iter().map(|l| t.labels.iter().position(|x| x == l).expect("output labels survive")).collect();
+    let perm: Vec<usize> = parsed
+        .output
+        .iter()
+        .map(|l| {
+            t.labels
+                .iter()
+                .position(|x| x == l)
+                .expect("output labels survive")
+        })
+        .collect();
     t.array.transpose(&perm)
 }
 
@@ -104,14 +140,25 @@ pub fn einsum_path(subscripts: &str, operands: &[&Array]) -> Result<EinsumPath> 
     Ok(prepare(subscripts, operands, Strategy::Optimal)?.1)
 }
 
-fn prepare(subscripts: &str, operands: &[&Array], strategy: Strategy) -> Result<(Parsed, EinsumPath)> {
+fn prepare(
+    subscripts: &str,
+    operands: &[&Array],
+    strategy: Strategy,
+) -> Result<(Parsed, EinsumPath)> {
     let Some(first) = operands.first() else {
-        return Err(Error::Einsum { msg: "must specify the einstein sum subscripts string and at least one operand".into(), pos: None });
+        return Err(Error::Einsum {
+            msg: "must specify the einstein sum subscripts string and at least one operand".into(),
+            pos: None,
+        });
     };
     for op in &operands[1..] {
         first.same_device("einsum", op)?;
         if op.dtype() != first.dtype() {
-            return Err(Error::DTypeMismatch { op: "einsum", expected: first.dtype(), got: op.dtype() });
+            return Err(Error::DTypeMismatch {
+                op: "einsum",
+                expected: first.dtype(),
+                got: op.dtype(),
+            });
         }
     }
     first.device().inner.check_alive()?;
@@ -138,12 +185,22 @@ fn view_term(a: &Array, labels: &[Label], parsed: &Parsed) -> Result<Term> {
     }
     let shape: Vec<usize> = uniq.iter().map(|&l| parsed.sizes[l as usize]).collect();
     for (i, &l) in uniq.iter().enumerate() {
-        let axis = labels.iter().position(|&x| x == l).expect("label of this operand");
+        let axis = labels
+            .iter()
+            .position(|&x| x == l)
+            .expect("label of this operand");
         if a.shape()[axis] != shape[i] {
             strides[i] = 0; // size 1 broadcast to the label's size
         }
     }
-    Ok(Term { array: a.with_layout(Layout { shape, strides, offset: a.layout.offset }), labels: uniq })
+    Ok(Term {
+        array: a.with_layout(Layout {
+            shape,
+            strides,
+            offset: a.layout.offset,
+        }),
+        labels: uniq,
+    })
 }
 
 /// Sums `labels` out of `t`: a GEMV of the (kept, summed) matrix against ones.
@@ -151,23 +208,48 @@ fn sum_out(t: Term, labels: &[Label]) -> Result<Term> {
     if labels.is_empty() {
         return Ok(t);
     }
-    let kept: Vec<Label> = t.labels.iter().copied().filter(|l| !labels.contains(l)).collect();
-    let pos = |l: &Label| t.labels.iter().position(|x| x == l).expect("label of this term");
+    let kept: Vec<Label> = t
+        .labels
+        .iter()
+        .copied()
+        .filter(|l| !labels.contains(l))
+        .collect();
+    let pos = |l: &Label| {
+        t.labels
+            .iter()
+            .position(|x| x == l)
+            .expect("label of this term")
+    };
     let perm: Vec<usize> = kept.iter().chain(labels).map(pos).collect();
     let f: usize = kept.iter().map(|l| t.array.shape()[pos(l)]).product();
     let s: usize = labels.iter().map(|l| t.array.shape()[pos(l)]).product();
-    let m = t.array.transpose(&perm)?.reshape(&[f as isize, s as isize])?;
+    let m = t
+        .array
+        .transpose(&perm)?
+        .reshape(&[f as isize, s as isize])?;
     let ones = Array::ones(t.array.device(), &[s], t.array.dtype())?;
-    let kept_shape: Vec<isize> = kept.iter().map(|l| t.array.shape()[pos(l)] as isize).collect();
+    let kept_shape: Vec<isize> = kept
+        .iter()
+        .map(|l| t.array.shape()[pos(l)] as isize)
+        .collect();
     let summed = m.matmul(&ones)?.reshape(&kept_shape)?;
-    Ok(Term { array: summed, labels: kept })
+    Ok(Term {
+        array: summed,
+        labels: kept,
+    })
 }
 
 /// One group of labels of one operand collapsed to (size, stride), or `None` when the group's
 /// strides do not merge into one.
 fn group(t: &Term, labels: &[Label]) -> Option<(u64, i64)> {
-    let shape: Vec<u64> = labels.iter().map(|l| t.array.shape()[t.labels.iter().position(|x| x == l).unwrap()] as u64).collect();
-    let strides: Vec<i64> = labels.iter().map(|l| t.array.strides()[t.labels.iter().position(|x| x == l).unwrap()] as i64).collect();
+    let shape: Vec<u64> = labels
+        .iter()
+        .map(|l| t.array.shape()[t.labels.iter().position(|x| x == l).unwrap()] as u64)
+        .collect();
+    let strides: Vec<i64> = labels
+        .iter()
+        .map(|l| t.array.strides()[t.labels.iter().position(|x| x == l).unwrap()] as i64)
+        .collect();
     let size: u64 = shape.iter().product();
     let (s, st) = collapse(&shape, &[strides]);
     match s.len() {
@@ -193,8 +275,14 @@ fn grouped(t: &Term, groups: [&[Label]; 3]) -> Result<Array> {
         return Ok(v);
     }
     let order: Vec<Label> = groups.iter().flat_map(|g| g.iter().copied()).collect();
-    let perm: Vec<usize> = order.iter().map(|l| t.labels.iter().position(|x| x == l).unwrap()).collect();
-    let packed = Term { array: t.array.transpose(&perm)?.contiguous()?, labels: order };
+    let perm: Vec<usize> = order
+        .iter()
+        .map(|l| t.labels.iter().position(|x| x == l).unwrap())
+        .collect();
+    let packed = Term {
+        array: t.array.transpose(&perm)?.contiguous()?,
+        labels: order,
+    };
     Ok(try_view(&packed).expect("a contiguous array in group order collapses"))
 }
 
@@ -202,35 +290,75 @@ fn grouped(t: &Term, groups: [&[Label]; 3]) -> Result<Array> {
 fn contract(a: Term, b: Term, keep: &[Label], order: Option<&[Label]>) -> Result<Term> {
     let kept = |l: &Label| keep.contains(l);
     // Labels only one operand has and nobody needs are summed before the step.
-    let a_drop: Vec<Label> = a.labels.iter().copied().filter(|l| !kept(l) && !b.labels.contains(l)).collect();
-    let b_drop: Vec<Label> = b.labels.iter().copied().filter(|l| !kept(l) && !a.labels.contains(l)).collect();
+    let a_drop: Vec<Label> = a
+        .labels
+        .iter()
+        .copied()
+        .filter(|l| !kept(l) && !b.labels.contains(l))
+        .collect();
+    let b_drop: Vec<Label> = b
+        .labels
+        .iter()
+        .copied()
+        .filter(|l| !kept(l) && !a.labels.contains(l))
+        .collect();
     let a = sum_out(a, &a_drop)?;
     let b = sum_out(b, &b_drop)?;
-    let batch: Vec<Label> = a.labels.iter().copied().filter(|l| b.labels.contains(l) && kept(l)).collect();
-    let m: Vec<Label> = a.labels.iter().copied().filter(|l| !b.labels.contains(l)).collect();
-    let n: Vec<Label> = b.labels.iter().copied().filter(|l| !a.labels.contains(l)).collect();
-    let k: Vec<Label> = a.labels.iter().copied().filter(|l| b.labels.contains(l) && !kept(l)).collect();
+    let batch: Vec<Label> = a
+        .labels
+        .iter()
+        .copied()
+        .filter(|l| b.labels.contains(l) && kept(l))
+        .collect();
+    let m: Vec<Label> = a
+        .labels
+        .iter()
+        .copied()
+        .filter(|l| !b.labels.contains(l))
+        .collect();
+    let n: Vec<Label> = b
+        .labels
+        .iter()
+        .copied()
+        .filter(|l| !a.labels.contains(l))
+        .collect();
+    let k: Vec<Label> = a
+        .labels
+        .iter()
+        .copied()
+        .filter(|l| b.labels.contains(l) && !kept(l))
+        .collect();
     let size = |l: &Label| {
         let t = if a.labels.contains(l) { &a } else { &b };
         t.array.shape()[t.labels.iter().position(|x| x == l).unwrap()]
     };
     // The result's axis order: the requested one when its groups collapse, else (b, m, n).
     let natural: Vec<Label> = batch.iter().chain(&m).chain(&n).copied().collect();
-    let wanted = order.filter(|o| o.len() == natural.len() && o.iter().all(|l| natural.contains(l)));
+    let wanted =
+        order.filter(|o| o.len() == natural.len() && o.iter().all(|l| natural.contains(l)));
     let dtype: DType = a.array.dtype();
     let make = |labels: &[Label]| -> Result<Term> {
         let shape: Vec<usize> = labels.iter().map(size).collect();
-        Ok(Term { array: Array::empty("einsum", a.array.device(), &shape, dtype)?, labels: labels.to_vec() })
+        Ok(Term {
+            array: Array::empty("einsum", a.array.device(), &shape, dtype)?,
+            labels: labels.to_vec(),
+        })
     };
     let c = match wanted {
         Some(o) => {
             let c = make(o)?;
             // Order the m and n groups as they appear in C so C's groups collapse.
-            if [&batch, &m, &n].iter().all(|g| group(&c, g).is_some()) { c } else { make(&natural)? }
+            if [&batch, &m, &n].iter().all(|g| group(&c, g).is_some()) {
+                c
+            } else {
+                make(&natural)?
+            }
         }
         None => make(&natural)?,
     };
-    let by_c = |g: &[Label]| -> Vec<Label> { c.labels.iter().copied().filter(|l| g.contains(l)).collect() };
+    let by_c = |g: &[Label]| -> Vec<Label> {
+        c.labels.iter().copied().filter(|l| g.contains(l)).collect()
+    };
     let (batch, m, n) = (by_c(&batch), by_c(&m), by_c(&n));
     let a3 = grouped(&a, [&batch, &m, &k])?;
     let b3 = grouped(&b, [&batch, &k, &n])?;

@@ -1,0 +1,163 @@
+//! The job that brings users here: `np.einsum('ijk,ikm->ijm', a, b)` on 500×500×500 f32, timed
+//! honestly (after synchronising) next to our own batched matmul on the same shapes and NumPy's
+//! einsum (optimize=False and True) on the same machine; then three contractions that need
+//! permutes, against the equivalent GEMM.
+//!
+//! ```text
+//! cargo run --release --example einsum_seed            # B = N = 500
+//! cargo run --release --example einsum_seed -- 200     # a smaller seed case
+//! ```
+//! On lavapipe the "GPU" is the CPU: these are CPU figures.
+
+use gpuarray::{einsum, einsum_path, Array, DType, Device};
+use std::process::Command;
+use std::time::Instant;
+
+fn main() -> gpuarray::Result<()> {
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(500);
+    let dev = Device::new()?;
+    println!("adapter: {}", dev.info());
+    let tune = dev.matmul_tuning()?;
+    println!(
+        "matmul kernel: {} (tuned in {:.2} s)",
+        tune.chosen,
+        tune.elapsed.as_secs_f64()
+    );
+
+    // The seed case.
+    let a = Array::full(&dev, &[n, n, n], 0.5, DType::F32)?;
+    let b = Array::full(&dev, &[n, n, n], 0.25, DType::F32)?;
+    dev.synchronize()?;
+    let inputs = dev.memory_stats().in_use_bytes;
+    let flops = 2.0 * (n as f64).powi(4);
+    let (t_e, c) = best(&dev, 3, || einsum("ijk,ikm->ijm", &[&a, &b]))?;
+    let peak = dev.memory_stats().peak_bytes;
+    let (t_m, _) = best(&dev, 3, || a.matmul(&b))?;
+    let wrong = c
+        .to_vec::<f32>()?
+        .iter()
+        .filter(|&&x| x != 0.125 * n as f32)
+        .count();
+    println!(
+        "\nseed: einsum('ijk,ikm->ijm') on ({n},{n},{n}) f32, {:.1} GFLOP",
+        flops / 1e9
+    );
+    println!(
+        "  gpuarray einsum        {:>9.3} s  {:>7.1} GFLOP/s  ({} wrong elements)",
+        t_e,
+        flops / t_e / 1e9,
+        wrong
+    );
+    println!(
+        "  gpuarray matmul        {:>9.3} s  {:>7.1} GFLOP/s  -> einsum at {:.0} % of matmul",
+        t_m,
+        flops / t_m / 1e9,
+        100.0 * t_m / t_e
+    );
+    let out_bytes = (n * n * n * 4) as u64;
+    println!(
+        "  pool peak {:.0} MiB = inputs {:.0} MiB + output {:.0} MiB + {:.1} MiB other",
+        mib(peak),
+        mib(inputs),
+        mib(out_bytes),
+        mib(peak.saturating_sub(inputs + out_bytes))
+    );
+    match numpy(&["seed", &n.to_string()]) {
+        Some(lines) => {
+            for l in lines.lines() {
+                println!("  NumPy  {l}");
+            }
+        }
+        None => println!("  NumPy: not available (python3 -m pip install numpy)"),
+    }
+    drop((a, b, c));
+
+    // Contractions that need permutes, against the equivalent GEMM.
+    println!(
+        "\npermuted contractions (GFLOP/s, and as a fraction of matmul on the equivalent GEMM):"
+    );
+    let cases: [Contraction; 3] = [
+        (
+            "bhqd,bhkd->bhqk",
+            vec![vec![4, 8, 256, 64], vec![4, 8, 256, 64]],
+            [32, 256, 64, 256],
+            2.0 * 32.0 * 256.0 * 256.0 * 64.0,
+        ),
+        (
+            "abcd,dcbe->ae",
+            vec![vec![256, 16, 16, 16], vec![16, 16, 16, 256]],
+            [1, 256, 4096, 256],
+            2.0 * 256.0 * 4096.0 * 256.0,
+        ),
+        (
+            "ij,jk,kl->il",
+            vec![vec![512, 512], vec![512, 512], vec![512, 512]],
+            [2, 512, 512, 512],
+            2.0 * 2.0 * 512f64.powi(3),
+        ),
+    ];
+    for (expr, shapes, [bt, m, k, nn], fl) in cases {
+        let ops: Vec<Array> = shapes
+            .iter()
+            .map(|s| Array::full(&dev, s, 1.0, DType::F32))
+            .collect::<gpuarray::Result<_>>()?;
+        let refs: Vec<&Array> = ops.iter().collect();
+        let (t, _) = best(&dev, 3, || einsum(expr, &refs))?;
+        let ga = Array::full(&dev, &[bt, m, k], 1.0, DType::F32)?;
+        let gb = Array::full(&dev, &[bt, k, nn], 1.0, DType::F32)?;
+        let (tg, _) = best(&dev, 3, || ga.matmul(&gb))?;
+        println!("  {expr:<18} {:>7.1} GFLOP/s   GEMM {bt}x({m}x{k} @ {k}x{nn}) {:>7.1} GFLOP/s   {:>4.0} %", fl / t / 1e9, fl / tg / 1e9, 100.0 * tg / t);
+        if expr == "ij,jk,kl->il" {
+            println!("{}", einsum_path(expr, &refs)?);
+        }
+    }
+    if dev.info().device_type == "Cpu" {
+        println!(
+            "note: {} is a CPU adapter: these are CPU figures",
+            dev.info().name
+        );
+    }
+    Ok(())
+}
+
+fn best(
+    dev: &Device,
+    reps: usize,
+    f: impl Fn() -> gpuarray::Result<Array>,
+) -> gpuarray::Result<(f64, Array)> {
+    let mut out = f()?; // warm-up
+    dev.synchronize()?;
+    let mut t = f64::INFINITY;
+    for _ in 0..reps {
+        drop(out);
+        let s = Instant::now();
+        out = f()?;
+        dev.synchronize()?;
+        t = t.min(s.elapsed().as_secs_f64());
+    }
+    Ok((t, out))
+}
+
+fn mib(b: u64) -> f64 {
+    b as f64 / (1 << 20) as f64
+}
+
+fn numpy(args: &[&str]) -> Option<String> {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/bench/numpy_baseline.py"
+    );
+    let o = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .env_remove("OPENBLAS_CORETYPE")
+        .env_remove("OPENBLAS_L2_SIZE")
+        .output()
+        .ok()?;
+    o.status
+        .success()
+        .then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}

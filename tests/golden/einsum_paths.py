@@ -7,6 +7,7 @@ largest intermediate, and the printed report verbatim. The unit test in path.rs 
 (committed as einsum_paths.txt) and asserts our planner agrees.
 
     python3 tests/golden/einsum_paths.py > tests/golden/einsum_paths.txt
+    python3 tests/golden/einsum_paths.py 5000 1 > /tmp/wide.txt   # more random cases, seed 1
 
 After the table, "random" lines give the same figures (no report) for generated expressions of
 3-6 operands with random sizes and memory limits, to pin tie-breaking and sieving:
@@ -165,8 +166,9 @@ for name, subscripts, shapes, limit in CASES:
             print("| " + line)
         print("end")
 
-rng = random.Random(7)
-for _ in range(150):
+# A case count and seed on the command line widen the random part for one-off comparisons.
+rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 7)
+for _ in range(int(sys.argv[1]) if len(sys.argv) > 1 else 150):
     subscripts, shapes, limit = random_case(rng)
     for algo in ("greedy", "optimal"):
         path, naive, optimized, largest, _ = run(subscripts, shapes, algo, limit)

@@ -123,6 +123,9 @@ fn main() -> gpuarray::Result<()> {
     Ok(())
 }
 
+/// (subscripts, operand shapes, equivalent GEMM as [batch, m, k, n], flops).
+type Contraction = (&'static str, Vec<Vec<usize>>, [usize; 4], f64);
+
 fn best(
     dev: &Device,
     reps: usize,

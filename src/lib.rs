@@ -40,6 +40,7 @@ mod dtype;
 mod error;
 mod memory;
 mod ops;
+pub mod random;
 
 pub use array::layout::SliceArg;
 pub use array::Array;

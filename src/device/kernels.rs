@@ -18,16 +18,20 @@ pub(crate) enum Kernel {
     Fill,
     /// Arithmetic sequences (arange, linspace). Dtype: the array's.
     Sequence,
+    /// Philox4x32-10 random numbers and their distributions (`crate::random`). Dtype: the
+    /// output's; the distribution is the override constant `DIST`.
+    Philox,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 3] = [Kernel::Copy, Kernel::Fill, Kernel::Sequence];
+    pub const ALL: [Kernel; 4] = [Kernel::Copy, Kernel::Fill, Kernel::Sequence, Kernel::Philox];
 
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Copy => "copy",
             Kernel::Fill => "fill",
             Kernel::Sequence => "sequence",
+            Kernel::Philox => "philox",
         }
     }
 
@@ -36,6 +40,7 @@ impl Kernel {
             Kernel::Copy => include_str!("../../shaders/copy.wgsl"),
             Kernel::Fill => include_str!("../../shaders/fill.wgsl"),
             Kernel::Sequence => include_str!("../../shaders/sequence.wgsl"),
+            Kernel::Philox => include_str!("../../shaders/philox.wgsl"),
         }
     }
 
@@ -46,7 +51,24 @@ impl Kernel {
                 .iter()
                 .flat_map(|&s| dtypes.iter().map(move |&d| Variant::pair(s, d)))
                 .collect(),
-            Kernel::Fill | Kernel::Sequence => dtypes.iter().map(|&t| Variant::one(t)).collect(),
+            Kernel::Fill | Kernel::Sequence | Kernel::Philox => {
+                dtypes.iter().map(|&t| Variant::one(t)).collect()
+            }
+        }
+    }
+
+    /// The pipelines compiled when a device starts, for the dtypes it supports.
+    pub fn startup_keys(self, dtypes: &[DType]) -> Vec<PipelineKey> {
+        match self {
+            // Compiled on first use, per (dtype, distribution): the 24 combinations would add
+            // about 1.8 s to every device start on lavapipe (75 ms each), for draws most
+            // programs never make.
+            Kernel::Philox => Vec::new(),
+            _ => self
+                .variants(dtypes)
+                .into_iter()
+                .map(|v| PipelineKey::new(self, v))
+                .collect(),
         }
     }
 
@@ -67,6 +89,12 @@ impl Kernel {
                 "alias T = {};\nalias C = {};\n",
                 v.a.wgsl(),
                 v.a.wgsl_compute()
+            ),
+            // F: the float type the wide (53-bit) distributions compute in.
+            Kernel::Philox => format!(
+                "alias T = {};\nalias F = {};\n",
+                v.a.wgsl(),
+                if v.a == DType::F64 { "f64" } else { "f32" }
             ),
         }
     }

@@ -550,8 +550,8 @@ impl DeviceInner {
 
     fn compile_all(&self) -> Result<()> {
         for kernel in Kernel::ALL {
-            for variant in kernel.variants(&self.dtypes) {
-                self.compile(&PipelineKey::new(kernel, variant))?;
+            for key in kernel.startup_keys(&self.dtypes) {
+                self.compile(&key)?;
             }
         }
         Ok(())

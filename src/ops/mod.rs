@@ -3,4 +3,4 @@
 
 pub(crate) mod copy;
 pub(crate) mod fill;
-mod params;
+pub(crate) mod params;

@@ -6,8 +6,9 @@ use naga::valid::{Capabilities, ValidationFlags, Validator};
 #[test]
 fn every_shipped_variant_validates() {
     let variants = gpuarray::shader_variants();
-    // 25 copy (5 x 5 dtypes) + 5 fill + 5 sequence.
-    assert!(variants.len() >= 35, "only {} variants", variants.len());
+    // 25 copy (5 x 5 dtypes) + 5 fill + 5 sequence + 5 philox.
+    assert!(variants.len() >= 40, "only {} variants", variants.len());
+    assert!(variants.iter().any(|v| v.label == "philox[f16]"));
     let mut failures = Vec::new();
     for v in &variants {
         let module = match naga::front::wgsl::parse_str(&v.wgsl) {

@@ -18,19 +18,28 @@ pub(crate) enum Kernel {
     Fill,
     /// Arithmetic sequences (arange, linspace). Dtype: the array's.
     Sequence,
+    /// Row gathers along an axis (`numpy.take` with host indices). Dtype: the array's.
+    Take,
     /// Philox4x32-10 random numbers and their distributions (`crate::random`). Dtype: the
     /// output's; the distribution is the override constant `DIST`.
     Philox,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 4] = [Kernel::Copy, Kernel::Fill, Kernel::Sequence, Kernel::Philox];
+    pub const ALL: [Kernel; 5] = [
+        Kernel::Copy,
+        Kernel::Fill,
+        Kernel::Sequence,
+        Kernel::Take,
+        Kernel::Philox,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Copy => "copy",
             Kernel::Fill => "fill",
             Kernel::Sequence => "sequence",
+            Kernel::Take => "take",
             Kernel::Philox => "philox",
         }
     }
@@ -40,6 +49,7 @@ impl Kernel {
             Kernel::Copy => include_str!("../../shaders/copy.wgsl"),
             Kernel::Fill => include_str!("../../shaders/fill.wgsl"),
             Kernel::Sequence => include_str!("../../shaders/sequence.wgsl"),
+            Kernel::Take => include_str!("../../shaders/take.wgsl"),
             Kernel::Philox => include_str!("../../shaders/philox.wgsl"),
         }
     }
@@ -51,7 +61,7 @@ impl Kernel {
                 .iter()
                 .flat_map(|&s| dtypes.iter().map(move |&d| Variant::pair(s, d)))
                 .collect(),
-            Kernel::Fill | Kernel::Sequence | Kernel::Philox => {
+            Kernel::Fill | Kernel::Sequence | Kernel::Take | Kernel::Philox => {
                 dtypes.iter().map(|&t| Variant::one(t)).collect()
             }
         }
@@ -90,6 +100,7 @@ impl Kernel {
                 v.a.wgsl(),
                 v.a.wgsl_compute()
             ),
+            Kernel::Take => format!("alias T = {};\n", v.a.wgsl()),
             // F: the float type the wide (53-bit) distributions compute in.
             Kernel::Philox => format!(
                 "alias T = {};\nalias F = {};\n",

@@ -4,3 +4,4 @@
 pub(crate) mod copy;
 pub(crate) mod fill;
 pub(crate) mod params;
+pub(crate) mod take;

@@ -53,6 +53,7 @@
 mod integers;
 pub(crate) mod launch;
 mod philox;
+mod sampling;
 
 use crate::array::Array;
 use crate::device::Device;

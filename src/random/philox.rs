@@ -83,6 +83,61 @@ impl StreamPos {
     }
 }
 
+/// Stream words read in order on the host (for draws whose consumption is sequential, such as
+/// Fisher–Yates), counting the words consumed.
+pub(crate) struct HostWords {
+    pos: StreamPos,
+    block: [u32; 4],
+    consumed: u64,
+}
+
+impl HostWords {
+    pub fn new(pos: StreamPos) -> HostWords {
+        HostWords {
+            block: philox4x32_10(pos.counter(), pos.key),
+            pos,
+            consumed: 0,
+        }
+    }
+
+    /// Words read so far.
+    pub fn consumed(&self) -> u64 {
+        self.consumed
+    }
+
+    pub fn next_word(&mut self) -> u32 {
+        let w = self.block[self.pos.phase as usize];
+        self.consumed += 1;
+        self.pos = self.pos.advanced(1);
+        if self.pos.phase == 0 {
+            self.block = philox4x32_10(self.pos.counter(), self.pos.key);
+        }
+        w
+    }
+
+    /// A value uniform on `[0, range)` for `range` in `1..=2^32`: Lemire's multiply with
+    /// rejection, exactly as `Generator::integers` draws (rejected words are skipped).
+    pub fn bounded(&mut self, range: u64) -> u64 {
+        debug_assert!((1..=1 << 32).contains(&range));
+        let threshold = (1u64 << 32) % range;
+        loop {
+            let m = u64::from(self.next_word()) * range;
+            if (m & 0xffff_ffff) >= threshold {
+                return m >> 32;
+            }
+        }
+    }
+
+    /// cuRAND's `_curand_uniform_double_hq` of the next two words: 53 bits, in (0, 1].
+    pub fn uniform53(&mut self) -> f64 {
+        let x = u64::from(self.next_word());
+        let y = u64::from(self.next_word());
+        let z = x ^ (y << 21);
+        let inv = 1.0 / 9_007_199_254_740_992.0; // 2^-53
+        z as f64 * inv + inv / 2.0
+    }
+}
+
 /// The subsequence of child `index` spawned from `(seed, parent)`: a Philox hash of both under a
 /// key that no stream uses for data (the seed's key xor a constant). Distinct children of one
 /// parent, and children of different parents, collide only by chance (2^-64 per pair).
@@ -136,11 +191,21 @@ mod tests {
         // Offsets past 2^32 blocks use the counter's second word.
         let r = StreamPos::curand(1, 0, (5u64 << 34) + 2);
         assert_eq!((r.counter(), r.phase), ([0, 5, 0, 0], 2));
-        // The largest offset carries into the subsequence words when advanced.
-        let s = StreamPos::curand(1, u64::MAX, u64::MAX).advanced(1);
-        assert_eq!((s.counter(), s.phase), ([0, 0, 0, 0], 0));
-        let t = StreamPos::curand(1, 3, u64::MAX).advanced(1);
-        assert_eq!((t.counter(), t.phase), ([0, 0, 4, 0], 0));
+        // The largest offset is block 2^62 - 1, word 3.
+        let s = StreamPos::curand(1, 3, u64::MAX);
+        assert_eq!((s.counter(), s.phase), ([!0, 0x3fff_ffff, 3, 0], 3));
+        // Block counters carry into the subsequence words, and wrap at 2^128 (cuRAND's skipahead).
+        let t = StreamPos {
+            key: [1, 0],
+            block: (3u128 << 64) | u128::from(u64::MAX),
+            phase: 2,
+        };
+        assert_eq!(t.advanced(2).counter(), [0, 0, 4, 0]);
+        let u = StreamPos {
+            block: u128::MAX,
+            ..t
+        };
+        assert_eq!(u.advanced(2).counter(), [0, 0, 0, 0]);
     }
 
     #[test]
@@ -151,6 +216,23 @@ mod tests {
         let words: Vec<u32> = (0..8).map(|i| p.advanced(i).word()).collect();
         assert_eq!(&words[..4], &block);
         assert_eq!(&words[4..], &next);
+    }
+
+    #[test]
+    fn host_words_read_the_stream_in_order() {
+        let start = StreamPos::curand(9, 2, 3);
+        let mut h = HostWords::new(start);
+        for i in 0..9 {
+            assert_eq!(h.next_word(), start.advanced(i).word());
+        }
+        assert_eq!(h.consumed(), 9);
+        // Bounded draws stay in range; a range of one consumes a word and gives 0.
+        assert!((0..100).all(|_| h.bounded(7) < 7));
+        let before = h.consumed();
+        assert_eq!(h.bounded(1), 0);
+        assert_eq!(h.consumed(), before + 1);
+        let u = h.uniform53();
+        assert!(u > 0.0 && u <= 1.0);
     }
 
     #[test]

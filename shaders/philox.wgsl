@@ -2,8 +2,11 @@
 // distributions built on it.
 //
 // The host prepends `alias T = ..;` (the stored element type) and `alias F = ..;` (f64 for f64
-// arrays, f32 otherwise: the "wide" 53-bit distributions compute in F). Everything else is chosen
-// by override constants: DIST picks the distribution, OUT16 marks f16 output.
+// arrays, f32 otherwise: the "wide" 53-bit distributions compute in F), then a backend:
+// philox_u32.wgsl (32-bit arithmetic only, as WebGPU has) or philox_u64.wgsl (SHADER_INT64, for
+// 4-byte element types), which supplies mulhilo(), binding 2 and the unit stores. The two give
+// the same bits. Everything else is chosen by override constants: DIST picks the distribution,
+// OUT16 marks f16 output, PHASED runs that start inside a block.
 //
 // Stream layout. Word e of a stream is word (e % 4) of philox(counter, key) for the block counter
 // floor(e / 4) (128 bits, words little-endian). A launch covers a contiguous run of words:
@@ -79,31 +82,19 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
-// The output window, element by element (integer pass 2) and as vec4s (same memory).
+// The output window element by element (integer pass 2). The backend declares binding 2, the
+// same window as vectors, and the unit stores.
 @group(0) @binding(1) var<storage, read_write> dst: array<T>;
-@group(0) @binding(2) var<storage, read_write> dst4: array<vec4<T>>;
 // Integer passes: per-tile counts (pass 1) or output positions (pass 2). Other launches bind the
 // output window here too and never touch it.
 @group(0) @binding(3) var<storage, read_write> aux: array<u32>;
 
 // ---- Philox4x32-10 ----------------------------------------------------------------------------
 
-// High word of the 64-bit product a * b, from 16-bit limbs (no 64-bit types needed). The middle
-// sum cannot overflow: p10 <= (2^16 - 1)^2 and the two added terms are below 2^16 each.
-fn mulhi(a: u32, b: u32) -> u32 {
-    let a0 = a & 0xffffu;
-    let a1 = a >> 16u;
-    let b0 = b & 0xffffu;
-    let b1 = b >> 16u;
-    let p00 = a0 * b0;
-    let p01 = a0 * b1;
-    let p10 = a1 * b0;
-    let p11 = a1 * b1;
-    return p11 + (p01 >> 16u) + ((p10 + (p01 & 0xffffu) + (p00 >> 16u)) >> 16u);
-}
-
 fn philox_round(c: vec4<u32>, k: vec2<u32>) -> vec4<u32> {
-    return vec4<u32>(mulhi(M1, c.z) ^ c.y ^ k.x, M1 * c.z, mulhi(M0, c.x) ^ c.w ^ k.y, M0 * c.x);
+    let p0 = mulhilo(M0, c.x);
+    let p1 = mulhilo(M1, c.z);
+    return vec4<u32>(p1.x ^ c.y ^ k.x, p1.y, p0.x ^ c.w ^ k.y, p0.y);
 }
 
 // philox4x32_R(10, counter, key): a round with the key, then 9 x (bump the key, round).
@@ -385,7 +376,7 @@ fn int_value(hi: u32) -> T {
 
 fn int_direct(x: u32) -> T {
     // range = 2^k: (x 2^k) >> 32 needs no rejection; range 2^32 (irange 0) is x itself.
-    return int_value(select(mulhi(x, p.irange), x, p.irange == 0u));
+    return int_value(select(mulhilo(x, p.irange).x, x, p.irange == 0u));
 }
 
 // Four outputs of a one-word distribution from four words.
@@ -447,13 +438,9 @@ fn wide2(w: vec4<u32>) -> vec2<T> {
 fn emit_unit(u: u32) {
     let w = unit_words(u);
     if (WIDE) {
-        dst4[2u * u] = vec4<T>(wide2(w.a), wide2(w.b));
-        dst4[2u * u + 1u] = vec4<T>(wide2(w.c), wide2(w.d));
+        store_wide(u, vec4<T>(wide2(w.a), wide2(w.b)), vec4<T>(wide2(w.c), wide2(w.d)));
     } else {
-        dst4[4u * u] = narrow4(w.a);
-        dst4[4u * u + 1u] = narrow4(w.b);
-        dst4[4u * u + 2u] = narrow4(w.c);
-        dst4[4u * u + 3u] = narrow4(w.d);
+        store_narrow(u, narrow4(w.a), narrow4(w.b), narrow4(w.c), narrow4(w.d));
     }
 }
 
@@ -462,11 +449,10 @@ fn emit_unit(u: u32) {
 // Counts (pass 1) or writes (pass 2) the accepted words of four words, in order.
 fn lemire4(w: vec4<u32>, pos: ptr<function, u32>, emit: bool) {
     for (var k = 0u; k < 4u; k += 1u) {
-        let x = w[k];
-        let lo = x * p.irange;
-        if (lo >= p.ithresh) {
+        let m = mulhilo(w[k], p.irange);
+        if (m.y >= p.ithresh) {
             if (emit && *pos < p.count) {
-                dst[*pos] = int_value(mulhi(x, p.irange));
+                dst[*pos] = int_value(m.x);
             }
             *pos += 1u;
         }

@@ -20,18 +20,21 @@ pub(crate) enum Kernel {
     Sequence,
     /// Row gathers along an axis (`numpy.take` with host indices). Dtype: the array's.
     Take,
-    /// Philox4x32-10 random numbers and their distributions (`crate::random`). Dtype: the
-    /// output's; the distribution is the override constant `DIST`.
+    /// Philox4x32-10 random numbers and their distributions (`crate::random`), 32-bit
+    /// arithmetic only. Dtype: the output's; the distribution is the override constant `DIST`.
     Philox,
+    /// The same with the SHADER_INT64 backend (bit-identical, faster), for 4-byte dtypes.
+    Philox64,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 5] = [
+    pub const ALL: [Kernel; 6] = [
         Kernel::Copy,
         Kernel::Fill,
         Kernel::Sequence,
         Kernel::Take,
         Kernel::Philox,
+        Kernel::Philox64,
     ];
 
     pub fn name(self) -> &'static str {
@@ -41,6 +44,7 @@ impl Kernel {
             Kernel::Sequence => "sequence",
             Kernel::Take => "take",
             Kernel::Philox => "philox",
+            Kernel::Philox64 => "philox64",
         }
     }
 
@@ -50,7 +54,15 @@ impl Kernel {
             Kernel::Fill => include_str!("../../shaders/fill.wgsl"),
             Kernel::Sequence => include_str!("../../shaders/sequence.wgsl"),
             Kernel::Take => include_str!("../../shaders/take.wgsl"),
-            Kernel::Philox => include_str!("../../shaders/philox.wgsl"),
+            // A backend (mulhilo, the vector binding, unit stores), then the kernel.
+            Kernel::Philox => concat!(
+                include_str!("../../shaders/philox_u32.wgsl"),
+                include_str!("../../shaders/philox.wgsl")
+            ),
+            Kernel::Philox64 => concat!(
+                include_str!("../../shaders/philox_u64.wgsl"),
+                include_str!("../../shaders/philox.wgsl")
+            ),
         }
     }
 
@@ -64,6 +76,11 @@ impl Kernel {
             Kernel::Fill | Kernel::Sequence | Kernel::Take | Kernel::Philox => {
                 dtypes.iter().map(|&t| Variant::one(t)).collect()
             }
+            Kernel::Philox64 => dtypes
+                .iter()
+                .filter(|t| t.size_bytes() == 4)
+                .map(|&t| Variant::one(t))
+                .collect(),
         }
     }
 
@@ -73,7 +90,7 @@ impl Kernel {
             // Compiled on first use, per (dtype, distribution): the 24 combinations would add
             // about 1.8 s to every device start on lavapipe (75 ms each), for draws most
             // programs never make.
-            Kernel::Philox => Vec::new(),
+            Kernel::Philox | Kernel::Philox64 => Vec::new(),
             _ => self
                 .variants(dtypes)
                 .into_iter()
@@ -102,7 +119,7 @@ impl Kernel {
             ),
             Kernel::Take => format!("alias T = {};\n", v.a.wgsl()),
             // F: the float type the wide (53-bit) distributions compute in.
-            Kernel::Philox => format!(
+            Kernel::Philox | Kernel::Philox64 => format!(
                 "alias T = {};\nalias F = {};\n",
                 v.a.wgsl(),
                 if v.a == DType::F64 { "f64" } else { "f32" }

@@ -27,8 +27,9 @@
 //
 // Exactness. WGSL lets f32(u32) and the float operators round to either neighbour, so the uniform
 // conversions never apply them to inexact values: curand_uniform's RN(RN(x) 2^-32 + 2^-33) is
-// built with integer operations and a bitcast, and the f64 uniform from integers below 2^53
-// scaled by powers of two (exact in any implementation). Normals and exponentials use the log /
+// rounded in integer arithmetic to an integer below 2^24 times a power of two, and the f64
+// uniform is an integer below 2^53 times a power of two; converting such integers and scaling
+// them is exact in any implementation. Normals and exponentials use the log /
 // sin / cos kernels below (WGSL's built-ins are only 2^-11 absolute-accurate): a few ulp from
 // the exact values, but not bit-identical across adapters. Per-lane conditions are written as
 // select()s: a divergent branch costs both sides on SIMD CPUs anyway.

@@ -64,7 +64,8 @@ pub(crate) fn key(dev: &DeviceInner, dtype: DType, dist: Dist, phase: u32) -> Pi
         Dist::IntCount | Dist::IntEmit => 1,
         _ => EPT,
     };
-    let int64 = dev.info.features.contains(&"shader-int64") && dtype.size_bytes() == 4;
+    let int64 =
+        dev.device.features().contains(wgpu::Features::SHADER_INT64) && dtype.size_bytes() == 4;
     let kernel = if int64 {
         Kernel::Philox64
     } else {
@@ -96,7 +97,8 @@ pub(crate) struct Extra {
 pub(crate) struct Run {
     /// Position of the launch's first word.
     pub start: StreamPos,
-    /// Elements the launch may write.
+    /// Elements the launch may write (read by the integer pass 2; generation launches write
+    /// whole units).
     pub count: u32,
     /// 16-word units (or integer tiles).
     pub units: u32,

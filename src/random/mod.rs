@@ -6,9 +6,9 @@
 //! A generator is a position in a Philox4x32-10 stream: `key = (seed lo, seed hi)`, and word `e`
 //! of subsequence `s` from offset `o` is word `(o + e) % 4` of
 //! `philox(counter = (b lo, b hi, s lo, s hi), key)` with `b = (o + e) / 4` — exactly the words
-//! cuRAND's `curand()` returns after `curand_init(seed, s, o)`, and so also CuPy's `Philox4x3210`
-//! slots, PyTorch's per-thread CUDA streams, TensorFlow's `PhiloxRandom` and C++26
-//! `std::philox4x32`. Each GPU invocation computes whole blocks from (key, counter), so the same
+//! cuRAND's `curand()` returns after `curand_init(seed, s, o)`, and so (for the same key) also
+//! CuPy's `Philox4x3210` slots, PyTorch's per-thread CUDA streams, TensorFlow's `PhiloxRandom`
+//! and C++26 `std::philox4x32`. Each GPU invocation computes whole blocks from (key, counter), so the same
 //! seed gives the same bits on every adapter, whatever the chunking or workgroup size.
 //!
 //! Every draw consumes stream words in order and advances [`Generator::offset`] by exactly the
@@ -28,10 +28,11 @@
 //! | `exponential` | 1 (f64: 2) | `-scale · ln u`, u the (0, 1] uniform above |
 //! | `bernoulli(p)` | 1 | `x < round(p 2^32)` |
 //! | `integers(lo, hi)` | ≥ 1 | Lemire's multiply with rejection: exactly uniform |
+//! | `permutation`, `shuffle`, `choice` | ≥ 1 per index | Fisher–Yates and friends on the host, gather on the device |
 //!
-//! `random`, `bits`, `bernoulli` and `integers` are bit-identical on every adapter: the uniform
-//! conversions are done in integer arithmetic, because WGSL lets `f32(u32)` and `*` round either
-//! way. Normals and exponentials use the crate's own `log`/`sin`/`cos` polynomials (WGSL's
+//! `random`, `bits`, `bernoulli` and `integers` are bit-identical on every adapter: WGSL lets
+//! `f32(u32)` and `*` round either way, so the uniform conversions round in integer arithmetic
+//! and only convert integers below 2^24 (exact) and scale by powers of two (exact). Normals and exponentials use the crate's own `log`/`sin`/`cos` polynomials (WGSL's
 //! built-ins are only 2^-11 accurate): within a few ulp of the exact values everywhere, but not
 //! guaranteed bit-identical across adapters. The Box–Muller angle is computed exactly from the
 //! word (cuRAND first rounds it to f32, a difference below 5e-7 radians).
@@ -246,7 +247,9 @@ impl Generator {
     }
 
     /// Uniform floats in [lo, hi): `lo + (hi - lo) * random`, with a value that rounds up to
-    /// `hi` replaced by `lo` (PyTorch's convention). Needs finite `lo <= hi`.
+    /// `hi` replaced by `lo` (PyTorch's convention). Needs finite `lo <= hi`. Computed in f32
+    /// (f64 for f64), so adapters may differ in the last bit (WGSL's `*` and `+` may round
+    /// either way); `random` itself is exact.
     ///
     /// ```no_run
     /// # fn main() -> gpuarray::Result<()> {

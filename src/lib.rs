@@ -20,9 +20,11 @@
 //!     let d = rev.astype(DType::F64)?;                        // cast kernel
 //!     assert_eq!(d.to_vec::<f64>()?, vec![3.0, 6.0, 2.0, 5.0, 1.0, 4.0]);
 //!
-//!     // Arrays made on the GPU.
+//!     // Arrays made on the GPU, random ones too (Philox4x32-10, the same bits on every adapter).
 //!     let r = Array::arange(&dev, 0.0, 1e6, 1.0, DType::F32)?;
 //!     let e = Array::eye(&dev, 4, DType::I32)?;
+//!     let mut g = gpuarray::random::Generator::new(&dev, 42);
+//!     let x = g.standard_normal(&[500, 500, 500], DType::F32)?;
 //!     dev.synchronize()?;
 //!     println!("{:?} {:?} pool: {:?}", r, e, dev.memory_stats());
 //!     Ok(())
@@ -40,6 +42,7 @@ mod dtype;
 mod error;
 mod memory;
 pub(crate) mod ops;
+pub mod random;
 
 pub use array::layout::SliceArg;
 pub use array::math::{

@@ -6,8 +6,12 @@ use naga::valid::{Capabilities, ValidationFlags, Validator};
 #[test]
 fn every_shipped_variant_validates() {
     let variants = gpuarray::shader_variants();
-    // 25 copy (5 x 5 dtypes) + 5 fill + 5 sequence + 3 x 5 matmul (tiled, gemv, naive) + 3 sgb.
-    assert!(variants.len() >= 53, "only {} variants", variants.len());
+    // Copy (6 x 6 dtypes), fill, sequence, element-wise, reductions, matmul, take, philox.
+    assert!(variants.len() >= 100, "only {} variants", variants.len());
+    assert!(variants.iter().any(|v| v.label == "philox[f16]"));
+    assert!(variants
+        .iter()
+        .any(|v| v.label.starts_with("matmul_sgb32x8[f32]")));
     let mut failures = Vec::new();
     for v in &variants {
         let module = match naga::front::wgsl::parse_str(&v.wgsl) {

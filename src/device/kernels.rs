@@ -42,6 +42,11 @@ pub(crate) enum Kernel {
     MatmulSgb(u32),
     /// Gather along one axis with an i32 index array (`take`). Dtype: the data's.
     Take,
+    /// Philox4x32-10 random numbers and their distributions (`crate::random`), 32-bit
+    /// arithmetic only. Dtype: the output's; the distribution is the override constant `DIST`.
+    Philox,
+    /// The same with the SHADER_INT64 backend (bit-identical, faster), for 4-byte dtypes.
+    Philox64,
 }
 
 /// How an element-wise kernel walks its operands.
@@ -101,6 +106,8 @@ impl Kernel {
             Kernel::MatmulSgb(16),
             Kernel::MatmulSgb(8),
             Kernel::Take,
+            Kernel::Philox,
+            Kernel::Philox64,
         ]);
         v
     }
@@ -156,6 +163,8 @@ impl Kernel {
             Kernel::MatmulNaive => "matmul_naive".into(),
             Kernel::MatmulSgb(rows) => format!("matmul_sgb{rows}x8"),
             Kernel::Take => "take".into(),
+            Kernel::Philox => "philox".into(),
+            Kernel::Philox64 => "philox64".into(),
         }
     }
 
@@ -198,6 +207,15 @@ impl Kernel {
             Kernel::MatmulNaive => vec![include_str!("../../shaders/matmul_naive.wgsl")],
             Kernel::MatmulSgb(_) => vec![include_str!("../../shaders/matmul_sgb.wgsl")],
             Kernel::Take => vec![include_str!("../../shaders/take.wgsl")],
+            // A backend (mulhilo, the vector binding, unit stores), then the kernel.
+            Kernel::Philox => vec![
+                include_str!("../../shaders/philox_u32.wgsl"),
+                include_str!("../../shaders/philox.wgsl"),
+            ],
+            Kernel::Philox64 => vec![
+                include_str!("../../shaders/philox_u64.wgsl"),
+                include_str!("../../shaders/philox.wgsl"),
+            ],
         }
     }
 
@@ -248,6 +266,15 @@ impl Kernel {
             }
             Kernel::MatmulSgb(_) => vec![Variant::one(DType::F32)],
             Kernel::Take => ones(&mut dtypes.iter().copied()),
+            // Compiled on first use, per (dtype, distribution): compiling every combination at
+            // start-up would add seconds to every device start on lavapipe.
+            Kernel::Philox => ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool)),
+            Kernel::Philox64 => ones(
+                &mut dtypes
+                    .iter()
+                    .copied()
+                    .filter(|&d| d != DType::Bool && d.size_bytes() == 4),
+            ),
             Kernel::ArgReduce => {
                 // (input, accumulator): stage 1 reads the array, stage 2 the f32 partials of f16.
                 let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
@@ -342,6 +369,12 @@ impl Kernel {
             ),
             Kernel::MatmulSgb(_) => String::new(),
             Kernel::Take => format!("alias T = {};\n", v.a.wgsl()),
+            // F: the float type the wide (53-bit) distributions compute in.
+            Kernel::Philox | Kernel::Philox64 => format!(
+                "alias T = {};\nalias F = {};\n",
+                v.a.wgsl(),
+                if v.a == DType::F64 { "f64" } else { "f32" }
+            ),
         }
     }
 

@@ -6,6 +6,6 @@ pub(crate) mod einsum;
 pub(crate) mod elementwise;
 pub(crate) mod fill;
 pub(crate) mod matmul;
-mod params;
+pub(crate) mod params;
 pub(crate) mod reduce;
 pub(crate) mod take;

@@ -99,3 +99,33 @@ fn bind<'a>(a: &'a Array, w: &Window) -> Binding<'a> {
         size: w.byte_size,
     }
 }
+
+/// `a` gathered along `axis` at host `indices` (each `< a.shape()[axis]`, checked by the
+/// caller): the random module's permutations and samples.
+pub(crate) fn take_axis(
+    op: &'static str,
+    a: &Array,
+    axis: usize,
+    indices: &[u64],
+) -> Result<Array> {
+    let idx: Vec<i32> = indices
+        .iter()
+        .map(|&i| {
+            i32::try_from(i)
+                .map_err(|_| Error::overflow(op, format!("index {i} does not fit in i32")))
+        })
+        .collect::<Result<_>>()?;
+    let shape = a.shape();
+    let mut out_shape = shape.to_vec();
+    out_shape[axis] = idx.len();
+    let out = Array::empty(op, a.device(), &out_shape, a.dtype())?;
+    if out.is_empty() {
+        return Ok(out);
+    }
+    let idx = Array::from_slice(a.device(), &idx, &[indices.len()])?;
+    let x = a.contiguous()?;
+    let outer: usize = shape[..axis].iter().product();
+    let inner: usize = shape[axis + 1..].iter().product();
+    gather(&x, &idx, &out, outer, shape[axis], inner)?;
+    Ok(out)
+}

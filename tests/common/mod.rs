@@ -2,6 +2,8 @@
 //! Helpers shared by the integration tests: the test device, a post-test cleanliness check and a
 //! hang watchdog.
 
+pub mod philox;
+
 use gpuarray::Device;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::mpsc;

@@ -1,0 +1,330 @@
+//! Permutations, shuffles and sampling: [`Generator::permutation`],
+//! [`Generator::permutation_of`], [`Generator::shuffle`] and [`Generator::choice`].
+//!
+//! The indices are drawn on the host from the generator's own stream (Fisher–Yates and its
+//! relatives consume words one after another, each step depending on the last), then the
+//! arrays are gathered on the device. Host work is O(number of indices); the data never
+//! leaves the GPU.
+
+use super::philox::HostWords;
+use super::Generator;
+use crate::array::layout::{checked_numel, normalize_axis};
+use crate::array::Array;
+use crate::error::{Error, Result};
+use crate::ops::take::take_axis;
+use std::collections::HashMap;
+
+impl Generator {
+    /// A random permutation of `0..n` as an i32 array (`numpy.random.Generator.permutation(n)`).
+    ///
+    /// Fisher–Yates from the top: for `i = n-1, ..., 1`, `j` uniform on `[0, i]` (drawn as
+    /// [`Generator::integers`] draws, with rejection, from the next words) and swap. Exactly
+    /// uniform over the `n!` orders. `n` is at most 2^31.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let mut g = gpuarray::random::Generator::new(&dev, 1);
+    /// let mut p = g.permutation(5)?.to_vec::<i32>()?;
+    /// p.sort();
+    /// assert_eq!(p, [0, 1, 2, 3, 4]);
+    /// # Ok(()) }
+    /// ```
+    pub fn permutation(&mut self, n: usize) -> Result<Array> {
+        let op = "permutation";
+        if n as u64 > 1 << 31 {
+            return Err(Error::invalid(
+                op,
+                format!("n = {n} does not fit i32 indices"),
+            ));
+        }
+        let mut words = HostWords::new(self.position());
+        let perm: Vec<i32> = fisher_yates(&mut words, n as u64)
+            .into_iter()
+            .map(|i| i as i32)
+            .collect();
+        let out = Array::from_slice(&self.device, &perm, &[n])?;
+        self.offset = self.after(op, words.consumed())?;
+        Ok(out)
+    }
+
+    /// A copy of `a` with the slices along `axis` in a random order
+    /// (`numpy.random.Generator.permutation(a, axis)`); the order is
+    /// [`Generator::permutation`]`(a.shape()[axis])`'s.
+    ///
+    /// ```no_run
+    /// use gpuarray::{Array, DType};
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let mut g = gpuarray::random::Generator::new(&dev, 1);
+    /// let a = Array::arange(&dev, 0.0, 6.0, 1.0, DType::F32)?.reshape(&[3, 2])?;
+    /// let rows = g.permutation_of(&a, 0)?.to_vec::<f32>()?;   // rows stay whole
+    /// assert!(rows.chunks(2).all(|r| r[1] == r[0] + 1.0));
+    /// # Ok(()) }
+    /// ```
+    pub fn permutation_of(&mut self, a: &Array, axis: isize) -> Result<Array> {
+        self.permute_op("permutation_of", a, axis)
+    }
+
+    /// Shuffles `a` in place along `axis` (`numpy.random.Generator.shuffle`): `a` (or the view
+    /// it is) afterwards holds [`Generator::permutation_of`]`(a, axis)`.
+    ///
+    /// ```no_run
+    /// use gpuarray::{Array, DType};
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let mut g = gpuarray::random::Generator::new(&dev, 1);
+    /// let a = Array::arange(&dev, 0.0, 10.0, 1.0, DType::I32)?;
+    /// g.shuffle(&a, 0)?;
+    /// let mut v = a.to_vec::<i32>()?;
+    /// v.sort();
+    /// assert_eq!(v, (0..10).collect::<Vec<_>>());
+    /// # Ok(()) }
+    /// ```
+    pub fn shuffle(&mut self, a: &Array, axis: isize) -> Result<()> {
+        let op = "shuffle";
+        if a.shape()
+            .iter()
+            .zip(a.strides())
+            .any(|(&n, &s)| n > 1 && s == 0)
+        {
+            return Err(Error::invalid(
+                op,
+                "cannot shuffle a broadcast view in place: it writes elements more than once",
+            ));
+        }
+        let shuffled = self.permute_op(op, a, axis)?;
+        a.assign(&shuffled)
+    }
+
+    fn permute_op(&mut self, op: &'static str, a: &Array, axis: isize) -> Result<Array> {
+        if a.ndim() == 0 {
+            return Err(Error::invalid(
+                op,
+                "needs an array of at least one dimension",
+            ));
+        }
+        let axis = normalize_axis(op, axis, a.ndim())?;
+        let n = a.shape()[axis] as u64;
+        if n > 1 << 32 {
+            return Err(Error::invalid(
+                op,
+                format!("axis of length {n} is longer than 2^32"),
+            ));
+        }
+        let mut words = HostWords::new(self.position());
+        let perm = fisher_yates(&mut words, n);
+        let out = take_axis(op, a, axis, &perm)?;
+        self.offset = self.after(op, words.consumed())?;
+        Ok(out)
+    }
+
+    /// Samples of `a` along its first axis (`numpy.random.Generator.choice(a, size, replace, p)`):
+    /// the result has shape `shape + a.shape()[1..]`.
+    ///
+    /// * with replacement, no weights: index `i` uniform on `[0, m)` — the same indices as
+    ///   [`Generator::integers`]`(0, m, shape)`;
+    /// * with replacement and weights `p`: inverse CDF of a 53-bit uniform (2 words each);
+    /// * without replacement, no weights: a partial Fisher–Yates (`j = i + U[0, m - i)`);
+    /// * without replacement and weights: Efraimidis–Spirakis — the `k` largest
+    ///   `ln(u_i) / p_i` over one 53-bit uniform per item (2 words per item).
+    ///
+    /// Weights must be finite and non-negative with a positive sum (they are normalised); items
+    /// of weight 0 are never chosen.
+    ///
+    /// ```no_run
+    /// use gpuarray::{Array, DType};
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let mut g = gpuarray::random::Generator::new(&dev, 1);
+    /// let a = Array::arange(&dev, 10.0, 15.0, 1.0, DType::I32)?;
+    /// let s = g.choice(&a, &[3], false, None)?.to_vec::<i32>()?;
+    /// assert!(s[0] != s[1] && s[1] != s[2] && s[0] != s[2]);
+    /// let w = g.choice(&a, &[4], true, Some(&[0.0, 0.0, 1.0, 0.0, 0.0]))?.to_vec::<i32>()?;
+    /// assert_eq!(w, [12, 12, 12, 12]);
+    /// # Ok(()) }
+    /// ```
+    pub fn choice(
+        &mut self,
+        a: &Array,
+        shape: &[usize],
+        replace: bool,
+        p: Option<&[f64]>,
+    ) -> Result<Array> {
+        let op = "choice";
+        if a.ndim() == 0 {
+            return Err(Error::invalid(
+                op,
+                "needs an array of at least one dimension",
+            ));
+        }
+        let m = a.shape()[0] as u64;
+        let k = checked_numel(op, shape)? as u64;
+        if k > 0 && m == 0 {
+            return Err(Error::invalid(
+                op,
+                "cannot take a sample from an empty axis",
+            ));
+        }
+        if m > 1 << 32 {
+            return Err(Error::invalid(
+                op,
+                format!("axis of length {m} is longer than 2^32"),
+            ));
+        }
+        let weights = p.map(|p| normalised(op, p, m)).transpose()?;
+        if !replace && k > m {
+            return Err(Error::invalid(
+                op,
+                format!("cannot take {k} samples from {m} items without replacement"),
+            ));
+        }
+        if let Some(w) = &weights {
+            let nonzero = w.iter().filter(|&&x| x > 0.0).count() as u64;
+            if !replace && k > nonzero {
+                return Err(Error::invalid(
+                    op,
+                    format!("only {nonzero} items have non-zero weight for {k} samples without replacement"),
+                ));
+            }
+        }
+        let mut words = HostWords::new(self.position());
+        let idx: Vec<u64> = match (&weights, replace) {
+            (None, true) => (0..k).map(|_| words.bounded(m)).collect(),
+            (Some(w), true) => weighted_with_replacement(&mut words, w, k),
+            (None, false) => partial_fisher_yates(&mut words, m, k),
+            (Some(w), false) => weighted_without_replacement(&mut words, w, k),
+        };
+        let taken = take_axis(op, a, 0, &idx)?;
+        let mut out_shape: Vec<isize> = shape.iter().map(|&n| n as isize).collect();
+        out_shape.extend(a.shape()[1..].iter().map(|&n| n as isize));
+        let out = taken.reshape(&out_shape)?;
+        self.offset = self.after(op, words.consumed())?;
+        Ok(out)
+    }
+}
+
+/// Fisher–Yates: for `i = n-1 .. 1`, swap `i` with `j = U[0, i]`.
+fn fisher_yates(words: &mut HostWords, n: u64) -> Vec<u64> {
+    let mut perm: Vec<u64> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = words.bounded(i + 1);
+        perm.swap(i as usize, j as usize);
+    }
+    perm
+}
+
+/// The first `k` steps of a Fisher–Yates from the bottom (`j = i + U[0, m - i)`), on a sparse
+/// map of moved entries so memory is O(k), not O(m).
+fn partial_fisher_yates(words: &mut HostWords, m: u64, k: u64) -> Vec<u64> {
+    let mut moved: HashMap<u64, u64> = HashMap::new();
+    (0..k)
+        .map(|i| {
+            let j = i + words.bounded(m - i);
+            let vi = moved.get(&i).copied().unwrap_or(i);
+            let vj = moved.get(&j).copied().unwrap_or(j);
+            moved.insert(j, vi);
+            vj
+        })
+        .collect()
+}
+
+/// Inverse-CDF draws: the first item whose cumulative weight exceeds `u` (53-bit, in [0, 1)).
+fn weighted_with_replacement(words: &mut HostWords, w: &[f64], k: u64) -> Vec<u64> {
+    let mut cdf = Vec::with_capacity(w.len());
+    let mut acc = 0.0;
+    for &x in w {
+        acc += x;
+        cdf.push(acc);
+    }
+    let total = acc;
+    let last = w.iter().rposition(|&x| x > 0.0).expect("a positive sum") as u64;
+    (0..k)
+        .map(|_| {
+            let u = words.uniform53();
+            let u = if u >= 1.0 { 0.0 } else { u }; // [0, 1), as `random`
+            let target = u * total;
+            (cdf.partition_point(|&c| c <= target) as u64).min(last)
+        })
+        .collect()
+}
+
+/// Efraimidis–Spirakis: the `k` items with the largest `ln(u_i) / w_i` (u_i in (0, 1]).
+fn weighted_without_replacement(words: &mut HostWords, w: &[f64], k: u64) -> Vec<u64> {
+    let mut keys: Vec<(f64, u64)> = w
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let u = words.uniform53();
+            let key = if x > 0.0 {
+                u.ln() / x
+            } else {
+                f64::NEG_INFINITY
+            };
+            (key, i as u64)
+        })
+        .collect();
+    // Largest key first; ties (probability ~0) by index.
+    keys.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    keys.into_iter().take(k as usize).map(|(_, i)| i).collect()
+}
+
+/// The weights divided by their sum, after checking them.
+fn normalised(op: &'static str, p: &[f64], m: u64) -> Result<Vec<f64>> {
+    if p.len() as u64 != m {
+        return Err(Error::invalid(
+            op,
+            format!("{} weights for {m} items", p.len()),
+        ));
+    }
+    if let Some(bad) = p.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
+        return Err(Error::invalid(
+            op,
+            format!("weights must be finite and non-negative, got {bad}"),
+        ));
+    }
+    let sum: f64 = p.iter().sum();
+    if !(sum > 0.0 && sum.is_finite()) {
+        return Err(Error::invalid(op, format!("weights sum to {sum}")));
+    }
+    Ok(p.iter().map(|x| x / sum).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::philox::StreamPos;
+    use super::*;
+
+    #[test]
+    fn sparse_partial_fisher_yates_equals_the_dense_one() {
+        let start = StreamPos::curand(3, 0, 0);
+        let (m, k) = (50u64, 20u64);
+        let sparse = partial_fisher_yates(&mut HostWords::new(start), m, k);
+        let mut w = HostWords::new(start);
+        let mut dense: Vec<u64> = (0..m).collect();
+        for i in 0..k {
+            let j = i + w.bounded(m - i);
+            dense.swap(i as usize, j as usize);
+        }
+        assert_eq!(sparse, dense[..k as usize]);
+        let mut sorted = sparse.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), k as usize);
+    }
+
+    #[test]
+    fn weights_never_pick_zero_items() {
+        let w = normalised("t", &[0.0, 2.0, 0.0, 2.0, 0.0], 5).unwrap();
+        let mut words = HostWords::new(StreamPos::curand(1, 0, 0));
+        let picks = weighted_with_replacement(&mut words, &w, 1000);
+        assert!(picks.iter().all(|&i| i == 1 || i == 3));
+        let picks = weighted_without_replacement(&mut words, &w, 2);
+        let mut s = picks.clone();
+        s.sort_unstable();
+        assert_eq!(s, [1, 3]);
+        assert!(normalised("t", &[1.0, -1.0], 2).is_err());
+        assert!(normalised("t", &[0.0, 0.0], 2).is_err());
+        assert!(normalised("t", &[1.0], 2).is_err());
+    }
+}

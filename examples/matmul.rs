@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example matmul            # all sizes
 //! cargo run --release --example matmul -- quick   # 512³ and 128x128³ only
+//! cargo run --release --example matmul -- big     # one 10000 x 10000 f32 product (400 MB operands)
 //! ```
 //! Every time is taken after `synchronize()`; the best of several runs after a warm-up. On
 //! lavapipe the "GPU" is the CPU, so these are CPU figures.
@@ -16,6 +17,9 @@ fn main() -> gpuarray::Result<()> {
     let quick = std::env::args().any(|a| a == "quick");
     let dev = Device::new()?;
     println!("adapter: {}", dev.info());
+    if std::env::args().any(|a| a == "big") {
+        return big(&dev);
+    }
     let t = Instant::now();
     let tune = dev.matmul_tuning()?;
     println!(
@@ -79,6 +83,49 @@ fn main() -> gpuarray::Result<()> {
             "\nnote: {} is a CPU adapter: these are CPU figures",
             dev.info().name
         );
+    }
+    Ok(())
+}
+
+/// One 10000 x 10000 f32 product: operands beyond the binding limit, checked on sampled entries.
+fn big(dev: &Device) -> gpuarray::Result<()> {
+    let n = 10_000usize;
+    let ha: Vec<f32> = (0..n * n).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
+    let hb: Vec<f32> = (0..n * n).map(|i| ((i * 3) % 7) as f32 - 3.0).collect();
+    let a = Array::from_slice(dev, &ha, &[n, n])?;
+    let b = Array::from_slice(dev, &hb, &[n, n])?;
+    dev.synchronize()?;
+    let t = Instant::now();
+    let c = a.matmul(&b)?;
+    dev.synchronize()?;
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "10000 x 10000 f32 matmul: {s:.1} s, {:.1} GFLOP/s",
+        2.0 * (n as f64).powi(3) / s / 1e9
+    );
+    let got = c.to_vec::<f32>()?;
+    let mut wrong = 0;
+    for &(i, j) in &[
+        (0usize, 0usize),
+        (1, 9_999),
+        (5_000, 1234),
+        (9_999, 9_999),
+        (7_777, 3),
+    ] {
+        let want: f64 = (0..n)
+            .map(|k| ha[i * n + k] as f64 * hb[k * n + j] as f64)
+            .sum();
+        if got[i * n + j] as f64 != want {
+            wrong += 1;
+            eprintln!(
+                "c[{i}, {j}] = {} but the f64 dot product is {want}",
+                got[i * n + j]
+            );
+        }
+    }
+    println!("sampled entries: {} of 5 exact", 5 - wrong);
+    if wrong > 0 {
+        std::process::exit(1);
     }
     Ok(())
 }

@@ -482,3 +482,80 @@ fn the_seed_contraction_needs_no_intermediate_beyond_its_output() {
         assert_eq!(got[i * n * n + j * n + m] as f64, s);
     }
 }
+
+#[test]
+fn diagonal_trace_kron() {
+    let Some(dev) = common::device() else { return };
+    let h: Vec<i32> = (0..24).map(|i| i * 5 - 40).collect();
+    let a = Array::from_slice(&dev, &h, &[2, 3, 4]).unwrap();
+    // diagonal over axes (1, 2) with offsets, against index loops.
+    for off in [-2isize, -1, 0, 1, 3, 5] {
+        let d = a.diagonal(off, 1, 2).unwrap();
+        let mut want = Vec::new();
+        for i in 0..2 {
+            for k in 0..3isize {
+                let c = k + off;
+                if (0..4).contains(&c) {
+                    want.push(h[i * 12 + k as usize * 4 + c as usize]);
+                }
+            }
+        }
+        assert_eq!(d.to_vec::<i32>().unwrap(), want, "offset {off}");
+    }
+    let d = a.diagonal(0, 2, 0).unwrap(); // axes (2, 0): shape (3, 2)
+    assert_eq!(d.shape(), &[3, 2]);
+    assert_eq!(
+        d.to_vec::<i32>().unwrap(),
+        (0..3)
+            .flat_map(|j| (0..2).map(move |k| (j, k)))
+            .map(|(j, k)| h[k * 12 + j * 4 + k])
+            .collect::<Vec<_>>()
+    );
+    assert!(a.diagonal(0, 1, 1).is_err());
+    // trace of a 2-d view and of a 3-d array (per the first two axes), and einsum agrees.
+    let m = a.slice(&[gpuarray::SliceArg::Index(1)]).unwrap(); // (3, 4)
+    let want: i32 = (0..3).map(|k| h[12 + k * 4 + k]).sum();
+    assert_eq!(m.trace(0).unwrap().to_vec::<i32>().unwrap(), vec![want]);
+    assert_eq!(
+        einsum(
+            "ii",
+            &[&m.slice(&[
+                gpuarray::SliceArg::full(),
+                gpuarray::SliceArg::range(None, Some(3), 1)
+            ])
+            .unwrap()]
+        )
+        .unwrap()
+        .to_vec::<i32>()
+        .unwrap(),
+        vec![want]
+    );
+    let t3 = a.trace(1).unwrap();
+    assert_eq!(
+        t3.to_vec::<i32>().unwrap(),
+        (0..4)
+            .map(|z| (0..2usize)
+                .filter(|&i| i + 1 < 3)
+                .map(|i| h[i * 12 + (i + 1) * 4 + z])
+                .sum::<i32>())
+            .collect::<Vec<_>>()
+    );
+    // kron of 2-d arrays against the definition.
+    let x: Vec<i32> = vec![1, 2, 3, 4, 5, 6];
+    let y: Vec<i32> = vec![0, 1, -1, 2];
+    let k = Array::from_slice(&dev, &x, &[2, 3])
+        .unwrap()
+        .kron(&Array::from_slice(&dev, &y, &[2, 2]).unwrap())
+        .unwrap();
+    assert_eq!(k.shape(), &[4, 6]);
+    let got = k.to_vec::<i32>().unwrap();
+    for r in 0..4 {
+        for c in 0..6 {
+            assert_eq!(
+                got[r * 6 + c],
+                x[(r / 2) * 3 + c / 2] * y[(r % 2) * 2 + c % 2],
+                "kron[{r}, {c}]"
+            );
+        }
+    }
+}

@@ -176,6 +176,106 @@ impl Array {
     }
 }
 
+impl Array {
+    /// `numpy.diagonal(a, offset, axis1, axis2)`: the diagonal of the (axis1, axis2) planes as
+    /// the last axis of a view (`offset > 0` above the main diagonal, `< 0` below).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::arange(&dev, 0.0, 9.0, 1.0, gpuarray::DType::I32)?.reshape(&[3, 3])?;
+    /// assert_eq!(a.diagonal(0, 0, 1)?.to_vec::<i32>()?, vec![0, 4, 8]);
+    /// assert_eq!(a.diagonal(1, 0, 1)?.to_vec::<i32>()?, vec![1, 5]);
+    /// # Ok(()) }
+    /// ```
+    pub fn diagonal(&self, offset: isize, axis1: isize, axis2: isize) -> Result<Array> {
+        let op = "diagonal";
+        if self.ndim() < 2 {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "diag requires an array of at least two dimensions, got shape {:?}",
+                    self.shape()
+                ),
+            ));
+        }
+        let (a1, a2) = (
+            normalize_axis(op, axis1, self.ndim())?,
+            normalize_axis(op, axis2, self.ndim())?,
+        );
+        if a1 == a2 {
+            return Err(Error::invalid(
+                op,
+                format!("axis1 and axis2 cannot be the same ({a1})"),
+            ));
+        }
+        let (n1, n2) = (self.shape()[a1] as isize, self.shape()[a2] as isize);
+        let (r0, c0) = if offset >= 0 {
+            (0, offset)
+        } else {
+            (-offset, 0)
+        };
+        let len = (n1 - r0).min(n2 - c0).max(0) as usize;
+        let mut l = self.layout.clone();
+        let (s1, s2) = (l.strides[a1], l.strides[a2]);
+        if len > 0 {
+            l.offset = (l.offset as isize + r0 * s1 + c0 * s2) as usize;
+        }
+        let keep: Vec<usize> = (0..self.ndim()).filter(|&d| d != a1 && d != a2).collect();
+        let mut shape: Vec<usize> = keep.iter().map(|&d| l.shape[d]).collect();
+        let mut strides: Vec<isize> = keep.iter().map(|&d| l.strides[d]).collect();
+        shape.push(len);
+        strides.push(s1 + s2);
+        Ok(self.with_layout(super::layout::Layout {
+            shape,
+            strides,
+            offset: l.offset,
+        }))
+    }
+
+    /// `numpy.trace(a, offset)`: sums of the diagonals of the planes of the first two axes.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let e = gpuarray::Array::eye(&dev, 4, gpuarray::DType::F32)?;
+    /// assert_eq!(e.trace(0)?.to_vec::<f32>()?, vec![4.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn trace(&self, offset: isize) -> Result<Array> {
+        self.diagonal(offset, 0, 1)?.sum(-1isize, false)
+    }
+
+    /// `numpy.kron(a, b)`: the Kronecker product; blocks of `b` scaled by each element of `a`.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 10], &[2])?;
+    /// let b = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3], &[3])?;
+    /// assert_eq!(a.kron(&b)?.to_vec::<i32>()?, vec![1, 2, 3, 10, 20, 30]);
+    /// # Ok(()) }
+    /// ```
+    pub fn kron(&self, other: &Array) -> Result<Array> {
+        let nd = self.ndim().max(other.ndim());
+        let pad = |a: &Array| -> Vec<usize> {
+            let mut s = vec![1usize; nd - a.ndim()];
+            s.extend_from_slice(a.shape());
+            s
+        };
+        let (sa, sb) = (pad(self), pad(other));
+        // a as (a0, 1, a1, 1, ...) times b as (1, b0, 1, b1, ...), then merge the pairs.
+        let ia: Vec<isize> = sa.iter().flat_map(|&n| [n as isize, 1]).collect();
+        let ib: Vec<isize> = sb.iter().flat_map(|&n| [1, n as isize]).collect();
+        let out: Vec<isize> = sa
+            .iter()
+            .zip(&sb)
+            .map(|(&x, &y)| (x * y) as isize)
+            .collect();
+        self.reshape(&ia)?.mul(&other.reshape(&ib)?)?.reshape(&out)
+    }
+}
+
 /// `numpy.matmul(a, b)`; see [`Array::matmul`].
 ///
 /// ```no_run

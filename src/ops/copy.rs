@@ -1,6 +1,6 @@
 //! Strided copy with conversion (`shaders/copy.wgsl`): contiguous(), astype(), assign().
 
-use super::params::{base_i32, block_count, Params};
+use super::params::Params;
 use crate::array::blocks::{collapse, plan, Operand};
 use crate::array::Array;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
@@ -59,12 +59,7 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
     dev.guarded(op, || {
         for b in &blocks {
             let mut p = Params::default();
-            p.shape8(&b.shape);
-            p.strides8(&b.strides[0])?;
-            p.strides8(&b.strides[1])?;
-            p.i32(base_i32(b.windows[0].base)?)
-                .i32(base_i32(b.windows[1].base)?);
-            p.u32(b.shape.len() as u32).u32(block_count(b)?);
+            p.strided_block(b)?;
             let (w0, w1) = (&b.windows[0], &b.windows[1]);
             dev.dispatch(
                 &key,

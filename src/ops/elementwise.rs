@@ -7,7 +7,7 @@
 //! elements takes the `vec4` skeleton; any other block takes the strided one. Scalars travel in
 //! the uniform parameters (`SCALAR` override), so `a + 2.0` is one dispatch with no upload.
 
-use super::params::{base_i32, block_count, Params};
+use super::params::{block_count, Params};
 use crate::array::blocks::{collapse, plan, Block, Operand as BlockOperand};
 use crate::array::Array;
 use crate::device::{BinarySet, Binding, Form, Kernel, PipelineKey, UnarySet, Variant};
@@ -527,14 +527,7 @@ pub(crate) fn binary_into(
                 let key = PipelineKey::new(Kernel::Binary(set, Form::Strided), variant)
                     .with("OP", code)
                     .with("SCALAR", mode);
-                p.shape8(&blk.shape);
-                for s in &blk.strides {
-                    p.strides8(s)?;
-                }
-                for w in &blk.windows {
-                    p.i32(base_i32(w.base)?);
-                }
-                p.u32(blk.shape.len() as u32).u32(block_count(blk)?);
+                p.strided_block(blk)?;
                 scalar.push(&mut p);
                 dev.dispatch(&key, p.bytes(), &binds, blk.numel(), &blk.shape)?;
             }
@@ -575,14 +568,7 @@ pub(crate) fn unary_into(
             } else {
                 let key =
                     PipelineKey::new(Kernel::Unary(set, Form::Strided), variant).with("OP", code);
-                p.shape8(&blk.shape);
-                for s in &blk.strides {
-                    p.strides8(s)?;
-                }
-                for w in &blk.windows {
-                    p.i32(base_i32(w.base)?);
-                }
-                p.u32(blk.shape.len() as u32).u32(block_count(blk)?);
+                p.strided_block(blk)?;
                 dev.dispatch(&key, p.bytes(), &binds, blk.numel(), &blk.shape)?;
             }
         }
@@ -610,14 +596,7 @@ pub(crate) fn where_into(
         for blk in &blocks {
             let binds = bindings(&arrays, blk);
             let mut p = Params::default();
-            p.shape8(&blk.shape);
-            for s in &blk.strides {
-                p.strides8(s)?;
-            }
-            for w in &blk.windows {
-                p.i32(base_i32(w.base)?);
-            }
-            p.u32(blk.shape.len() as u32).u32(block_count(blk)?);
+            p.strided_block(blk)?;
             dev.dispatch(&key, p.bytes(), &binds, blk.numel(), &blk.shape)?;
         }
         Ok(())

@@ -44,11 +44,7 @@ pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()>
     dev.guarded(op, || {
         for b in &blocks {
             let mut p = Params::default();
-            p.shape8(&b.shape);
-            p.strides8(&b.strides[0])?;
-            p.i32(base_i32(b.windows[0].base)?)
-                .u32(b.shape.len() as u32)
-                .u32(block_count(b)?);
+            p.strided_block(b)?;
             push_value(&mut p, dst.dtype, value);
             let w = &b.windows[0];
             dev.dispatch(

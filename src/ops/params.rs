@@ -58,6 +58,23 @@ impl Params {
     }
 }
 
+impl Params {
+    /// The header every strided element-wise kernel reads for one block: the block's extents,
+    /// each operand's strides, each operand's window-relative base, the rank and the count
+    /// (the layout of `Params` in copy.wgsl, fill.wgsl and the element-wise skeletons).
+    pub fn strided_block(&mut self, blk: &Block) -> Result<&mut Self> {
+        self.shape8(&blk.shape);
+        for s in &blk.strides {
+            self.strides8(s)?;
+        }
+        for w in &blk.windows {
+            self.i32(base_i32(w.base)?);
+        }
+        self.u32(blk.shape.len() as u32).u32(block_count(blk)?);
+        Ok(self)
+    }
+}
+
 /// The per-block index range in u32, checked.
 pub(crate) fn block_count(b: &Block) -> Result<u32> {
     u32::try_from(b.numel())

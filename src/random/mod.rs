@@ -139,21 +139,48 @@ impl Generator {
     }
 
     /// The seed (the Philox key).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let g = gpuarray::random::Generator::with_stream(&dev, 42, 7, 3);
+    /// assert_eq!((g.seed(), g.subsequence(), g.offset()), (42, 7, 3));
+    /// # Ok(()) }
+    /// ```
     pub fn seed(&self) -> u64 {
         self.seed
     }
 
-    /// The subsequence (the counter's high 64 bits).
+    /// The subsequence (the counter's high 64 bits). See [`Generator::seed`] for an example.
     pub fn subsequence(&self) -> u64 {
         self.subsequence
     }
 
-    /// Stream words consumed so far (plus the starting offset).
+    /// The position in the subsequence, in 32-bit words: the starting offset plus every word
+    /// drawn since.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let mut g = gpuarray::random::Generator::new(&dev, 42);
+    /// g.standard_normal(&[5], gpuarray::DType::F32)?;   // 3 Box–Muller pairs
+    /// g.random(&[2], gpuarray::DType::F64)?;            // 2 words each
+    /// assert_eq!(g.offset(), 6 + 4);
+    /// # Ok(()) }
+    /// ```
     pub fn offset(&self) -> u64 {
         self.offset
     }
 
     /// The device the generator draws on.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// let g = gpuarray::random::Generator::new(&dev, 1);
+    /// println!("drawing on {}", g.device().info());
+    /// # Ok(()) }
+    /// ```
     pub fn device(&self) -> &Device {
         &self.device
     }

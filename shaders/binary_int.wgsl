@@ -5,12 +5,32 @@
 
 override OP: u32 = 0u;
 
+// Truncated quotient and remainder (b != 0), computed on magnitudes in u32: GLSL, which naga
+// emits for the GL backend, leaves `/` and `%` of negative integers undefined (Mesa's GL gives
+// other results than Vulkan). most-negative / -1 wraps to the most negative value, like NumPy.
+fn trunc_divrem(a: C, b: C) -> vec2<C> {
+    // Magnitudes without abs(): naga's GLSL for abs of a u32 goes through a signed int.
+    let ua = u32(select(a, C(0) - a, a < C(0)));
+    let ub = u32(select(b, C(0) - b, b < C(0)));
+    let uq = ua / ub;
+    var q = C(uq);
+    var r = C(ua - uq * ub);
+    if ((a < C(0)) != (b < C(0))) {
+        q = C(0) - q;
+    }
+    if (a < C(0)) {
+        r = C(0) - r;
+    }
+    return vec2<C>(q, r);
+}
+
 fn floor_div(a: C, b: C) -> C {
     if (b == C(0)) {
         return C(0);
     }
-    let q = a / b; // WGSL: most-negative / -1 is the most negative value, like NumPy
-    let r = a % b;
+    let qr = trunc_divrem(a, b);
+    let q = qr.x;
+    let r = qr.y;
     if (r != C(0) && ((r < C(0)) != (b < C(0)))) {
         return q - C(1);
     }
@@ -21,7 +41,7 @@ fn modulus(a: C, b: C) -> C {
     if (b == C(0)) {
         return C(0);
     }
-    let r = a % b;
+    let r = trunc_divrem(a, b).y;
     if (r != C(0) && ((r < C(0)) != (b < C(0)))) {
         return r + b;
     }

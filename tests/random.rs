@@ -137,9 +137,36 @@ fn uniforms_are_bit_exact() {
     common::check_clean(&dev, 0);
 }
 
-/// Any float array's values as f64 (exactly: the cast widens).
+/// Any numeric array's values as f64, widened on the host (exact; works on adapters without f64).
 fn as_f64(a: &gpuarray::Array) -> Vec<f64> {
-    a.astype(DType::F64).unwrap().to_vec::<f64>().unwrap()
+    match a.dtype() {
+        DType::F64 => a.to_vec::<f64>().unwrap(),
+        DType::F32 => a
+            .to_vec::<f32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::F16 => a
+            .to_vec::<half::f16>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::I32 => a
+            .to_vec::<i32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::U32 => a
+            .to_vec::<u32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        other => panic!("as_f64 of a {other} array"),
+    }
 }
 
 /// The largest |got - want| / max(1, |want|).

@@ -298,6 +298,10 @@ impl Kernel {
                         "alias In = Src;\n{}fn convert(x: Src) -> Dst {{ return select(0u, 1u, truth_in(x)); }}\n",
                         truth_in(v.a)
                     )
+                } else if let Some((lo, hi)) = saturation(v.a, b) {
+                    // Float to integer saturates (WGSL's rule); spelled out because not every
+                    // backend honours it (naga's GLSL output on Mesa wraps 1e10 to i32::MIN).
+                    format!("fn convert(x: Src) -> Dst {{ return Dst(clamp(x, {lo}, {hi})); }}\n")
                 } else {
                     "fn convert(x: Src) -> Dst { return Dst(x); }\n".to_string()
                 };
@@ -390,6 +394,19 @@ impl Kernel {
             s.push_str(src);
         }
         s
+    }
+}
+
+/// The clamp bounds, as `Src` literals, that make a float-to-integer conversion saturate: the
+/// integer's range rounded inwards to values the float type holds.
+fn saturation(src: DType, dst: DType) -> Option<(&'static str, &'static str)> {
+    match (src, dst) {
+        (DType::F32, DType::I32) => Some(("-2147483648.0f", "2147483520.0f")),
+        (DType::F32, DType::U32) => Some(("0.0f", "4294967040.0f")),
+        (DType::F64, DType::I32) => Some(("-2147483648.0lf", "2147483647.0lf")),
+        (DType::F64, DType::U32) => Some(("0.0lf", "4294967295.0lf")),
+        (DType::F16, DType::U32) => Some(("0.0h", "65504.0h")),
+        _ => None,
     }
 }
 

@@ -137,38 +137,6 @@ fn uniforms_are_bit_exact() {
     common::check_clean(&dev, 0);
 }
 
-/// Any numeric array's values as f64, widened on the host (exact; works on adapters without f64).
-fn as_f64(a: &gpuarray::Array) -> Vec<f64> {
-    match a.dtype() {
-        DType::F64 => a.to_vec::<f64>().unwrap(),
-        DType::F32 => a
-            .to_vec::<f32>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        DType::F16 => a
-            .to_vec::<half::f16>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        DType::I32 => a
-            .to_vec::<i32>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        DType::U32 => a
-            .to_vec::<u32>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        other => panic!("as_f64 of a {other} array"),
-    }
-}
-
 /// The largest |got - want| / max(1, |want|).
 fn max_rel_err(got: impl Iterator<Item = (f64, f64)>) -> f64 {
     got.map(|(g, w)| (g - w).abs() / w.abs().max(1.0))
@@ -295,7 +263,7 @@ fn exponential_and_bernoulli_match_the_cpu_model() {
         let t = (p * 4294967296.0f64).round() as u64;
         for dtype in [DType::I32, DType::F32, DType::U32] {
             let mut g = Generator::with_stream(&dev, 11, 2, 3);
-            let b = as_f64(&g.bernoulli(p, &[n], dtype).unwrap());
+            let b = common::read(&g.bernoulli(p, &[n], dtype).unwrap());
             let want: Vec<f64> = words[..n]
                 .iter()
                 .map(|&w| ((w as u64) < t) as u8 as f64)
@@ -377,11 +345,11 @@ fn one_draw_equals_many_smaller_draws() {
         .collect();
     assert_eq!(parts, whole);
     for &dtype in &dtypes {
-        let whole = as_f64(&Generator::new(&dev, 5).random(&[n], dtype).unwrap());
+        let whole = common::read(&Generator::new(&dev, 5).random(&[n], dtype).unwrap());
         let mut g = Generator::new(&dev, 5);
         let mut parts = Vec::new();
         for &m in &pieces {
-            parts.extend(as_f64(&g.random(&[m], dtype).unwrap()));
+            parts.extend(common::read(&g.random(&[m], dtype).unwrap()));
         }
         assert_eq!(parts, whole, "random {dtype}");
     }
@@ -403,7 +371,7 @@ fn one_draw_equals_many_smaller_draws() {
     assert_eq!(parts, whole, "integers");
     // Box–Muller pairs stay whole: normals split at even counts are the same numbers, bit for bit.
     for &dtype in &dtypes {
-        let whole = as_f64(
+        let whole = common::read(
             &Generator::new(&dev, 3)
                 .standard_normal(&[n], dtype)
                 .unwrap(),
@@ -411,7 +379,7 @@ fn one_draw_equals_many_smaller_draws() {
         let mut g = Generator::new(&dev, 3);
         let mut parts = Vec::new();
         for m in [2usize, 30, 1000, 4096, n - 5128] {
-            parts.extend(as_f64(&g.standard_normal(&[m], dtype).unwrap()));
+            parts.extend(common::read(&g.standard_normal(&[m], dtype).unwrap()));
         }
         assert_eq!(parts, whole, "standard_normal {dtype}");
     }
@@ -573,7 +541,7 @@ fn clones_replay_and_spawned_streams_are_independent() {
     // Neighbouring subsequences are uncorrelated: |corr| of their uniforms ~ 1/sqrt(n).
     let u = |s: u64| {
         let mut g = Generator::with_stream(&dev, 99, s, 0);
-        as_f64(&g.random(&[n], DType::F32).unwrap())
+        common::read(&g.random(&[n], DType::F32).unwrap())
     };
     let (a, b) = (u(0), u(1));
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
@@ -712,7 +680,7 @@ const N: usize = 10_000_000;
 fn uniform_and_normal_statistics() {
     let Some(dev) = common::device() else { return };
     let mut g = Generator::new(&dev, 20240601);
-    let u = as_f64(&g.random(&[N], DType::F32).unwrap());
+    let u = common::read(&g.random(&[N], DType::F32).unwrap());
     let (m, v, s, _) = moments(&u);
     let se = (1.0 / 12.0 / N as f64).sqrt();
     assert!((m - 0.5).abs() < 6.0 * se, "uniform mean {m}");
@@ -727,7 +695,7 @@ fn uniform_and_normal_statistics() {
     let k = ks(u, |x| x.clamp(0.0, 1.0));
     assert!(k < 2.9, "uniform KS {k}");
 
-    let z = as_f64(&g.standard_normal(&[N], DType::F32).unwrap());
+    let z = common::read(&g.standard_normal(&[N], DType::F32).unwrap());
     let (m, v, s, ku) = moments(&z);
     let n = N as f64;
     assert!(m.abs() < 6.0 / n.sqrt(), "normal mean {m}");

@@ -2,7 +2,7 @@
 //
 // Prepended by the host: the aliases `T`/`C` (input storage/compute type), `O`/`R` (output
 // storage/compute type), the dtype helpers, and an op file defining `fn op(a: C, b: C) -> R`
-// (selected by its `OP` override). Strides are in elements (0 on broadcast axes, negative on
+// (selected by its `OP` override), and strided_walk.wgsl. Strides are in elements (0 on broadcast axes, negative on
 // reversed views); `*_base` is the window-relative index of the block's first element. The host
 // keeps every index inside its window, so the i32 arithmetic cannot overflow.
 //
@@ -10,7 +10,7 @@
 // With a scalar, binding 2 repeats binding 1 and is not read.
 
 override WG: u32 = 256u;
-// Elements per invocation: a run of EPT consecutive block elements, unravelled once (see copy.wgsl).
+// Elements per invocation: a run of EPT consecutive block elements (see strided_walk.wgsl).
 override EPT: u32 = 8u;
 override SCALAR: u32 = 0u;
 
@@ -42,50 +42,32 @@ fn apply(x: T, y: T) -> O {
     return O(op(C(x), C(y)));
 }
 
+fn axis_strides(d: u32) -> vec4<i32> {
+    let q = d / 4u;
+    let r = d % 4u;
+    return vec4<i32>(p.a_strides[q][r], p.b_strides[q][r], p.o_strides[q][r], 0);
+}
+
 @compute @workgroup_size(WG)
 fn main(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let start = ((wid.y * nwg.x + wid.x) * WG + lid) * EPT;
+    let start = run_start(wid, nwg, lid);
     if (start >= p.count) {
         return;
     }
     var coord: array<u32, 8>;
-    var rem = start;
-    var ia = p.a_base;
-    var ib = p.b_base;
-    var io = p.o_base;
-    for (var k = p.rank; k > 0u; k -= 1u) {
-        let d = k - 1u;
-        let n = p.shape[d / 4u][d % 4u];
-        coord[d] = rem % n;
-        rem = rem / n;
-        ia += i32(coord[d]) * p.a_strides[d / 4u][d % 4u];
-        ib += i32(coord[d]) * p.b_strides[d / 4u][d % 4u];
-        io += i32(coord[d]) * p.o_strides[d / 4u][d % 4u];
-    }
+    var at = walk_from(start, vec4<i32>(p.a_base, p.b_base, p.o_base, 0), &coord);
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        var y = a[ia];
+        let x = a[at.x];
+        var y = x;
         if (SCALAR == 0u) {
-            y = b[ib];
+            y = b[at.y];
         }
-        o[io] = apply(a[ia], y);
-        for (var d = p.rank - 1u; ; d -= 1u) {
-            coord[d] += 1u;
-            ia += p.a_strides[d / 4u][d % 4u];
-            ib += p.b_strides[d / 4u][d % 4u];
-            io += p.o_strides[d / 4u][d % 4u];
-            let n = p.shape[d / 4u][d % 4u];
-            if (coord[d] < n || d == 0u) {
-                break;
-            }
-            coord[d] = 0u;
-            ia -= i32(n) * p.a_strides[d / 4u][d % 4u];
-            ib -= i32(n) * p.b_strides[d / 4u][d % 4u];
-            io -= i32(n) * p.o_strides[d / 4u][d % 4u];
-        }
+        o[at.z] = apply(x, y);
+        walk_next(&coord, &at);
     }
 }

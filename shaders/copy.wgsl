@@ -5,12 +5,10 @@
 // operands are addressed through their own window of their buffer: `*_base` is the window-relative
 // index of the block's first element and the strides are in elements (negative for reversed views,
 // 0 for broadcast axes). The host guarantees every index stays inside its window, so the i32
-// arithmetic below cannot overflow.
+// arithmetic cannot overflow. The walk itself is strided_walk.wgsl.
 
 override WG: u32 = 256u;
-// Elements per invocation: each invocation copies a run of EPT consecutive block elements, so the
-// index unravelling (integer divisions, which CPUs such as lavapipe's cannot vectorise) happens
-// once per run, and the run itself only adds strides.
+// Elements per invocation: a run of EPT consecutive block elements (see strided_walk.wgsl).
 override EPT: u32 = 8u;
 
 struct Params {
@@ -27,45 +25,25 @@ struct Params {
 @group(0) @binding(1) var<storage, read> src: array<Src>;
 @group(0) @binding(2) var<storage, read_write> dst: array<Dst>;
 
+fn axis_strides(a: u32) -> vec4<i32> {
+    return vec4<i32>(p.src_strides[a / 4u][a % 4u], p.dst_strides[a / 4u][a % 4u], 0, 0);
+}
+
 @compute @workgroup_size(WG)
 fn main(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    // 2-D grid: more than 65535 workgroups spill into y.
-    let start = ((wid.y * nwg.x + wid.x) * WG + lid) * EPT;
+    let start = run_start(wid, nwg, lid);
     if (start >= p.count) {
         return;
     }
-    // Unravel the run's first row-major block index, innermost axis first.
     var coord: array<u32, 8>;
-    var rem = start;
-    var s = p.src_base;
-    var d = p.dst_base;
-    for (var k = p.rank; k > 0u; k -= 1u) {
-        let a = k - 1u;
-        let n = p.shape[a / 4u][a % 4u];
-        coord[a] = rem % n;
-        rem = rem / n;
-        s += i32(coord[a]) * p.src_strides[a / 4u][a % 4u];
-        d += i32(coord[a]) * p.dst_strides[a / 4u][a % 4u];
-    }
+    var at = walk_from(start, vec4<i32>(p.src_base, p.dst_base, 0, 0), &coord);
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        dst[d] = convert(src[s]);
-        // Step to the next index: bump the innermost axis, carrying outwards.
-        for (var a = p.rank - 1u; ; a -= 1u) {
-            coord[a] += 1u;
-            s += p.src_strides[a / 4u][a % 4u];
-            d += p.dst_strides[a / 4u][a % 4u];
-            let n = p.shape[a / 4u][a % 4u];
-            if (coord[a] < n || a == 0u) {
-                break;
-            }
-            coord[a] = 0u;
-            s -= i32(n) * p.src_strides[a / 4u][a % 4u];
-            d -= i32(n) * p.dst_strides[a / 4u][a % 4u];
-        }
+        dst[at.y] = convert(src[at.x]);
+        walk_next(&coord, &at);
     }
 }

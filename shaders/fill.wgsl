@@ -5,7 +5,7 @@
 // travels in: f32 for f16 arrays, so the uniform buffer never holds f16).
 
 override WG: u32 = 256u;
-// Elements per invocation: a run of EPT consecutive block elements, unravelled once (see copy.wgsl).
+// Elements per invocation: a run of EPT consecutive block elements (see strided_walk.wgsl).
 override EPT: u32 = 8u;
 
 struct Params {
@@ -20,39 +20,26 @@ struct Params {
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read_write> dst: array<T>;
 
+fn axis_strides(a: u32) -> vec4<i32> {
+    return vec4<i32>(p.strides[a / 4u][a % 4u], 0, 0, 0);
+}
+
 @compute @workgroup_size(WG)
 fn main(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let start = ((wid.y * nwg.x + wid.x) * WG + lid) * EPT;
+    let start = run_start(wid, nwg, lid);
     if (start >= p.count) {
         return;
     }
     var coord: array<u32, 8>;
-    var rem = start;
-    var d = p.base;
-    for (var k = p.rank; k > 0u; k -= 1u) {
-        let a = k - 1u;
-        let n = p.shape[a / 4u][a % 4u];
-        coord[a] = rem % n;
-        rem = rem / n;
-        d += i32(coord[a]) * p.strides[a / 4u][a % 4u];
-    }
+    var at = walk_from(start, vec4<i32>(p.base, 0, 0, 0), &coord);
     let value = T(p.value);
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        dst[d] = value;
-        for (var a = p.rank - 1u; ; a -= 1u) {
-            coord[a] += 1u;
-            d += p.strides[a / 4u][a % 4u];
-            let n = p.shape[a / 4u][a % 4u];
-            if (coord[a] < n || a == 0u) {
-                break;
-            }
-            coord[a] = 0u;
-            d -= i32(n) * p.strides[a / 4u][a % 4u];
-        }
+        dst[at.x] = value;
+        walk_next(&coord, &at);
     }
 }

@@ -170,35 +170,38 @@ impl Kernel {
 
     /// The WGSL files of this kernel, concatenated in order.
     fn sources(self) -> Vec<&'static str> {
+        let walk = include_str!("../../shaders/strided_walk.wgsl");
         let unary_skeleton = |f| match f {
-            Form::Strided => include_str!("../../shaders/unary.wgsl"),
-            Form::Vec4 => include_str!("../../shaders/unary_vec4.wgsl"),
+            Form::Strided => vec![include_str!("../../shaders/unary.wgsl"), walk],
+            Form::Vec4 => vec![include_str!("../../shaders/unary_vec4.wgsl")],
         };
         let binary_skeleton = |f| match f {
-            Form::Strided => include_str!("../../shaders/binary.wgsl"),
-            Form::Vec4 => include_str!("../../shaders/binary_vec4.wgsl"),
+            Form::Strided => vec![include_str!("../../shaders/binary.wgsl"), walk],
+            Form::Vec4 => vec![include_str!("../../shaders/binary_vec4.wgsl")],
         };
         match self {
-            Kernel::Copy => vec![include_str!("../../shaders/copy.wgsl")],
-            Kernel::Fill => vec![include_str!("../../shaders/fill.wgsl")],
+            Kernel::Copy => vec![include_str!("../../shaders/copy.wgsl"), walk],
+            Kernel::Fill => vec![include_str!("../../shaders/fill.wgsl"), walk],
             Kernel::Sequence => vec![include_str!("../../shaders/sequence.wgsl")],
-            Kernel::Unary(s, f) => vec![
-                match s {
+            Kernel::Unary(s, f) => {
+                let mut files = vec![match s {
                     UnarySet::Float => include_str!("../../shaders/unary_float.wgsl"),
                     UnarySet::Int => include_str!("../../shaders/unary_int.wgsl"),
                     UnarySet::Predicate => include_str!("../../shaders/unary_predicate.wgsl"),
-                },
-                unary_skeleton(f),
-            ],
-            Kernel::Binary(s, f) => vec![
-                match s {
+                }];
+                files.extend(unary_skeleton(f));
+                files
+            }
+            Kernel::Binary(s, f) => {
+                let mut files = vec![match s {
                     BinarySet::Float => include_str!("../../shaders/binary_float.wgsl"),
                     BinarySet::Int => include_str!("../../shaders/binary_int.wgsl"),
                     BinarySet::Compare => include_str!("../../shaders/binary_compare.wgsl"),
-                },
-                binary_skeleton(f),
-            ],
-            Kernel::Where => vec![include_str!("../../shaders/where.wgsl")],
+                }];
+                files.extend(binary_skeleton(f));
+                files
+            }
+            Kernel::Where => vec![include_str!("../../shaders/where.wgsl"), walk],
             Kernel::Reduce => vec![include_str!("../../shaders/reduce.wgsl")],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
             Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],

@@ -168,8 +168,15 @@ impl Kernel {
         }
     }
 
-    /// The WGSL files of this kernel, concatenated in order.
-    fn sources(self) -> Vec<&'static str> {
+    /// The WGSL files of this kernel's variant `v`, concatenated in order.
+    fn sources(self, v: Variant) -> Vec<&'static str> {
+        // The float element-wise kernels call exp_, log_, sin_, fmod_, ... from a math file of
+        // their compute type: f64 needs software versions (GLSL.std.450's are 32-bit only).
+        let math = if v.a == DType::F64 {
+            include_str!("../../shaders/math_f64.wgsl")
+        } else {
+            include_str!("../../shaders/math_f32.wgsl")
+        };
         let unary_skeleton = |f| match f {
             Form::Strided => include_str!("../../shaders/unary.wgsl"),
             Form::Vec4 => include_str!("../../shaders/unary_vec4.wgsl"),
@@ -182,22 +189,36 @@ impl Kernel {
             Kernel::Copy => vec![include_str!("../../shaders/copy.wgsl")],
             Kernel::Fill => vec![include_str!("../../shaders/fill.wgsl")],
             Kernel::Sequence => vec![include_str!("../../shaders/sequence.wgsl")],
-            Kernel::Unary(s, f) => vec![
-                match s {
-                    UnarySet::Float => include_str!("../../shaders/unary_float.wgsl"),
-                    UnarySet::Int => include_str!("../../shaders/unary_int.wgsl"),
-                    UnarySet::Predicate => include_str!("../../shaders/unary_predicate.wgsl"),
-                },
-                unary_skeleton(f),
-            ],
-            Kernel::Binary(s, f) => vec![
-                match s {
-                    BinarySet::Float => include_str!("../../shaders/binary_float.wgsl"),
-                    BinarySet::Int => include_str!("../../shaders/binary_int.wgsl"),
-                    BinarySet::Compare => include_str!("../../shaders/binary_compare.wgsl"),
-                },
-                binary_skeleton(f),
-            ],
+            Kernel::Unary(s, f) => match s {
+                UnarySet::Float => vec![
+                    math,
+                    include_str!("../../shaders/unary_float.wgsl"),
+                    unary_skeleton(f),
+                ],
+                UnarySet::Int => vec![
+                    include_str!("../../shaders/unary_int.wgsl"),
+                    unary_skeleton(f),
+                ],
+                UnarySet::Predicate => vec![
+                    include_str!("../../shaders/unary_predicate.wgsl"),
+                    unary_skeleton(f),
+                ],
+            },
+            Kernel::Binary(s, f) => match s {
+                BinarySet::Float => vec![
+                    math,
+                    include_str!("../../shaders/binary_float.wgsl"),
+                    binary_skeleton(f),
+                ],
+                BinarySet::Int => vec![
+                    include_str!("../../shaders/binary_int.wgsl"),
+                    binary_skeleton(f),
+                ],
+                BinarySet::Compare => vec![
+                    include_str!("../../shaders/binary_compare.wgsl"),
+                    binary_skeleton(f),
+                ],
+            },
             Kernel::Where => vec![include_str!("../../shaders/where.wgsl")],
             Kernel::Reduce => vec![include_str!("../../shaders/reduce.wgsl")],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
@@ -390,7 +411,7 @@ impl Kernel {
             s.push_str("enable f16;\n");
         }
         s.push_str(&self.prelude(v));
-        for src in self.sources() {
+        for src in self.sources(v) {
             s.push_str(src);
         }
         s

@@ -13,6 +13,11 @@ fn divmod(a: C, b: C) -> vec2<C> {
     if (b == C(0)) {
         return vec2<C>(a / b, nan_value());
     }
+    // fmod is NaN for NaN operands and infinite a: both results are NaN. Tested up front because
+    // lavapipe folds `NaN != 0` to false below.
+    if (is_nan(m)) {
+        return vec2<C>(nan_value(), nan_value());
+    }
     var d = (a - m) / b;
     if (m != C(0)) {
         if ((b < C(0)) != (m < C(0))) {

@@ -1,17 +1,22 @@
-// Float binary ops, NumPy semantics, computed in C (f32 for f16 and f32, f64 for f64).
+// Float binary ops, NumPy semantics, computed in C (f32 for f16 and f32, f64 for f64). fmod_,
+// pow_ and atan_ come from the math file joined before this one (math_f32.wgsl/math_f64.wgsl).
 // lavapipe folds `x != x` to false and its max/min built-ins swallow NaN, so NaN is always tested
 // with the by-bits helpers `is_nan`/`is_inf`, never with max/min or self-comparison.
 
 override OP: u32 = 0u;
 
 // NumPy's npy_divmod: floor division and the matching modulus (sign of the divisor).
+// fmod_ (from the math file) is exact; WGSL's `%` (a - b trunc(a / b)) is not once the quotient
+// is large (1e30 % 3).
 fn divmod(a: C, b: C) -> vec2<C> {
-    var m = a % b; // a - b * trunc(a / b)
-    if (is_inf(b) && !is_inf(a) && !is_nan(a)) {
-        m = a;
-    }
+    var m = fmod_(a, b);
     if (b == C(0)) {
         return vec2<C>(a / b, nan_value());
+    }
+    // fmod is NaN for NaN operands and infinite a: both results are NaN. Tested up front because
+    // lavapipe folds `NaN != 0` to false below.
+    if (is_nan(m)) {
+        return vec2<C>(nan_value(), nan_value());
     }
     var d = (a - m) / b;
     if (m != C(0)) {
@@ -51,7 +56,7 @@ fn power(a: C, b: C) -> C {
     if (a < C(0) && floor(b) != b && !is_inf(b)) {
         return nan_value();
     }
-    let r = pow(abs(a), b);
+    let r = pow_(abs(a), b);
     if (sign_bit(a) && odd) {
         return -r;
     }
@@ -117,24 +122,6 @@ fn hypotenuse(a: C, b: C) -> C {
     return m * sqrt(C(1) + s * s);
 }
 
-// atan with Cephes' atanf reduction and polynomial (lavapipe's built-in is off by ~2e-5).
-fn atan_(x: C) -> C {
-    var z = abs(x);
-    var base = C(0);
-    if (z > C(2.414213562373095)) {
-        base = C(1.5707963267948966);
-        z = C(-1) / z;
-    } else if (z > C(0.4142135623730950)) {
-        base = C(0.7853981633974483);
-        z = (z - C(1)) / (z + C(1));
-    }
-    let z2 = z * z;
-    let p = (((C(8.05374449538e-2) * z2 - C(1.38776856032e-1)) * z2 + C(1.99777106478e-1)) * z2
-        - C(3.33329491539e-1)) * z2 * z + z;
-    let r = base + p;
-    return select(r, -r, sign_bit(x));
-}
-
 // C99 atan2, special cases included (signed zeros, infinities).
 fn atan2_(y: C, x: C) -> C {
     let pi = C(3.141592653589793);
@@ -180,7 +167,7 @@ fn op(a: C, b: C) -> R {
         case 12u: { return hypotenuse(a, b); }
         case 13u: { return select(abs(a), -abs(a), sign_bit(b)); }
         // Internal: exp(a - b) (softmax), (a - b)^2 (variance).
-        case 14u: { return exp(a - b); }
+        case 14u: { return exp_(a - b); }
         case 15u: { let d = a - b; return d * d; }
         default: { return a; }
     }

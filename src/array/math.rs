@@ -6,7 +6,9 @@
 //! scalar it cannot hold exactly). Integer `div` is NumPy's true division: the result is f64 (f32
 //! on adapters without f64). Ops that NumPy does not define on a dtype — or would compute only
 //! after promoting integers to float64, like `exp` of an integer array — are an
-//! `Err(Unsupported)` naming the op and the dtype.
+//! `Err(Unsupported)` naming the op and the dtype. On f64 the transcendentals (exp, log, trig,
+//! hyperbolic, `pow`, `arctan2`) run in software (`shaders/math_f64.wgsl`, within a few ulp; the
+//! GPU built-ins are 32-bit only), and float `remainder`/`floor_divide` use an exact fmod.
 
 use super::Array;
 use crate::dtype::DType;

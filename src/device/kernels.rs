@@ -168,9 +168,16 @@ impl Kernel {
         }
     }
 
-    /// The WGSL files of this kernel, concatenated in order.
-    fn sources(self) -> Vec<&'static str> {
+    /// The WGSL files of this kernel's variant `v`, concatenated in order.
+    fn sources(self, v: Variant) -> Vec<&'static str> {
         let walk = include_str!("../../shaders/strided_walk.wgsl");
+        // The float element-wise kernels call exp_, log_, sin_, fmod_, ... from a math file of
+        // their compute type: f64 needs software versions (GLSL.std.450's are 32-bit only).
+        let math = if v.a == DType::F64 {
+            include_str!("../../shaders/math_f64.wgsl")
+        } else {
+            include_str!("../../shaders/math_f32.wgsl")
+        };
         let unary_skeleton = |f| match f {
             Form::Strided => vec![include_str!("../../shaders/unary.wgsl"), walk],
             Form::Vec4 => vec![include_str!("../../shaders/unary_vec4.wgsl")],
@@ -184,20 +191,24 @@ impl Kernel {
             Kernel::Fill => vec![include_str!("../../shaders/fill.wgsl"), walk],
             Kernel::Sequence => vec![include_str!("../../shaders/sequence.wgsl")],
             Kernel::Unary(s, f) => {
-                let mut files = vec![match s {
-                    UnarySet::Float => include_str!("../../shaders/unary_float.wgsl"),
-                    UnarySet::Int => include_str!("../../shaders/unary_int.wgsl"),
-                    UnarySet::Predicate => include_str!("../../shaders/unary_predicate.wgsl"),
-                }];
+                let mut files = match s {
+                    UnarySet::Float => vec![math, include_str!("../../shaders/unary_float.wgsl")],
+                    UnarySet::Int => vec![include_str!("../../shaders/unary_int.wgsl")],
+                    UnarySet::Predicate => {
+                        vec![include_str!("../../shaders/unary_predicate.wgsl")]
+                    }
+                };
                 files.extend(unary_skeleton(f));
                 files
             }
             Kernel::Binary(s, f) => {
-                let mut files = vec![match s {
-                    BinarySet::Float => include_str!("../../shaders/binary_float.wgsl"),
-                    BinarySet::Int => include_str!("../../shaders/binary_int.wgsl"),
-                    BinarySet::Compare => include_str!("../../shaders/binary_compare.wgsl"),
-                }];
+                let mut files = match s {
+                    BinarySet::Float => {
+                        vec![math, include_str!("../../shaders/binary_float.wgsl")]
+                    }
+                    BinarySet::Int => vec![include_str!("../../shaders/binary_int.wgsl")],
+                    BinarySet::Compare => vec![include_str!("../../shaders/binary_compare.wgsl")],
+                };
                 files.extend(binary_skeleton(f));
                 files
             }
@@ -393,7 +404,7 @@ impl Kernel {
             s.push_str("enable f16;\n");
         }
         s.push_str(&self.prelude(v));
-        for src in self.sources() {
+        for src in self.sources(v) {
             s.push_str(src);
         }
         s

@@ -148,9 +148,6 @@ impl BinaryOp {
         if !ok {
             return Err(unsupported(self.name(), dtype));
         }
-        if dtype == DType::F64 && matches!(self, Pow | Arctan2 | SubExp) {
-            return Err(f64_transcendental(self.name()));
-        }
         let set = if dtype.is_float() {
             BinarySet::Float
         } else {
@@ -307,29 +304,6 @@ impl UnaryOp {
             return Ok(UnaryPlan::Kernel(UnarySet::Predicate, code, DType::Bool));
         }
         match dtype {
-            DType::F64
-                if matches!(
-                    self,
-                    Exp | Exp2
-                        | Expm1
-                        | Log
-                        | Log2
-                        | Log10
-                        | Log1p
-                        | Sin
-                        | Cos
-                        | Tan
-                        | Arcsin
-                        | Arccos
-                        | Arctan
-                        | Sinh
-                        | Cosh
-                        | Tanh
-                        | Sigmoid
-                ) =>
-            {
-                Err(f64_transcendental(self.name()))
-            }
             DType::F32 | DType::F16 | DType::F64 => match self.float_code() {
                 Some(code) => Ok(UnaryPlan::Kernel(UnarySet::Float, code, dtype)),
                 None => Err(unsupported(self.name(), dtype)),
@@ -367,19 +341,6 @@ pub(crate) fn unsupported(op: &'static str, dtype: DType) -> Error {
     Error::Unsupported {
         op,
         feature: format!("{op} is not available for dtype {dtype}: {hint}"),
-    }
-}
-
-/// f64 transcendentals: SPIR-V's GLSL.std.450 defines exp, log, sin, pow, ... only for 16- and
-/// 32-bit floats, and drivers that accept them anyway compute garbage (lavapipe does). Until a
-/// software f64 implementation exists they are refused rather than computed wrongly.
-pub(crate) fn f64_transcendental(op: &'static str) -> Error {
-    Error::Unsupported {
-        op,
-        feature: format!(
-            "{op} is not available for dtype f64: WGSL's exp/log/trig built-ins are 32-bit only on \
-             Vulkan (GLSL.std.450); compute in f32 with astype, or on the host"
-        ),
     }
 }
 

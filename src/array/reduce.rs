@@ -3,9 +3,9 @@
 //! and `softmax`.
 //!
 //! Result dtypes: sums and products keep the dtype (integers wrap, like NumPy with
-//! `dtype=np.int32`; NumPy's default would widen to int64, which WGSL lacks); the sum of a bool
-//! array counts as i32; `mean`/`var`/`std` of integers are f64 (f32 without f64 support); f16
-//! accumulates in f32; `argmax`/`argmin` give i32 indices; `any`/`all` give bool.
+//! `dtype=np.int32`; NumPy's default would widen to int64, which WGSL lacks); the sum and product
+//! of a bool array count as i32; `mean`/`var`/`std` of integers and bools are f64 (f32 without
+//! f64 support); f16 accumulates in f32; `argmax`/`argmin` give i32 indices; `any`/`all` give bool.
 //! Empty reductions behave like NumPy: sum → 0, prod → 1, any → false, all → true, mean → NaN,
 //! max/min/argmax/argmin → `Err`.
 
@@ -136,17 +136,15 @@ impl Array {
         let shape = reduced_shape(self.shape(), &axes, keepdims);
         let (x, out_dtype) = match (rop, self.dtype) {
             (ReduceOp::Any | ReduceOp::All, _) => (self.clone(), DType::Bool),
-            // A bool sum counts; bool prod/max/min stay bool-valued, computed on the u32 words.
-            (ReduceOp::Sum, DType::Bool) => (self.reinterpret(DType::U32), DType::U32),
+            // Bool sums and products count (NumPy gives integers); max/min stay bool-valued. All
+            // are computed on the u32 words, which hold 0 or 1.
             (_, DType::Bool) => (self.reinterpret(DType::U32), DType::U32),
             (_, d) => (self.clone(), d),
         };
         let relabel = |a: Array| -> Array {
             match (rop, self.dtype) {
-                (ReduceOp::Sum, DType::Bool) => a.reinterpret(DType::I32),
-                (ReduceOp::Prod | ReduceOp::Max | ReduceOp::Min, DType::Bool) => {
-                    a.reinterpret(DType::Bool)
-                }
+                (ReduceOp::Sum | ReduceOp::Prod, DType::Bool) => a.reinterpret(DType::I32),
+                (ReduceOp::Max | ReduceOp::Min, DType::Bool) => a.reinterpret(DType::Bool),
                 _ => a,
             }
         };
@@ -276,9 +274,6 @@ impl Array {
         let op = "mean";
         let axes = axes.into();
         let ax = resolve_axes(op, &axes, self.ndim())?;
-        if self.dtype == DType::Bool {
-            return Err(unsupported(op, self.dtype));
-        }
         let k: usize = ax.iter().map(|&d| self.shape()[d]).product();
         let work = self.float_work_dtype();
         let x = if work == self.dtype {
@@ -307,9 +302,6 @@ impl Array {
         let op = "var";
         let axes = axes.into();
         let ax = resolve_axes(op, &axes, self.ndim())?;
-        if self.dtype == DType::Bool {
-            return Err(unsupported(op, self.dtype));
-        }
         let work = match self.dtype {
             DType::F16 => DType::F32,
             _ => self.float_work_dtype(),

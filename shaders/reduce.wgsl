@@ -1,7 +1,9 @@
-// Value reductions, one stage: each output's reduced elements are split into `chunks` chunks and
-// every chunk becomes one result in `dst` (the final value when there is one chunk, a partial for
-// a second launch otherwise). The host prepends `alias In, Out, A` (input, output, accumulator:
-// f32 for f16, u32 for any/all), NaN helpers for A and `fn truth_in(x: In) -> bool`.
+// Value reductions over any strides, one stage: each output's reduced elements are split into
+// `chunks` chunks and every chunk becomes one result in `dst` (the final value when there is one
+// chunk, a partial for a second launch otherwise). The host prepends `alias In, Out, A` (input,
+// output, accumulator: f32 for f16, u32 for any/all), NaN helpers for A, `fn truth_in(x: In) ->
+// bool` and reduce_ops.wgsl (OP, STAGE, identity, load, combine). Contiguous rows take the faster
+// reduce_rows.wgsl instead; this kernel serves every other layout.
 //
 // MODE 0: one workgroup per (output, chunk); each invocation folds the chunk's elements lid,
 // lid + WG, ... (at most `chunk / WG` of them), then the workgroup combines the invocations'
@@ -10,8 +12,6 @@
 // Elements are addressed by strides: `outer` over the kept axes, `inner` over the reduced ones.
 
 override WG: u32 = 256u;
-override OP: u32 = 0u;      // 0 sum, 1 prod, 2 max, 3 min, 4 any, 5 all
-override STAGE: u32 = 1u;   // 1: elements of the array (mapped to truth for any/all); 2: partials
 override MODE: u32 = 0u;
 
 struct Params {
@@ -35,46 +35,6 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> dst: array<Out>;
 
 var<workgroup> sh: array<A, WG>;
-
-fn identity() -> A {
-    switch OP {
-        case 1u, 5u: { return A(1); }
-        case 2u: { return lowest(); }
-        case 3u: { return highest(); }
-        default: { return A(0); }
-    }
-}
-
-fn load(x: In) -> A {
-    if (STAGE == 1u) {
-        if (OP == 4u || OP == 5u) {
-            return select(A(0), A(1), truth_in(x));
-        }
-    }
-    return A(x);
-}
-
-// NumPy's maximum/minimum: `a >= b ? a : b`, a NaN on either side wins (tested by bits).
-fn combine(x: A, y: A) -> A {
-    switch OP {
-        case 1u: { return x * y; }
-        case 2u, 3u: {
-            if (is_nan(x)) {
-                return x;
-            }
-            if (is_nan(y)) {
-                return y;
-            }
-            if (OP == 2u) {
-                return select(y, x, x >= y);
-            }
-            return select(y, x, x <= y);
-        }
-        case 4u: { return max(x, y); }
-        case 5u: { return min(x, y); }
-        default: { return x + y; }
-    }
-}
 
 fn outer_offset(m: u32) -> i32 {
     var rem = m;

@@ -28,6 +28,9 @@ pub(crate) enum Kernel {
     /// Value reductions (sum, prod, max, min, any, all, sum of squares), one stage. Dtypes:
     /// (input, output).
     Reduce,
+    /// Value reductions of contiguous rows read as vec4s (the fast path of `Reduce`). Dtypes:
+    /// (input, output).
+    ReduceRows,
     /// Arg-reductions (argmax, argmin), one stage. Dtypes: (input, accumulator).
     ArgReduce,
     /// Inclusive scans along one axis (cumsum, cumprod). Dtype: the array's.
@@ -97,6 +100,7 @@ impl Kernel {
         v.extend([
             Kernel::Where,
             Kernel::Reduce,
+            Kernel::ReduceRows,
             Kernel::ArgReduce,
             Kernel::Scan,
             Kernel::MatmulTiled,
@@ -156,6 +160,7 @@ impl Kernel {
             Kernel::Binary(s, f) => format!("binary_{}{}", binary_set_name(s), form(f)),
             Kernel::Where => "where".into(),
             Kernel::Reduce => "reduce".into(),
+            Kernel::ReduceRows => "reduce_rows".into(),
             Kernel::ArgReduce => "argreduce".into(),
             Kernel::Scan => "scan".into(),
             Kernel::MatmulTiled => "matmul_tiled".into(),
@@ -199,7 +204,14 @@ impl Kernel {
                 binary_skeleton(f),
             ],
             Kernel::Where => vec![include_str!("../../shaders/where.wgsl")],
-            Kernel::Reduce => vec![include_str!("../../shaders/reduce.wgsl")],
+            Kernel::Reduce => vec![
+                include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce.wgsl"),
+            ],
+            Kernel::ReduceRows => vec![
+                include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce_rows.wgsl"),
+            ],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
             Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],
             Kernel::MatmulTiled => vec![include_str!("../../shaders/matmul_tiled.wgsl")],
@@ -246,7 +258,7 @@ impl Kernel {
             | Kernel::Binary(BinarySet::Compare, _)
             | Kernel::Where
             | Kernel::Scan => ones(&mut dtypes.iter().copied()),
-            Kernel::Reduce => {
+            Kernel::Reduce | Kernel::ReduceRows => {
                 // (input, output): same dtype; f16 through f32 partials; any/all into bool.
                 let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
                 if dtypes.contains(&DType::F16) {
@@ -342,7 +354,7 @@ impl Kernel {
                 v.a.wgsl_compute(),
                 helpers("A", v.a)
             ),
-            Kernel::Reduce => {
+            Kernel::Reduce | Kernel::ReduceRows => {
                 // Accumulate in the compute type of the wider of input and output; any/all in u32.
                 let acc = if b == DType::Bool {
                     DType::Bool

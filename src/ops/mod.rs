@@ -8,4 +8,5 @@ pub(crate) mod fill;
 pub(crate) mod matmul;
 pub(crate) mod params;
 pub(crate) mod reduce;
+pub(crate) mod reduce_rows;
 pub(crate) mod take;

@@ -9,11 +9,16 @@
 //! every f32 sum is a fold of max(64, sqrt(K)/256) sequential terms per invocation under two trees
 //! of log2(256) levels.
 //!
+//! Inputs whose every output reduces one contiguous run (whole contiguous arrays, trailing axes
+//! of contiguous arrays) take the vec4 rows kernel of `reduce_rows.rs` instead, in one binding or
+//! in pieces; this module's strided kernel serves the other layouts and the arg-reductions.
+//!
 //! An input whose elements do not fit one storage binding is first made contiguous in
 //! (outer, inner) order (a copy only when it is not already), then reduced in pieces — groups of
 //! rows, or segments of one row — whose chunks write to their own partial slots.
 
 use super::params::Params;
+use super::reduce_rows::{reduce_rows, reduce_rows_pieces, rows_chunking, vec4_bindable};
 use crate::array::blocks::collapse;
 use crate::array::Array;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
@@ -39,7 +44,7 @@ pub(crate) enum ReduceOp {
 }
 
 impl ReduceOp {
-    fn code(self) -> u32 {
+    pub(super) fn code(self) -> u32 {
         match self {
             ReduceOp::Sum | ReduceOp::ArgMax => 0,
             ReduceOp::Prod | ReduceOp::ArgMin => 1,
@@ -55,7 +60,7 @@ impl ReduceOp {
 }
 
 /// The accumulator/partial dtype for `op` on `dtype`.
-fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {
+pub(super) fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {
     match op {
         ReduceOp::Any | ReduceOp::All => DType::Bool,
         _ if dtype == DType::F16 => DType::F32,
@@ -98,22 +103,29 @@ impl Group {
 }
 
 /// A binding window over a contiguous range or a strided span of a buffer.
-struct Win {
-    offset: u64,
-    size: u64,
+pub(super) struct Win {
+    pub offset: u64,
+    pub size: u64,
     /// Window-relative element index of the range's first element.
-    base: i64,
+    pub base: i64,
 }
 
 impl DeviceInner {
-    fn max_window(&self) -> u64 {
+    pub(super) fn max_window(&self) -> u64 {
         let l = self.block_limits();
         l.max_binding.min(i32::MAX as u64) / 4 * 4
     }
 
     /// The window covering elements `lo..=hi` (element indices into a buffer of `buffer_bytes`),
     /// with `first` the element whose window-relative index is reported. `None` when too large.
-    fn window(&self, lo: i64, hi: i64, first: i64, eb: u64, buffer_bytes: u64) -> Option<Win> {
+    pub(super) fn window(
+        &self,
+        lo: i64,
+        hi: i64,
+        first: i64,
+        eb: u64,
+        buffer_bytes: u64,
+    ) -> Option<Win> {
         let l = self.block_limits();
         let align = lcm(lcm(l.offset_alignment, eb), 4) as i64;
         let byte_lo = lo * eb as i64 / align * align;
@@ -173,7 +185,7 @@ struct Stage<'a> {
     k_offset: u64,
 }
 
-fn u32_of(v: u64, what: &str) -> Result<u32> {
+pub(super) fn u32_of(v: u64, what: &str) -> Result<u32> {
     u32::try_from(v).map_err(|_| Error::overflow("reduce", format!("{what} {v} exceeds u32")))
 }
 
@@ -276,6 +288,39 @@ pub(crate) fn reduce(
             hi += r
         }
     }
+    // The fast path: every output reduces one contiguous run (rows `row_stride` apart).
+    let rows = !op.is_arg()
+        && inner.strides == [1]
+        && outer.shape.len() == 1
+        && m * 8 * rows_chunking(k).2 <= dev.max_window();
+    if rows {
+        if let Some(w) = dev
+            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
+            .filter(|w| vec4_bindable(w.size, eb))
+        {
+            let src = Binding {
+                buffer: storage.buffer().expect("non-empty"),
+                offset: w.offset,
+                size: w.size,
+            };
+            return dev.guarded(opname, || {
+                reduce_rows(
+                    dev,
+                    opname,
+                    op,
+                    x.dtype(),
+                    out_dtype,
+                    src,
+                    w.base as u64,
+                    outer.strides[0],
+                    m,
+                    k,
+                    &out.values,
+                )?;
+                Ok(out)
+            });
+        }
+    }
     let fits = outer.shape.len() <= 4
         && inner.shape.len() <= 4
         && dev
@@ -315,6 +360,24 @@ pub(crate) fn reduce(
     let (cs, cl) = c.storage_and_layout();
     let buffer = cs.buffer().expect("non-empty");
     let off0 = cl.offset as i64;
+    if !op.is_arg() {
+        dev.guarded(opname, || {
+            reduce_rows_pieces(
+                dev,
+                opname,
+                op,
+                x.dtype(),
+                out_dtype,
+                buffer,
+                cs.bytes(),
+                off0,
+                m,
+                k,
+                &out.values,
+            )
+        })?;
+        return Ok(out);
+    }
     let (_, chunk, p_total) = chunking(op, m, k);
     let win_elems = (dev.max_window() - 256) / eb;
     dev.guarded(opname, || {

@@ -31,6 +31,9 @@ pub(crate) enum Kernel {
     /// Value reductions of contiguous rows read as vec4s (the fast path of `Reduce`). Dtypes:
     /// (input, output).
     ReduceRows,
+    /// Value reductions down the columns of rows (a leading axis of a contiguous array), stage 1.
+    /// Dtypes: (input, output).
+    ReduceCols,
     /// Arg-reductions (argmax, argmin), one stage. Dtypes: (input, accumulator).
     ArgReduce,
     /// Inclusive scans along one axis (cumsum, cumprod). Dtype: the array's.
@@ -101,6 +104,7 @@ impl Kernel {
             Kernel::Where,
             Kernel::Reduce,
             Kernel::ReduceRows,
+            Kernel::ReduceCols,
             Kernel::ArgReduce,
             Kernel::Scan,
             Kernel::MatmulTiled,
@@ -161,6 +165,7 @@ impl Kernel {
             Kernel::Where => "where".into(),
             Kernel::Reduce => "reduce".into(),
             Kernel::ReduceRows => "reduce_rows".into(),
+            Kernel::ReduceCols => "reduce_cols".into(),
             Kernel::ArgReduce => "argreduce".into(),
             Kernel::Scan => "scan".into(),
             Kernel::MatmulTiled => "matmul_tiled".into(),
@@ -212,6 +217,10 @@ impl Kernel {
                 include_str!("../../shaders/reduce_ops.wgsl"),
                 include_str!("../../shaders/reduce_rows.wgsl"),
             ],
+            Kernel::ReduceCols => vec![
+                include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce_cols.wgsl"),
+            ],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
             Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],
             Kernel::MatmulTiled => vec![include_str!("../../shaders/matmul_tiled.wgsl")],
@@ -258,7 +267,7 @@ impl Kernel {
             | Kernel::Binary(BinarySet::Compare, _)
             | Kernel::Where
             | Kernel::Scan => ones(&mut dtypes.iter().copied()),
-            Kernel::Reduce | Kernel::ReduceRows => {
+            Kernel::Reduce | Kernel::ReduceRows | Kernel::ReduceCols => {
                 // (input, output): same dtype; f16 through f32 partials; any/all into bool.
                 let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
                 if dtypes.contains(&DType::F16) {
@@ -354,7 +363,7 @@ impl Kernel {
                 v.a.wgsl_compute(),
                 helpers("A", v.a)
             ),
-            Kernel::Reduce | Kernel::ReduceRows => {
+            Kernel::Reduce | Kernel::ReduceRows | Kernel::ReduceCols => {
                 // Accumulate in the compute type of the wider of input and output; any/all in u32.
                 let acc = if b == DType::Bool {
                     DType::Bool

@@ -18,6 +18,7 @@
 //! rows, or segments of one row — whose chunks write to their own partial slots.
 
 use super::params::Params;
+use super::reduce_cols::{cols_blocks, reduce_cols};
 use super::reduce_rows::{reduce_rows, reduce_rows_pieces, rows_chunking, vec4_bindable};
 use crate::array::blocks::collapse;
 use crate::array::Array;
@@ -313,6 +314,39 @@ pub(crate) fn reduce(
                     src,
                     w.base as u64,
                     outer.strides[0],
+                    m,
+                    k,
+                    &out.values,
+                )?;
+                Ok(out)
+            });
+        }
+    }
+    // A leading axis of a contiguous array: outputs are consecutive columns of strided rows.
+    let cols = !op.is_arg()
+        && outer.strides == [1]
+        && inner.shape.len() == 1
+        && m * 8 * cols_blocks(k) <= dev.max_window();
+    if cols {
+        if let Some(w) = dev
+            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
+            .filter(|w| vec4_bindable(w.size, eb))
+        {
+            let src = Binding {
+                buffer: storage.buffer().expect("non-empty"),
+                offset: w.offset,
+                size: w.size,
+            };
+            return dev.guarded(opname, || {
+                reduce_cols(
+                    dev,
+                    opname,
+                    op,
+                    x.dtype(),
+                    out_dtype,
+                    src,
+                    w.base as u64,
+                    inner.strides[0],
                     m,
                     k,
                     &out.values,

@@ -40,9 +40,10 @@ pub(super) fn rows_chunking(k: u64) -> (u32, u64, u64) {
     (0, chunk, k4.div_ceil(chunk).max(1))
 }
 
-/// Layout of a stage that must finish each row in one workgroup (stage 2).
+/// Layout of a stage that must finish each row in one workgroup (stage 2: a few rows, cheap, so
+/// one invocation per row only up to 256 partials, 16 terms per accumulator lane).
 fn single_chunk(k: u64) -> (u32, u64, u64) {
-    if k <= ROWS_SHORT {
+    if k <= 256 {
         return (1, 0, 1);
     }
     let t = (k / 4).div_ceil(ROWS_WG).next_multiple_of(4).max(4);
@@ -113,12 +114,18 @@ pub(super) fn record_rows(dev: &DeviceInner, l: RowsLaunch) -> Result<()> {
 
 /// Partials `[m, p]`, as a flat array with 4 spare elements at the end so that even one row of
 /// fewer than 4 partials can be bound as vec4s (the spare elements are never read).
-fn new_partials(opname: &'static str, like: &Array, m: u64, p: u64, acc: DType) -> Result<Array> {
+pub(super) fn new_partials(
+    opname: &'static str,
+    like: &Array,
+    m: u64,
+    p: u64,
+    acc: DType,
+) -> Result<Array> {
     Array::empty(opname, like.device(), &[(m * p + 4) as usize], acc)
 }
 
 /// The binding of a whole fresh array.
-fn whole(a: &Array) -> Binding<'_> {
+pub(super) fn whole(a: &Array) -> Binding<'_> {
     let (s, _) = a.storage_and_layout();
     Binding {
         buffer: s.buffer().expect("non-empty"),

@@ -5,8 +5,11 @@
 override OP: u32 = 0u;      // 0 sum, 1 prod, 2 max, 3 min, 4 any, 5 all
 override STAGE: u32 = 1u;   // 1: elements of the array (mapped to truth for any/all); 2: partials
 
+// The sum's identity is -0.0, not +0.0 (-0.0 + x is x for every x, +0.0 + -0.0 is +0.0): a sum
+// of negative zeros is -0.0, as in NumPy. Converted to an integer type it is 0.
 fn identity() -> A {
     switch OP {
+        case 0u: { return A(bitcast<f32>(0x80000000u)); }
         case 1u, 5u: { return A(1); }
         case 2u: { return lowest(); }
         case 3u: { return highest(); }

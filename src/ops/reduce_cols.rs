@@ -44,7 +44,7 @@ pub(super) fn reduce_cols(
     let eb = dtype.size_bytes();
     let blocks = cols_blocks(rows);
     let quads = width.div_ceil(4);
-    let vec = base % 4 == 0 && row_stride % 4 == 0 && width % 4 == 0;
+    let vec = base.is_multiple_of(4) && row_stride % 4 == 0 && width.is_multiple_of(4);
     let acc = partial_dtype(op, dtype);
     let partials = if blocks > 1 {
         Some(new_partials(opname, out, width, blocks, acc)?)

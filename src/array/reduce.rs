@@ -136,6 +136,9 @@ impl Array {
         let shape = reduced_shape(self.shape(), &axes, keepdims);
         let (x, out_dtype) = match (rop, self.dtype) {
             (ReduceOp::Any | ReduceOp::All, _) => (self.clone(), DType::Bool),
+            // The f16 sum behind `mean` stays in its f32 accumulator (NumPy's f16 mean uses f32
+            // intermediates): a sum past 65504 must not become inf before the division.
+            (ReduceOp::Sum, DType::F16) if op == "mean" => (self.clone(), DType::F32),
             // A bool sum counts; bool prod/max/min stay bool-valued, computed on the u32 words.
             (ReduceOp::Sum, DType::Bool) => (self.reinterpret(DType::U32), DType::U32),
             (_, DType::Bool) => (self.reinterpret(DType::U32), DType::U32),
@@ -289,6 +292,12 @@ impl Array {
         if k == 0 {
             let shape = reduced_shape(self.shape(), &ax, keepdims);
             return Array::full(&self.device, &shape, f64::NAN, work);
+        }
+        if work == DType::F16 {
+            return x
+                .reduce_values(op, ReduceOp::Sum, axes, keepdims)?
+                .div(k as f64)?
+                .astype(DType::F16);
         }
         x.sum(axes, keepdims)?.div(k as f64)
     }

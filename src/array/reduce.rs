@@ -15,7 +15,8 @@ use super::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::elementwise::{unsupported, BinaryOp, UnaryOp};
-use crate::ops::reduce::{reduce, scan, ReduceOp};
+use crate::ops::reduce::{reduce, ReduceOp};
+use crate::ops::scan::scan;
 
 /// Which axes a reduction folds: all of them, or a list (negative counts from the end).
 ///

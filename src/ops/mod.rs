@@ -10,4 +10,5 @@ pub(crate) mod params;
 pub(crate) mod reduce;
 pub(crate) mod reduce_cols;
 pub(crate) mod reduce_rows;
+pub(crate) mod scan;
 pub(crate) mod take;

@@ -1,4 +1,4 @@
-//! Reductions (`shaders/reduce.wgsl`, `shaders/argreduce.wgsl`) and scans (`shaders/scan.wgsl`).
+//! Reductions over any strides (`shaders/reduce.wgsl`, `shaders/argreduce.wgsl`).
 //!
 //! A reduction sees its input as (outer, inner): the kept axes and the reduced ones, each group
 //! collapsed to at most 4 strided axes. Each output's inner elements are split into `P` chunks;
@@ -26,8 +26,8 @@ use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-/// Workgroup size of the reduction and scan kernels.
-const WG: u64 = 256;
+/// Workgroup size of the strided reduction kernels (and the scan kernel).
+pub(super) const WG: u64 = 256;
 /// Reductions of at most this many elements per output run one invocation per output.
 const SHORT: u64 = 16;
 
@@ -71,16 +71,16 @@ pub(super) fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {
 
 /// Strided axes of one group (at most 4).
 #[derive(Debug, Clone)]
-struct Group {
-    shape: Vec<u64>,
-    strides: Vec<i64>,
+pub(super) struct Group {
+    pub shape: Vec<u64>,
+    pub strides: Vec<i64>,
 }
 
 impl Group {
-    fn numel(&self) -> u64 {
+    pub(super) fn numel(&self) -> u64 {
         self.shape.iter().product()
     }
-    fn collapsed(shape: &[u64], strides: &[i64]) -> Group {
+    pub(super) fn collapsed(shape: &[u64], strides: &[i64]) -> Group {
         let (s, st) = collapse(shape, &[strides.to_vec()]);
         if s.is_empty() {
             return Group {
@@ -93,7 +93,7 @@ impl Group {
             strides: st.into_iter().next().expect("one operand"),
         }
     }
-    fn push(&self, p: &mut Params) {
+    pub(super) fn push(&self, p: &mut Params) {
         for k in 0..4 {
             p.u32(self.shape.get(k).copied().unwrap_or(1) as u32);
         }
@@ -759,203 +759,4 @@ fn stage2(
         m0 += rows;
     }
     Ok(())
-}
-
-/// Inclusive scan of `x` along `axis` into a fresh array of `x`'s shape (`op` 0: sum, 1: prod).
-pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> Result<Array> {
-    let dev_handle = x.device().clone();
-    let dev = &dev_handle.inner;
-    let nd = x.ndim();
-    // Lines along the last axis of a permuted view; the result is permuted back (a view).
-    let mut perm: Vec<usize> = (0..nd).filter(|&d| d != axis).collect();
-    perm.push(axis);
-    let mut inv = vec![0usize; nd];
-    for (i, &d) in perm.iter().enumerate() {
-        inv[d] = i;
-    }
-    let xp = x.transpose(&perm)?;
-    let pshape = xp.shape().to_vec();
-    let out = Array::empty(opname, &dev_handle, &pshape, x.dtype())?;
-    if out.is_empty() {
-        return out.transpose(&inv);
-    }
-    let k = pshape[nd - 1] as u64;
-    let m = out.len() as u64 / k;
-    let eb = x.dtype().size_bytes();
-    let variant = Variant::one(x.dtype());
-    let key = PipelineKey::bare(Kernel::Scan, variant).with("OP", code);
-    let (os, _) = out.storage_and_layout();
-    let obuf = os.buffer().expect("non-empty");
-    let (src_arr, outer) = {
-        let (_, l) = xp.storage_and_layout();
-        let sh: Vec<u64> = l.shape[..nd - 1].iter().map(|&n| n as u64).collect();
-        let st: Vec<i64> = l.strides[..nd - 1].iter().map(|&s| s as i64).collect();
-        let g = Group::collapsed(&sh, &st);
-        if g.shape.len() <= 4 {
-            (xp.clone(), g)
-        } else {
-            let c = xp.contiguous()?;
-            (c, Group::collapsed(&[m], &[k as i64]))
-        }
-    };
-    let (ss, sl) = src_arr.storage_and_layout();
-    let sbuf = ss.buffer().expect("non-empty");
-    let axis_stride = *sl.strides.last().expect("rank >= 1") as i64;
-    let (mut lo, mut hi) = (sl.offset as i64, sl.offset as i64);
-    for (&n, &s) in sl.shape.iter().zip(&sl.strides) {
-        let r = (n as i64 - 1) * s as i64;
-        if r < 0 {
-            lo += r
-        } else {
-            hi += r
-        }
-    }
-    let launch = |src: Binding,
-                  src_base: i64,
-                  outer: &Group,
-                  axis_stride: i64,
-                  lines: u64,
-                  kl: u64,
-                  dst: Binding,
-                  dst_base: i64,
-                  dst_stride: u64,
-                  prev: Option<(Binding, i64)>|
-     -> Result<()> {
-        let mut p = Params::default();
-        outer.push(&mut p);
-        p.i32(super::params::base_i32(src_base)?)
-            .i32(axis_stride as i32)
-            .u32(outer.shape.len() as u32)
-            .u32(u32_of(lines, "lines")?)
-            .u32(u32_of(kl, "line length")?)
-            .u32(dst_base as u32)
-            .u32(u32_of(dst_stride, "line stride")?)
-            .u32(u32::from(prev.is_some()))
-            .u32(prev.as_ref().map_or(0, |p| p.1 as u32));
-        let prev_bind = prev.map(|p| p.0).unwrap_or(Binding {
-            buffer: dst.buffer,
-            offset: dst.offset,
-            size: dst.size,
-        });
-        dev.dispatch(
-            &key,
-            p.bytes(),
-            &[src, dst, prev_bind],
-            lines * WG,
-            &[lines, kl],
-        )
-    };
-    let total = out.len() as u64;
-    dev.guarded(opname, || {
-        if let (Some(sw), Some(dw)) = (
-            dev.window(lo, hi, sl.offset as i64, eb, ss.bytes()),
-            dev.window(0, total as i64 - 1, 0, eb, os.bytes()),
-        ) {
-            return launch(
-                Binding {
-                    buffer: sbuf,
-                    offset: sw.offset,
-                    size: sw.size,
-                },
-                sw.base,
-                &outer,
-                axis_stride,
-                m,
-                k,
-                Binding {
-                    buffer: obuf,
-                    offset: dw.offset,
-                    size: dw.size,
-                },
-                dw.base,
-                k,
-                None,
-            );
-        }
-        Ok::<(), Error>(())
-    })?;
-    if dev
-        .window(lo, hi, sl.offset as i64, eb, ss.bytes())
-        .is_some()
-        && dev.window(0, total as i64 - 1, 0, eb, os.bytes()).is_some()
-    {
-        return out.transpose(&inv);
-    }
-    // Too large for one binding: contiguous rows, in groups of rows or segments of one row.
-    let c = xp.contiguous()?;
-    let (cs, cl) = c.storage_and_layout();
-    let cbuf = cs.buffer().expect("non-empty");
-    let off0 = cl.offset as i64;
-    let win_elems = (dev.max_window() - 256) / eb;
-    let seg = k.min(win_elems);
-    let rows_per = if seg == k { (win_elems / k).max(1) } else { 1 };
-    let one = Group {
-        shape: vec![1],
-        strides: vec![0],
-    };
-    dev.guarded(opname, || {
-        let mut m0 = 0u64;
-        while m0 < m {
-            let rows = rows_per.min(m - m0);
-            let mut k0 = 0u64;
-            while k0 < k {
-                let kl = seg.min(k - k0);
-                let first = (m0 * k + k0) as i64;
-                let last = first + ((rows - 1) * k + kl - 1) as i64;
-                let sw = dev
-                    .window(off0 + first, off0 + last, off0 + first, eb, cs.bytes())
-                    .ok_or_else(|| Error::overflow(opname, "scan piece exceeds a binding"))?;
-                let dw = dev
-                    .window(first, last, first, eb, os.bytes())
-                    .ok_or_else(|| Error::overflow(opname, "scan piece exceeds a binding"))?;
-                let prev = if k0 > 0 {
-                    let pw = dev
-                        .window(first - 1, first - 1, first - 1, eb, os.bytes())
-                        .expect("one element fits");
-                    Some((
-                        Binding {
-                            buffer: obuf,
-                            offset: pw.offset,
-                            size: pw.size,
-                        },
-                        pw.base,
-                    ))
-                } else {
-                    None
-                };
-                let outer_g = if rows > 1 {
-                    Group {
-                        shape: vec![rows],
-                        strides: vec![k as i64],
-                    }
-                } else {
-                    one.clone()
-                };
-                launch(
-                    Binding {
-                        buffer: cbuf,
-                        offset: sw.offset,
-                        size: sw.size,
-                    },
-                    sw.base,
-                    &outer_g,
-                    1,
-                    rows,
-                    kl,
-                    Binding {
-                        buffer: obuf,
-                        offset: dw.offset,
-                        size: dw.size,
-                    },
-                    dw.base,
-                    k,
-                    prev,
-                )?;
-                k0 += kl;
-            }
-            m0 += rows;
-        }
-        Ok(())
-    })?;
-    out.transpose(&inv)
 }

@@ -953,3 +953,102 @@ fn f32_sums_of_2_pow_24_terms_stay_log_shaped() {
         }
     }
 }
+
+/// Checks the contiguous result `got` — `rows` cumsums of `k` values `f(row, j)` — in i32
+/// wrapping arithmetic at every element, reading it back a few million elements at a time.
+fn check_cumsum_rows(
+    got: &Array,
+    rows: usize,
+    k: usize,
+    f: impl Fn(usize, usize) -> i32,
+    what: &str,
+) {
+    let flat = got.reshape(&[-1]).unwrap();
+    assert_eq!(flat.len(), rows * k, "{what}: length");
+    let piece = 1usize << 22;
+    let mut acc = 0i32;
+    for start in (0..rows * k).step_by(piece) {
+        let end = (start + piece).min(rows * k);
+        let part = flat
+            .slice(&[SliceArg::range(Some(start as isize), Some(end as isize), 1)])
+            .unwrap()
+            .to_vec::<i32>()
+            .unwrap();
+        for (o, &g) in part.iter().enumerate() {
+            let (r, j) = ((start + o) / k, (start + o) % k);
+            if j == 0 {
+                acc = 0;
+            }
+            acc = acc.wrapping_add(f(r, j));
+            assert!(g == acc, "{what}: row {r} [{j}] {g} vs {acc}");
+        }
+    }
+}
+
+#[test]
+fn cumsum_larger_than_one_binding() {
+    let Some(dev) = common::device() else { return };
+    // 134.4 MB of i32 (> the 128 MiB binding on lavapipe): one line crossing binding windows,
+    // exact (wrapping) sums checked at every element.
+    let value = |i: usize| ((i * 7919) % 2001) as i32 - 1000;
+    let n = 33_600_000usize;
+    let host: Vec<i32> = (0..n).map(value).collect();
+    let a = Array::from_slice(&dev, &host, &[n]).unwrap();
+    drop(host);
+    let got = a.cumsum(None).unwrap();
+    check_cumsum_rows(&got, 1, n, |_, j| value(j), "1-d");
+    drop(got);
+    // Freed buffers go back to the system between cases: the peak stays near 3 x 134 MB.
+    dev.synchronize().unwrap();
+    dev.empty_cache();
+    // Several rows: (3, n / 3) along the rows (groups of whole rows per binding), and
+    // (n / 2, 2) along axis 0 (two strided lines of 16.8M elements, made contiguous first; the
+    // result's transpose holds them as rows).
+    let r3 = a.reshape(&[3, (n / 3) as isize]).unwrap();
+    let got = r3.cumsum(Some(1)).unwrap();
+    check_cumsum_rows(
+        &got,
+        3,
+        n / 3,
+        |r, j| value(r * (n / 3) + j),
+        "(3, k) axis 1",
+    );
+    drop((got, r3));
+    dev.synchronize().unwrap();
+    dev.empty_cache();
+    let c2 = a.reshape(&[(n / 2) as isize, 2]).unwrap();
+    let got = c2.cumsum(Some(0)).unwrap().t();
+    check_cumsum_rows(&got, 2, n / 2, |c, i| value(2 * i + c), "(k, 2) axis 0");
+    drop((got, c2, a));
+    common::check_clean(&dev, 0);
+}
+
+#[test]
+fn cumsum_of_lines_longer_than_one_launch() {
+    let Some(dev) = common::device() else { return };
+    // 2^24 + 5 elements fit one binding but not one launch's loop budget on lavapipe; lines of
+    // a 2-d array advance together, one segment per launch; f32 and i32.
+    let value = |i: usize| ((i * 31) % 7) as i32 - 3;
+    let n = (1usize << 24) + 5;
+    let host: Vec<i32> = (0..n).map(value).collect();
+    let a = Array::from_slice(&dev, &host, &[n]).unwrap();
+    drop(host);
+    check_cumsum_rows(&a.cumsum(None).unwrap(), 1, n, |_, j| value(j), "i32 1-d");
+    let half = (n - 1) / 2;
+    let r2 = a
+        .slice(&[SliceArg::range(Some(1), None, 1)])
+        .unwrap()
+        .reshape(&[2, half as isize])
+        .unwrap();
+    check_cumsum_rows(
+        &r2.cumsum(Some(1)).unwrap(),
+        2,
+        half,
+        |r, j| value(1 + r * half + j),
+        "i32 (2, k) axis 1",
+    );
+    // f32 small integers: every prefix sum is exact.
+    let f = a.astype(DType::F32).unwrap();
+    let got = f.cumsum(None).unwrap().astype(DType::I32).unwrap();
+    check_cumsum_rows(&got, 1, n, |_, j| value(j), "f32 1-d");
+}

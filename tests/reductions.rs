@@ -723,8 +723,10 @@ fn trailing_and_leading_axes_every_dtype() {
     let Some(dev) = common::device() else { return };
     // Rows of every length class (one invocation per row, one workgroup per row, several
     // chunks), and columns whose width is or is not a multiple of 4, with one or several row
-    // blocks (partials through the second stage).
-    let shapes: [&[usize]; 7] = [
+    // blocks (partials through the second stage); axes of length 1 reduce to copies.
+    let shapes: [&[usize]; 9] = [
+        &[1, 9],
+        &[9, 1],
         &[7, 1000],
         &[33, 257],
         &[3, 5, 4097],

@@ -267,7 +267,8 @@ impl Array {
         self.reduce_values("all", ReduceOp::All, axes.into(), keepdims)
     }
 
-    /// `numpy.mean` over `axes` (integers give f64; an empty reduction gives NaN).
+    /// `numpy.mean` over `axes` (integers give f64; f16 sums in f32 before the division; an empty
+    /// reduction gives NaN).
     ///
     /// ```no_run
     /// # fn main() -> gpuarray::Result<()> {

@@ -479,6 +479,20 @@ fn reduction_larger_than_one_binding() {
         host[999]
     );
     assert_eq!(a.argmax(None, false).unwrap().item::<i32>().unwrap(), 999);
+    // Arg-reductions of whole rows over 128 MiB: one chunk per row, straight into the outputs.
+    let am = rows
+        .argmax(Some(1), false)
+        .unwrap()
+        .to_vec::<i32>()
+        .unwrap();
+    assert_eq!(am.len(), n / 1000);
+    assert!(am.iter().all(|&i| i == 999), "row argmax");
+    let an = rows
+        .argmin(Some(1), false)
+        .unwrap()
+        .to_vec::<i32>()
+        .unwrap();
+    assert!(an.iter().all(|&i| i == 0), "row argmin");
     let t = rows.t();
     assert_eq!(read(&t.max(1, false).unwrap())[7], 0.007f32 as f64);
     // Element-wise over the same 150 MiB: scalar, a broadcast row, a comparison.

@@ -388,7 +388,8 @@ pub(crate) fn reduce(
         });
     }
 
-    // Case B: contiguous (outer, inner) rows, reduced in pieces that each fit a window.
+    // Case B: contiguous (outer, inner) rows, reduced in pieces that each fit a window (value
+    // reductions by the rows kernel, arg-reductions by the strided one below).
     let perm: Vec<usize> = kept.iter().chain(axes.iter()).copied().collect();
     let c = x.transpose(&perm)?.contiguous()?;
     let (cs, cl) = c.storage_and_layout();
@@ -412,42 +413,26 @@ pub(crate) fn reduce(
         })?;
         return Ok(out);
     }
+    // Only arg-reductions remain here: (value, index) partials, or the outputs when there is
+    // one chunk per output.
     let (_, chunk, p_total) = chunking(op, m, k);
     let win_elems = (dev.max_window() - 256) / eb;
     dev.guarded(opname, || {
-        // Stage 1 into partials [m, p_total] (or the output when p_total == 1).
         let acc = partial_dtype(op, x.dtype());
-        let partials = if p_total == 1 && !op.is_arg() {
-            None
+        let (partials, part_idx) = if p_total > 1 {
+            let shape = [m as usize, p_total as usize];
+            (
+                Some(Array::empty(opname, &dev_handle, &shape, acc)?),
+                Some(Array::empty(opname, &dev_handle, &shape, DType::U32)?),
+            )
         } else {
-            Some(Array::empty(
-                opname,
-                &dev_handle,
-                &[m as usize, p_total as usize],
-                acc,
-            )?)
+            (None, None)
         };
-        let part_idx = if op.is_arg() && p_total > 1 {
-            Some(Array::empty(
-                opname,
-                &dev_handle,
-                &[m as usize, p_total as usize],
-                DType::U32,
-            )?)
-        } else {
-            None
+        let (dst_arr, dst_idx_arr): (&Array, Option<&Array>) = match (&partials, &part_idx) {
+            (Some(pa), Some(pi)) => (pa, Some(pi)),
+            _ => (&out.values, out.indices.as_ref()),
         };
-        let (dst_arr, dst_idx_arr): (&Array, Option<&Array>) = match (&partials, op.is_arg()) {
-            (Some(pa), true) if p_total > 1 => (pa, part_idx.as_ref()),
-            (Some(pa), true) => (pa, out.indices.as_ref()),
-            (Some(pa), false) => (pa, None),
-            (None, _) => (&out.values, None),
-        };
-        let stage1_dt = if p_total == 1 && !op.is_arg() {
-            out_dtype
-        } else {
-            acc
-        };
+        let stage1_dt = acc;
         let seg = if k <= win_elems {
             k
         } else {
@@ -538,19 +523,17 @@ pub(crate) fn reduce(
             m0 += rows;
         }
         if let Some(pa) = &partials {
-            if p_total > 1 {
-                stage2(
-                    dev,
-                    opname,
-                    op,
-                    pa,
-                    part_idx.as_ref(),
-                    m,
-                    p_total,
-                    out_dtype,
-                    &out,
-                )?;
-            }
+            stage2(
+                dev,
+                opname,
+                op,
+                pa,
+                part_idx.as_ref(),
+                m,
+                p_total,
+                out_dtype,
+                &out,
+            )?;
         }
         Ok(())
     })?;

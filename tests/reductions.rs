@@ -737,10 +737,13 @@ fn trailing_and_leading_axes_every_dtype() {
     let Some(dev) = common::device() else { return };
     // Rows of every length class (one invocation per row, one workgroup per row, several
     // chunks), and columns whose width is or is not a multiple of 4, with one or several row
-    // blocks (partials through the second stage); axes of length 1 reduce to copies.
-    let shapes: [&[usize]; 9] = [
+    // blocks (partials through the second stage), also of a middle axis (batches of columns);
+    // axes of length 1 reduce to copies.
+    let shapes: [&[usize]; 11] = [
         &[1, 9],
         &[9, 1],
+        &[4, 300, 12],
+        &[6, 130, 7],
         &[7, 1000],
         &[33, 257],
         &[3, 5, 4097],
@@ -758,6 +761,7 @@ fn trailing_and_leading_axes_every_dtype() {
             let nd = shape.len();
             let mut axis_sets = vec![vec![nd - 1], vec![0]];
             if nd == 3 {
+                axis_sets.push(vec![1]);
                 axis_sets.push(vec![1, 2]);
                 axis_sets.push(vec![0, 1]);
             }

@@ -322,9 +322,15 @@ pub(crate) fn reduce(
             });
         }
     }
-    // A leading axis of a contiguous array: outputs are consecutive columns of strided rows.
+    // A leading (or middle) axis of a contiguous array: outputs are consecutive columns of
+    // strided rows (in batches).
+    let batched = match (&outer.shape[..], &outer.strides[..]) {
+        (&[_], &[1]) => Some((1, 0)),
+        (&[t, _], &[ts, 1]) => Some((t, ts)),
+        _ => None,
+    };
     let cols = !op.is_arg()
-        && outer.strides == [1]
+        && batched.is_some()
         && inner.shape.len() == 1
         && m * 8 * cols_blocks(k) <= dev.max_window();
     if cols {
@@ -347,8 +353,9 @@ pub(crate) fn reduce(
                     src,
                     w.base as u64,
                     inner.strides[0],
-                    m,
+                    *outer.shape.last().expect("one or two axes"),
                     k,
+                    batched.expect("checked"),
                     &out.values,
                 )?;
                 Ok(out)

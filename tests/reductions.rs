@@ -640,8 +640,8 @@ fn check_all_ops(
 #[test]
 fn whole_array_lengths_and_offsets_every_dtype() {
     let Some(dev) = common::device() else { return };
-    // Lengths around every vec4, chunk and one-invocation-per-row boundary, at each of the four
-    // alignments of the first element (slices of a longer array).
+    // Lengths around every load-unit, chunk and one-invocation-per-row boundary, at each
+    // alignment of the first element (slices of a longer array).
     let lengths = [
         0usize,
         1,
@@ -659,15 +659,17 @@ fn whole_array_lengths_and_offsets_every_dtype() {
         65536 + 5,
         (1 << 20) + 3,
     ];
-    let n = (1 << 20) + 8;
+    let n = (1 << 20) + 16;
     for dtype in dtypes(&dev) {
         let h = sample(n, 99, dtype);
         let a = upload(&dev, &h, &[n], dtype);
         let hf = read(&a);
         for &len in &lengths {
-            for off in 0..4usize {
+            // f16 loads eight packed halves at a time: eight alignments for it.
+            let aligns = if dtype == DType::F16 { 8 } else { 4 };
+            for off in 0..aligns {
                 if len > 4096 && off % 2 == 1 {
-                    continue; // two alignments suffice for the long ones
+                    continue; // half the alignments suffice for the long ones
                 }
                 let s = a
                     .slice(&[SliceArg::range(

@@ -31,6 +31,9 @@ pub(crate) enum Kernel {
     /// Value reductions of contiguous rows read as vec4s (the fast path of `Reduce`). Dtypes:
     /// (input, output).
     ReduceRows,
+    /// The same for f16 input in stage 1, reading eight packed halves per load. Dtypes: (f16,
+    /// output).
+    ReduceRowsF16,
     /// Value reductions down the columns of rows (a leading axis of a contiguous array), stage 1.
     /// Dtypes: (input, output).
     ReduceCols,
@@ -104,6 +107,7 @@ impl Kernel {
             Kernel::Where,
             Kernel::Reduce,
             Kernel::ReduceRows,
+            Kernel::ReduceRowsF16,
             Kernel::ReduceCols,
             Kernel::ArgReduce,
             Kernel::Scan,
@@ -165,6 +169,7 @@ impl Kernel {
             Kernel::Where => "where".into(),
             Kernel::Reduce => "reduce".into(),
             Kernel::ReduceRows => "reduce_rows".into(),
+            Kernel::ReduceRowsF16 => "reduce_rows_f16x8".into(),
             Kernel::ReduceCols => "reduce_cols".into(),
             Kernel::ArgReduce => "argreduce".into(),
             Kernel::Scan => "scan".into(),
@@ -215,6 +220,12 @@ impl Kernel {
             ],
             Kernel::ReduceRows => vec![
                 include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce_rows_vec4.wgsl"),
+                include_str!("../../shaders/reduce_rows.wgsl"),
+            ],
+            Kernel::ReduceRowsF16 => vec![
+                include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce_rows_f16x8.wgsl"),
                 include_str!("../../shaders/reduce_rows.wgsl"),
             ],
             Kernel::ReduceCols => vec![
@@ -267,6 +278,17 @@ impl Kernel {
             | Kernel::Binary(BinarySet::Compare, _)
             | Kernel::Where
             | Kernel::Scan => ones(&mut dtypes.iter().copied()),
+            Kernel::ReduceRowsF16 => {
+                // f16 input only: into f32 partials, f16 results or bool (any/all).
+                if dtypes.contains(&DType::F16) {
+                    [DType::F32, DType::F16, DType::Bool]
+                        .into_iter()
+                        .map(|o| Variant::pair(DType::F16, o))
+                        .collect()
+                } else {
+                    vec![]
+                }
+            }
             Kernel::Reduce | Kernel::ReduceRows | Kernel::ReduceCols => {
                 // (input, output): same dtype; f16 through f32 partials; any/all into bool.
                 let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
@@ -363,7 +385,7 @@ impl Kernel {
                 v.a.wgsl_compute(),
                 helpers("A", v.a)
             ),
-            Kernel::Reduce | Kernel::ReduceRows | Kernel::ReduceCols => {
+            Kernel::Reduce | Kernel::ReduceRows | Kernel::ReduceRowsF16 | Kernel::ReduceCols => {
                 // Accumulate in the compute type of the wider of input and output; any/all in u32.
                 let acc = if b == DType::Bool {
                     DType::Bool

@@ -19,7 +19,9 @@
 
 use super::params::Params;
 use super::reduce_cols::{cols_blocks, reduce_cols};
-use super::reduce_rows::{reduce_rows, reduce_rows_pieces, rows_chunking, vec4_bindable};
+use super::reduce_rows::{
+    reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable,
+};
 use crate::array::blocks::collapse;
 use crate::array::Array;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
@@ -293,11 +295,11 @@ pub(crate) fn reduce(
     let rows = !op.is_arg()
         && inner.strides == [1]
         && outer.shape.len() == 1
-        && m * 8 * rows_chunking(k).2 <= dev.max_window();
+        && m * 8 * rows_chunking(k, unit(1, x.dtype())).2 <= dev.max_window();
     if rows {
         if let Some(w) = dev
             .window(lo, hi, layout.offset as i64, eb, storage.bytes())
-            .filter(|w| vec4_bindable(w.size, eb))
+            .filter(|w| unit_bindable(w.size, unit(1, x.dtype())))
         {
             let src = Binding {
                 buffer: storage.buffer().expect("non-empty"),

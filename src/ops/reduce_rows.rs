@@ -1,9 +1,11 @@
 //! The fast path of the value reductions (`shaders/reduce_rows.wgsl`): `m` rows of `k`
-//! consecutive elements, read as vec4s. It serves whole contiguous arrays, trailing axes of
-//! contiguous arrays (rows `row_stride` apart, so a sliced last axis qualifies too), the pieces of
-//! arrays larger than one binding, and every stage 2 (partials are rows).
+//! consecutive elements, read as vec4s (f16 in stage 1: eight packed halves per load,
+//! `reduce_rows_f16x8.wgsl`, which made f16 sums about 3x faster on lavapipe). It serves whole
+//! contiguous arrays, trailing axes of contiguous arrays (rows `row_stride` apart, so a sliced
+//! last axis qualifies too), the pieces of arrays larger than one binding, and every stage 2
+//! (partials are rows).
 //!
-//! Stage 1 splits each row into chunks of `ROWS_WG * t` body vec4s, `t` (vec4s per invocation, a
+//! Stage 1 splits each row into chunks of `ROWS_WG * t` body units, `t` (units per invocation, a
 //! multiple of 4 from 16 to 256) chosen so a long row gives about 64 workgroups; from 2^22
 //! elements per row on the chunks stop growing (t = 256), and stage 2 folds at most 2^16 partials
 //! per row for rows of up to 2^32 elements, in one workgroup. So there are two stages at most,
@@ -31,12 +33,35 @@ const ROWS_SHORT: u64 = 4096;
 /// Vec4s per invocation of a stage-1 chunk, at most (64 rounds of four loads).
 const MAX_T: u64 = 256;
 
-/// How rows of `k` elements are launched: (MODE, body vec4s per workgroup, workgroups per row).
-pub(super) fn rows_chunking(k: u64) -> (u32, u64, u64) {
+/// What one load of the rows kernel reads: `elems` elements in `bytes` bytes.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Unit {
+    pub elems: u64,
+    pub bytes: u64,
+}
+
+/// The load unit for `stage` over `dtype`: eight packed halves for f16 elements (stage 1; its
+/// partials are f32), a vec4 of elements otherwise.
+pub(super) fn unit(stage: u32, dtype: DType) -> Unit {
+    if stage == 1 && dtype == DType::F16 {
+        Unit {
+            elems: 8,
+            bytes: 16,
+        }
+    } else {
+        Unit {
+            elems: 4,
+            bytes: 4 * dtype.size_bytes(),
+        }
+    }
+}
+
+/// How rows of `k` elements are launched: (MODE, body units per workgroup, workgroups per row).
+pub(super) fn rows_chunking(k: u64, u: Unit) -> (u32, u64, u64) {
     if k <= ROWS_SHORT {
         return (1, 0, 1);
     }
-    let k4 = k / 4;
+    let k4 = k / u.elems;
     let t = k4
         .div_ceil(ROWS_WG * 64)
         .next_multiple_of(4)
@@ -47,11 +72,11 @@ pub(super) fn rows_chunking(k: u64) -> (u32, u64, u64) {
 
 /// Layout of a stage that must finish each row in one workgroup (stage 2: a few rows, cheap, so
 /// one invocation per row only up to 256 partials, 16 terms per accumulator lane).
-fn single_chunk(k: u64) -> (u32, u64, u64) {
+fn single_chunk(k: u64, u: Unit) -> (u32, u64, u64) {
     if k <= 256 {
         return (1, 0, 1);
     }
-    let t = (k / 4).div_ceil(ROWS_WG).next_multiple_of(4).max(4);
+    let t = (k / u.elems).div_ceil(ROWS_WG).next_multiple_of(4).max(4);
     (0, ROWS_WG * t, 1)
 }
 
@@ -60,9 +85,8 @@ pub(super) struct RowsLaunch<'a> {
     pub op: ReduceOp,
     pub stage: u32,
     pub variant: Variant,
-    /// The source window, bound as scalars and as vec4s.
+    /// The source window, bound as scalars and as units.
     pub src: Binding<'a>,
-    pub elem_bytes: u64,
     pub base: u64,
     pub row_stride: i64,
     pub m: u64,
@@ -78,9 +102,20 @@ pub(super) fn vec4_bindable(size: u64, eb: u64) -> bool {
     size >= 4 * eb
 }
 
+/// Whether a window of `size` bytes holds one load unit.
+pub(super) fn unit_bindable(size: u64, u: Unit) -> bool {
+    size >= u.bytes
+}
+
 pub(super) fn record_rows(dev: &DeviceInner, l: RowsLaunch) -> Result<()> {
     let (mode, chunk, chunks) = l.layout;
-    let key = PipelineKey::bare(Kernel::ReduceRows, l.variant)
+    let u = unit(l.stage, l.variant.a);
+    let kernel = if u.elems == 8 {
+        Kernel::ReduceRowsF16
+    } else {
+        Kernel::ReduceRows
+    };
+    let key = PipelineKey::bare(kernel, l.variant)
         .with("WG", ROWS_WG as u32)
         .with("OP", l.op.code())
         .with("STAGE", l.stage)
@@ -96,12 +131,11 @@ pub(super) fn record_rows(dev: &DeviceInner, l: RowsLaunch) -> Result<()> {
         .u32(u32_of(chunk, "chunk")?)
         .u32(u32_of(l.dst_base, "result index")?)
         .u32(u32_of(l.dst_stride, "result stride")?);
-    // The vec4 view ends at the last whole vec4 of the window.
-    let v4 = 4 * l.elem_bytes;
-    let src4 = Binding {
+    // The unit view ends at the last whole unit of the window.
+    let units = Binding {
         buffer: l.src.buffer,
         offset: l.src.offset,
-        size: l.src.size / v4 * v4,
+        size: l.src.size / u.bytes * u.bytes,
     };
     let invocations = if mode == 1 {
         l.m
@@ -111,7 +145,7 @@ pub(super) fn record_rows(dev: &DeviceInner, l: RowsLaunch) -> Result<()> {
     dev.dispatch(
         &key,
         p.bytes(),
-        &[l.src, src4, l.dst],
+        &[l.src, units, l.dst],
         invocations,
         &[l.m, l.k],
     )
@@ -155,8 +189,7 @@ pub(super) fn reduce_rows(
     k: u64,
     out: &Array,
 ) -> Result<()> {
-    let layout = rows_chunking(k);
-    let eb = dtype.size_bytes();
+    let layout = rows_chunking(k, unit(1, dtype));
     if layout.2 == 1 {
         return record_rows(
             dev,
@@ -165,7 +198,6 @@ pub(super) fn reduce_rows(
                 stage: 1,
                 variant: Variant::pair(dtype, out_dtype),
                 src,
-                elem_bytes: eb,
                 base,
                 row_stride,
                 m,
@@ -187,7 +219,6 @@ pub(super) fn reduce_rows(
             stage: 1,
             variant: Variant::pair(dtype, acc),
             src,
-            elem_bytes: eb,
             base,
             row_stride,
             m,
@@ -226,7 +257,7 @@ pub(super) fn rows_stage2(
         let last = first + (rows * p).max(4) as i64 - 1;
         let sw = dev
             .window(first, last, first, eb, ps.bytes())
-            .filter(|w| vec4_bindable(w.size, eb))
+            .filter(|w| unit_bindable(w.size, unit(2, acc)))
             .ok_or_else(|| Error::overflow(opname, "partials exceed a binding"))?;
         let oeb = out_dtype.size_bytes();
         let dw = dev
@@ -250,12 +281,11 @@ pub(super) fn rows_stage2(
                 stage: 2,
                 variant: Variant::pair(acc, out_dtype),
                 src,
-                elem_bytes: eb,
                 base: sw.base as u64,
                 row_stride: p as i64,
                 m: rows,
                 k: p,
-                layout: single_chunk(p),
+                layout: single_chunk(p, unit(2, acc)),
                 dst: Binding {
                     buffer: os.buffer().expect("non-empty"),
                     offset: dw.offset,
@@ -289,25 +319,27 @@ pub(super) fn reduce_rows_pieces(
 ) -> Result<()> {
     let eb = dtype.size_bytes();
     let win_elems = (dev.max_window() - 256) / eb;
-    let (mode, chunk, row_chunks) = rows_chunking(k);
-    // Segments are whole numbers of chunks (4 * chunk elements each, chunk > 0 for such rows).
+    let u = unit(1, dtype);
+    let (mode, chunk, row_chunks) = rows_chunking(k, u);
+    // Segments are whole numbers of chunks (`span` elements each, chunk > 0 for such rows).
+    let span = u.elems * chunk;
     let seg = if k <= win_elems {
         k
     } else {
-        (win_elems / (4 * chunk)).max(1) * 4 * chunk
+        (win_elems / span).max(1) * span
     };
     let seg_chunks = |kl: u64| -> u64 {
         if seg == k {
             row_chunks
         } else {
-            (kl / 4).div_ceil(chunk).max(1)
+            (kl / u.elems).div_ceil(chunk).max(1)
         }
     };
     let p_total = if seg == k {
         row_chunks
     } else {
         let rest = k % seg;
-        (k / seg) * (seg / (4 * chunk)) + if rest > 0 { seg_chunks(rest) } else { 0 }
+        (k / seg) * (seg / span) + if rest > 0 { seg_chunks(rest) } else { 0 }
     };
     let acc = partial_dtype(op, dtype);
     let partials = if p_total > 1 {
@@ -338,7 +370,7 @@ pub(super) fn reduce_rows_pieces(
             let last = first + ((rows - 1) * k + kl - 1) as i64;
             let sw = dev
                 .window(first, last, first, eb, bytes)
-                .filter(|w| vec4_bindable(w.size, eb))
+                .filter(|w| unit_bindable(w.size, u))
                 .ok_or_else(|| Error::overflow(opname, "reduction piece exceeds a binding"))?;
             let chunks = seg_chunks(kl);
             let layout = if seg == k {
@@ -346,11 +378,11 @@ pub(super) fn reduce_rows_pieces(
             } else {
                 (0, chunk, chunks)
             };
-            // Full segments before this one each wrote seg / (4 chunk) partials.
+            // Full segments before this one each wrote seg / span partials.
             let d_first = if seg == k {
                 (m0 * p_total) as i64
             } else {
-                (m0 * p_total + k0 / seg * (seg / (4 * chunk))) as i64
+                (m0 * p_total + k0 / seg * (seg / span)) as i64
             };
             let d_last = d_first + ((rows - 1) * p_total + chunks - 1) as i64;
             let dw = dev
@@ -367,7 +399,6 @@ pub(super) fn reduce_rows_pieces(
                         offset: sw.offset,
                         size: sw.size,
                     },
-                    elem_bytes: eb,
                     base: sw.base as u64,
                     row_stride: k as i64,
                     m: rows,

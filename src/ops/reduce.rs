@@ -6,8 +6,8 @@
 //! folds the `P` partials of each output. The chunk length grows like sqrt(K) (at least 64 terms
 //! per invocation: fewer, fuller workgroups, which matters on lavapipe where every barrier is a
 //! coroutine switch), so stage 2 always has a single chunk: two stages at most, for any size, and
-//! every f32 sum is a fold of max(64, sqrt(K)/256) sequential terms per invocation under two trees
-//! of log2(256) levels.
+//! every f32 sum is a fold of max(64, sqrt(K)/64) sequential terms per invocation under two trees
+//! of log2(64) levels.
 //!
 //! Inputs whose every output reduces one contiguous run (whole contiguous arrays, trailing axes
 //! of contiguous arrays) take the vec4 rows kernel of `reduce_rows.rs` instead, in one binding or
@@ -28,8 +28,11 @@ use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-/// Workgroup size of the strided reduction kernels (and the scan kernel).
+/// Workgroup size of the scan kernel.
 pub(super) const WG: u64 = 256;
+/// Workgroup size of the strided reduction kernels: a 6-level tree (every barrier is a
+/// coroutine switch per 8 lanes on lavapipe).
+const SWG: u64 = 64;
 /// Reductions of at most this many elements per output run one invocation per output.
 const SHORT: u64 = 16;
 
@@ -158,11 +161,11 @@ fn chunking(op: ReduceOp, m: u64, k: u64) -> (u32, u64, u64) {
     if k <= SHORT && !op.is_arg() {
         return (1, k, 1);
     }
-    if m >= 64 && k <= WG * WG {
+    if m >= 64 && k <= SWG * SWG {
         return (0, k, 1);
     }
-    let per_invocation = (((k as f64).sqrt() / WG as f64).ceil() as u64).max(64);
-    let chunk = WG * per_invocation;
+    let per_invocation = (((k as f64).sqrt() / SWG as f64).ceil() as u64).max(64);
+    let chunk = SWG * per_invocation;
     (0, chunk, k.div_ceil(chunk))
 }
 
@@ -199,6 +202,7 @@ fn record(dev: &DeviceInner, s: Stage) -> Result<()> {
         Kernel::Reduce
     };
     let mut key = PipelineKey::bare(kernel, s.variant)
+        .with("WG", SWG as u32)
         .with("OP", s.op.code())
         .with("STAGE", s.stage);
     if !s.op.is_arg() {
@@ -222,7 +226,7 @@ fn record(dev: &DeviceInner, s: Stage) -> Result<()> {
     let invocations = if s.mode == 1 {
         s.m
     } else {
-        s.m * s.chunks * WG
+        s.m * s.chunks * SWG
     };
     let mut binds = vec![s.src];
     if s.op.is_arg() {

@@ -5,6 +5,7 @@
 // The host prepends `alias In, A` (input storage, accumulator) and NaN helpers for A.
 
 override WG: u32 = 256u;
+override LANES: u32 = 8u;   // invocations lavapipe runs as one SIMD vector (256 bits)
 override OP: u32 = 0u;      // 0 argmax, 1 argmin
 override STAGE: u32 = 1u;
 
@@ -61,6 +62,19 @@ fn better(av: A, ai: u32, bv: A, bi: u32) -> bool {
     return ai <= bi;
 }
 
+// The elements [first, stop) of a chunk that invocation lid folds, as (start, end) for a step
+// of LANES: runs of LANES consecutive invocations (one 8-lane vector on lavapipe) take
+// consecutive spans, and a vector's lanes consecutive elements. Lavapipe runs each vector to the
+// next barrier before starting the next, so the usual interleaving over the whole workgroup
+// (lid, lid + WG, ...) would have every vector touch a sliver of every cache line it loads.
+// Ties still go to the first index: better() compares indices, not visiting order.
+fn span(first: u32, stop: u32, lid: u32) -> vec2<u32> {
+    let runs = WG / LANES;
+    let len = (stop - first + runs - 1u) / runs;
+    let start = min(first + (lid / LANES) * len, stop);
+    return vec2<u32>(start + lid % LANES, min(start + len, stop));
+}
+
 fn outer_offset(m: u32) -> i32 {
     var rem = m;
     var off = 0;
@@ -103,7 +117,9 @@ fn main(
     let stop = min(first + p.chunk, p.k_count);
     var bv = A(0);
     var bi = NONE;
-    for (var i = first + lid; i < stop; i += WG) {
+    // Each run of LANES invocations takes its own contiguous span of the chunk (see span()).
+    let sp = span(first, stop, lid);
+    for (var i = sp.x; i < sp.y; i += LANES) {
         let at = row + inner_offset(i);
         let v = A(src[at]);
         var idx = i + p.k_offset;

@@ -1,17 +1,18 @@
-// Value reductions, one stage: each output's reduced elements are split into `chunks` chunks and
-// every chunk becomes one result in `dst` (the final value when there is one chunk, a partial for
-// a second launch otherwise). The host prepends `alias In, Out, A` (input, output, accumulator:
-// f32 for f16, u32 for any/all), NaN helpers for A and `fn truth_in(x: In) -> bool`.
+// Value reductions over any strides, one stage: each output's reduced elements are split into
+// `chunks` chunks and every chunk becomes one result in `dst` (the final value when there is one
+// chunk, a partial for a second launch otherwise). The host prepends `alias In, Out, A` (input,
+// output, accumulator: f32 for f16, u32 for any/all), NaN helpers for A, `fn truth_in(x: In) ->
+// bool` and reduce_ops.wgsl (OP, STAGE, identity, load, combine). Contiguous rows take the faster
+// reduce_rows.wgsl instead; this kernel serves every other layout.
 //
-// MODE 0: one workgroup per (output, chunk); each invocation folds the chunk's elements lid,
-// lid + WG, ... (at most `chunk / WG` of them), then the workgroup combines the invocations'
+// MODE 0: one workgroup per (output, chunk); each invocation folds at most `chunk / WG` (+ 1)
+// of the chunk's elements (see span()), then the workgroup combines the invocations'
 // values in a tree of log2(WG) levels — so f32 sums grow their error with the chunk length / WG
 // plus log2(WG), not with n. MODE 1: one invocation per output folds all of it (short reductions).
 // Elements are addressed by strides: `outer` over the kept axes, `inner` over the reduced ones.
 
 override WG: u32 = 256u;
-override OP: u32 = 0u;      // 0 sum, 1 prod, 2 max, 3 min, 4 any, 5 all
-override STAGE: u32 = 1u;   // 1: elements of the array (mapped to truth for any/all); 2: partials
+override LANES: u32 = 8u;   // invocations lavapipe runs as one SIMD vector (256 bits)
 override MODE: u32 = 0u;
 
 struct Params {
@@ -36,44 +37,16 @@ struct Params {
 
 var<workgroup> sh: array<A, WG>;
 
-fn identity() -> A {
-    switch OP {
-        case 1u, 5u: { return A(1); }
-        case 2u: { return lowest(); }
-        case 3u: { return highest(); }
-        default: { return A(0); }
-    }
-}
-
-fn load(x: In) -> A {
-    if (STAGE == 1u) {
-        if (OP == 4u || OP == 5u) {
-            return select(A(0), A(1), truth_in(x));
-        }
-    }
-    return A(x);
-}
-
-// NumPy's maximum/minimum: `a >= b ? a : b`, a NaN on either side wins (tested by bits).
-fn combine(x: A, y: A) -> A {
-    switch OP {
-        case 1u: { return x * y; }
-        case 2u, 3u: {
-            if (is_nan(x)) {
-                return x;
-            }
-            if (is_nan(y)) {
-                return y;
-            }
-            if (OP == 2u) {
-                return select(y, x, x >= y);
-            }
-            return select(y, x, x <= y);
-        }
-        case 4u: { return max(x, y); }
-        case 5u: { return min(x, y); }
-        default: { return x + y; }
-    }
+// The elements [first, stop) of a chunk that invocation lid folds, as (start, end) for a step
+// of LANES: runs of LANES consecutive invocations (one 8-lane vector on lavapipe) take
+// consecutive spans, and a vector's lanes consecutive elements. Lavapipe runs each vector to the
+// next barrier before starting the next, so the usual interleaving over the whole workgroup
+// (lid, lid + WG, ...) would have every vector touch a sliver of every cache line it loads.
+fn span(first: u32, stop: u32, lid: u32) -> vec2<u32> {
+    let runs = WG / LANES;
+    let len = (stop - first + runs - 1u) / runs;
+    let start = min(first + (lid / LANES) * len, stop);
+    return vec2<u32>(start + lid % LANES, min(start + len, stop));
 }
 
 fn outer_offset(m: u32) -> i32 {
@@ -128,8 +101,10 @@ fn main(
     let row = p.base + outer_offset(m);
     let first = c * p.chunk;
     let stop = min(first + p.chunk, p.k_count);
+    // Each run of LANES invocations takes its own contiguous span of the chunk (see span()).
+    let sp = span(first, stop, lid);
     var acc = identity();
-    for (var i = first + lid; i < stop; i += WG) {
+    for (var i = sp.x; i < sp.y; i += LANES) {
         acc = combine(acc, load(src[row + inner_offset(i)]));
     }
     sh[lid] = acc;

@@ -1,10 +1,12 @@
 // Inclusive scans along one axis (cumsum, cumprod): one workgroup per line. The line is walked
 // in chunks of WG * RUN elements; each invocation folds its run of RUN consecutive elements, the
 // workgroup scans the run totals (Hillis-Steele in shared memory), and a carry links the chunks.
-// Accumulates in A (f32 for f16). Output lines are contiguous. With `has_carry`, the line
-// continues an earlier launch whose last result is `prev[p.prev_index]` (huge lines are scanned
-// in segments that each fit one binding). The host prepends `alias T, A` and helpers for A.
-
+// Accumulates in A (f32 for f16). Output lines are contiguous. With `has_carry`, each line
+// continues an earlier launch whose last result is the element just before the line's first in
+// `dst` (the dst window then starts at least one element early). The host cuts lines into such
+// segments: lavapipe silently stops an invocation's loops after 65,535 iterations in total, and
+// every chunk costs about 2 RUN + log2(WG) + 1 of them, so a launch covers at most a few
+// hundred chunks of a line (and no more than one binding).
 override WG: u32 = 256u;
 override OP: u32 = 0u;   // 0 cumsum, 1 cumprod
 const RUN: u32 = 8u;
@@ -20,13 +22,11 @@ struct Params {
     dst_base: u32,
     dst_stride: u32,   // distance between lines in dst
     has_carry: u32,
-    prev_index: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> src: array<T>;
 @group(0) @binding(2) var<storage, read_write> dst: array<T>;
-@group(0) @binding(3) var<storage, read_write> prev: array<T>;
 
 var<workgroup> sh: array<A, WG>;
 
@@ -61,7 +61,7 @@ fn main(
     let out_row = p.dst_base + line * p.dst_stride;
     var carry = identity();
     if (p.has_carry != 0u) {
-        carry = A(prev[p.prev_index]);
+        carry = A(dst[out_row - 1u]);
     }
     for (var start = 0u; start < p.k_count; start += WG * RUN) {
         let mine = start + lid * RUN;

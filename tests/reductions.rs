@@ -467,7 +467,32 @@ fn reduction_larger_than_one_binding() {
         let w = (n / 1000) as f64 * (j as f32 * 0.001) as f64;
         assert!((v - w).abs() <= 1e-5 * w.max(1.0), "column {j}: {v} vs {w}");
     }
+    // Whole rows in groups of rows that each fit a binding (the rows kernel, in pieces).
+    let row_sums = read(&rows.sum(1, false).unwrap());
+    let want: f64 = host[..1000].iter().map(|&x| x as f64).sum();
+    assert_eq!(row_sums.len(), n / 1000);
+    for (i, v) in row_sums.iter().enumerate() {
+        assert!((v - want).abs() <= 1e-4 * want, "row {i}: {v} vs {want}");
+    }
+    assert_eq!(
+        a.max(Axes::All, false).unwrap().item::<f32>().unwrap(),
+        host[999]
+    );
     assert_eq!(a.argmax(None, false).unwrap().item::<i32>().unwrap(), 999);
+    // Arg-reductions of whole rows over 128 MiB: one chunk per row, straight into the outputs.
+    let am = rows
+        .argmax(Some(1), false)
+        .unwrap()
+        .to_vec::<i32>()
+        .unwrap();
+    assert_eq!(am.len(), n / 1000);
+    assert!(am.iter().all(|&i| i == 999), "row argmax");
+    let an = rows
+        .argmin(Some(1), false)
+        .unwrap()
+        .to_vec::<i32>()
+        .unwrap();
+    assert!(an.iter().all(|&i| i == 0), "row argmin");
     let t = rows.t();
     assert_eq!(read(&t.max(1, false).unwrap())[7], 0.007f32 as f64);
     // Element-wise over the same 150 MiB: scalar, a broadcast row, a comparison.
@@ -488,4 +513,564 @@ fn reduction_larger_than_one_binding() {
     drop((b, c, m, row));
     drop((a, rows, t));
     common::check_clean(&dev, 0);
+}
+
+/// The dtypes the adapter supports, of all the reductions take.
+fn dtypes(dev: &gpuarray::Device) -> Vec<DType> {
+    [
+        DType::F32,
+        DType::F16,
+        DType::F64,
+        DType::I32,
+        DType::U32,
+        DType::Bool,
+    ]
+    .into_iter()
+    .filter(|&d| dev.supports(d))
+    .collect()
+}
+
+/// Host values for `dtype`: small integers for the integer types and bool (exact sums), signed
+/// values otherwise.
+fn sample(n: usize, seed: u64, dtype: DType) -> Vec<f64> {
+    let v = values(n, seed, -100.0, 100.0);
+    match dtype {
+        DType::I32 => v.iter().map(|x| x.trunc()).collect(),
+        DType::U32 => v.iter().map(|x| (x + 100.0).trunc()).collect(),
+        DType::Bool => v.iter().map(|&x| f64::from(x > 60.0)).collect(),
+        _ => v,
+    }
+}
+
+/// Unit roundoff of the accumulation (f16 sums in f32, then one rounding to f16 at the end).
+fn eps(dtype: DType) -> (f64, f64) {
+    match dtype {
+        DType::F32 => (f32::EPSILON as f64, 0.0),
+        DType::F16 => (f32::EPSILON as f64, 1.0 / 1024.0),
+        DType::F64 => (f64::EPSILON, 0.0),
+        _ => (0.0, 0.0),
+    }
+}
+
+/// Checks sum, max, min, any, all (and prod of the integer types, exact with wrapping) of `a`
+/// over `axes` against references over the host copy `h` (shape `shape`).
+fn check_all_ops(
+    a: &Array,
+    h: &[f64],
+    shape: &[usize],
+    axes: &[usize],
+    keepdims: bool,
+    what: &str,
+) {
+    let dtype = a.dtype();
+    let ax: Vec<isize> = axes.iter().map(|&d| d as isize).collect();
+    let (oshape, want, mag) = reduce_ref(h, shape, axes, 0.0, |x, y| x + y);
+    let k = (h.len() / oshape.iter().product::<usize>().max(1)).max(1) as f64;
+    let got = a.sum(ax.clone(), keepdims).unwrap();
+    let mut expect_shape = shape.to_vec();
+    for &d in axes.iter().rev() {
+        if keepdims {
+            expect_shape[d] = 1;
+        } else {
+            expect_shape.remove(d);
+        }
+    }
+    assert_eq!(got.shape(), &expect_shape[..], "{what}: sum shape");
+    let (e, out_e) = eps(dtype);
+    for (i, g) in read(&got).iter().enumerate() {
+        // Sequential runs of at most a few hundred terms per accumulator, under trees.
+        let tol = (k.log2() + 300.0) * e * mag[i] + out_e * want[i].abs();
+        let w = match dtype {
+            DType::U32 => want[i] % 4294967296.0,
+            // Past f16's largest finite value the f16 result is an infinity (as in NumPy).
+            DType::F16 if want[i].abs() > 65504.0 + 16.0 => want[i].signum() * f64::INFINITY,
+            _ => want[i],
+        };
+        if w.is_infinite() {
+            assert_eq!(*g, w, "{what}: sum {axes:?} [{i}]");
+            continue;
+        }
+        assert!(
+            (g - w).abs() <= tol,
+            "{what}: sum {axes:?} [{i}] {g} vs {w}"
+        );
+    }
+    if dtype != DType::Bool {
+        let (_, want, _) = reduce_ref(h, shape, axes, f64::NEG_INFINITY, f64::max);
+        assert_eq!(
+            read(&a.max(ax.clone(), keepdims).unwrap()),
+            want,
+            "{what}: max {axes:?}"
+        );
+        let (_, want, _) = reduce_ref(h, shape, axes, f64::INFINITY, f64::min);
+        assert_eq!(
+            read(&a.min(ax.clone(), keepdims).unwrap()),
+            want,
+            "{what}: min {axes:?}"
+        );
+    }
+    if dtype == DType::I32 || dtype == DType::U32 {
+        let (_, want, _) = reduce_ref(h, shape, axes, 1.0, |x, y| {
+            (x as i64 as u32).wrapping_mul(y as i64 as u32) as f64
+        });
+        let got = read(&a.prod(ax.clone(), keepdims).unwrap());
+        for (g, w) in got.iter().zip(&want) {
+            let w = if dtype == DType::I32 {
+                *w as u32 as i32 as f64
+            } else {
+                *w
+            };
+            assert_eq!(*g, w, "{what}: prod {axes:?}");
+        }
+    }
+    let (_, want, _) = reduce_ref(h, shape, axes, 0.0, |x, y| f64::from(x != 0.0 || y != 0.0));
+    assert_eq!(
+        read(&a.any(ax.clone(), keepdims).unwrap()),
+        want,
+        "{what}: any {axes:?}"
+    );
+    let (_, want, _) = reduce_ref(h, shape, axes, 1.0, |x, y| f64::from(x != 0.0 && y != 0.0));
+    assert_eq!(
+        read(&a.all(ax, keepdims).unwrap()),
+        want,
+        "{what}: all {axes:?}"
+    );
+}
+
+#[test]
+fn whole_array_lengths_and_offsets_every_dtype() {
+    let Some(dev) = common::device() else { return };
+    // Lengths around every load-unit, chunk and one-invocation-per-row boundary, at each
+    // alignment of the first element (slices of a longer array).
+    let lengths = [
+        0usize,
+        1,
+        3,
+        4,
+        5,
+        7,
+        255,
+        256,
+        257,
+        1023,
+        4095,
+        4096,
+        4097,
+        65536 + 5,
+        (1 << 20) + 3,
+    ];
+    let n = (1 << 20) + 16;
+    for dtype in dtypes(&dev) {
+        let h = sample(n, 99, dtype);
+        let a = upload(&dev, &h, &[n], dtype);
+        let hf = read(&a);
+        for &len in &lengths {
+            // f16 loads eight packed halves at a time: eight alignments for it.
+            let aligns = if dtype == DType::F16 { 8 } else { 4 };
+            for off in 0..aligns {
+                if len > 4096 && off % 2 == 1 {
+                    continue; // half the alignments suffice for the long ones
+                }
+                let s = a
+                    .slice(&[SliceArg::range(
+                        Some(off as isize),
+                        Some((off + len) as isize),
+                        1,
+                    )])
+                    .unwrap();
+                let hs = &hf[off..off + len];
+                let what = format!("{dtype} len {len} offset {off}");
+                if len == 0 {
+                    assert_eq!(read(&s.sum(Axes::All, false).unwrap()), vec![0.0], "{what}");
+                    continue;
+                }
+                check_all_ops(&s, hs, &[len], &[0], false, &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn float_prod_and_mean_on_the_fast_path() {
+    let Some(dev) = common::device() else { return };
+    for dtype in [DType::F32, DType::F16, DType::F64] {
+        if !dev.supports(dtype) {
+            continue;
+        }
+        // Factors near 1 keep the product finite; tolerance n eps relative.
+        for len in [1usize, 5, 257, 4097, 100_003] {
+            let h = values(len, 4, 0.999, 1.001);
+            let a = upload(&dev, &h, &[len], dtype);
+            let hf = read(&a);
+            let want: f64 = hf.iter().product();
+            let got = read(&a.prod(Axes::All, false).unwrap())[0];
+            let (e, out_e) = eps(dtype);
+            let tol = (len as f64 * 2.0 * e + out_e) * want.abs();
+            assert!(
+                (got - want).abs() <= tol,
+                "{dtype} prod {len}: {got} vs {want}"
+            );
+            let mean = read(&a.mean(Axes::All, false).unwrap())[0];
+            let wm = hf.iter().sum::<f64>() / len as f64;
+            assert!(
+                (mean - wm).abs() <= 1e-5 + out_e * 2.0,
+                "{dtype} mean {len}: {mean} vs {wm}"
+            );
+        }
+    }
+    // Integer mean (f64 or f32) and var over the fast rows path.
+    let h: Vec<f64> = (0..5000).map(|i| (i % 17) as f64).collect();
+    let a = upload(&dev, &h, &[50, 100], DType::I32);
+    let m = read(&a.mean(1, false).unwrap());
+    let v = read(&a.var(1, 0, false).unwrap());
+    for r in 0..50 {
+        let row = &h[r * 100..(r + 1) * 100];
+        let wm = row.iter().sum::<f64>() / 100.0;
+        let wv = row.iter().map(|x| (x - wm) * (x - wm)).sum::<f64>() / 100.0;
+        assert!(
+            (m[r] - wm).abs() < 1e-5 && (v[r] - wv).abs() < 1e-4,
+            "row {r}"
+        );
+    }
+}
+
+#[test]
+fn trailing_and_leading_axes_every_dtype() {
+    let Some(dev) = common::device() else { return };
+    // Rows of every length class (one invocation per row, one workgroup per row, several
+    // chunks), and columns whose width is or is not a multiple of 4, with one or several row
+    // blocks (partials through the second stage), also of a middle axis (batches of columns);
+    // axes of length 1 reduce to copies.
+    let shapes: [&[usize]; 11] = [
+        &[1, 9],
+        &[9, 1],
+        &[4, 300, 12],
+        &[6, 130, 7],
+        &[7, 1000],
+        &[33, 257],
+        &[3, 5, 4097],
+        &[2, 70_001],
+        &[300, 12],
+        &[1030, 5],
+        &[40_000, 3],
+    ];
+    for dtype in dtypes(&dev) {
+        for (si, &shape) in shapes.iter().enumerate() {
+            let n: usize = shape.iter().product();
+            let h = sample(n, 7 + si as u64, dtype);
+            let a = upload(&dev, &h, shape, dtype);
+            let hf = read(&a);
+            let nd = shape.len();
+            let mut axis_sets = vec![vec![nd - 1], vec![0]];
+            if nd == 3 {
+                axis_sets.push(vec![1]);
+                axis_sets.push(vec![1, 2]);
+                axis_sets.push(vec![0, 1]);
+            }
+            for axes in &axis_sets {
+                for keepdims in [false, true] {
+                    let what = format!("{dtype} {shape:?} keepdims {keepdims}");
+                    check_all_ops(&a, &hf, shape, axes, keepdims, &what);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sliced_and_reversed_views_take_the_right_path() {
+    let Some(dev) = common::device() else { return };
+    let (r, c) = (37usize, 1001usize);
+    for dtype in [DType::F32, DType::I32, DType::F16] {
+        if !dev.supports(dtype) {
+            continue;
+        }
+        let h = sample(r * c, 3, dtype);
+        let a = upload(&dev, &h, &[r, c], dtype);
+        let hf = read(&a);
+        // (view, host copy, shape) for: rows sliced at a misaligned start (row stride != k),
+        // rows reversed (negative row stride), columns reversed (negative unit stride: the
+        // strided kernel), a transposed view, and a column slice with a step.
+        type View = (Array, Vec<f64>, Vec<usize>, &'static str);
+        let mut views: Vec<View> = Vec::new();
+        let pick = |f: &dyn Fn(usize, usize) -> (usize, usize), rr: usize, cc: usize| {
+            let mut out = Vec::with_capacity(rr * cc);
+            for i in 0..rr {
+                for j in 0..cc {
+                    let (si, sj) = f(i, j);
+                    out.push(hf[si * c + sj]);
+                }
+            }
+            out
+        };
+        views.push((
+            a.slice(&[
+                SliceArg::range(Some(2), None, 1),
+                SliceArg::range(Some(3), Some(998), 1),
+            ])
+            .unwrap(),
+            pick(&|i, j| (i + 2, j + 3), r - 2, 995),
+            vec![r - 2, 995],
+            "sliced",
+        ));
+        views.push((
+            a.slice(&[SliceArg::range(None, None, -1)]).unwrap(),
+            pick(&|i, j| (r - 1 - i, j), r, c),
+            vec![r, c],
+            "rows reversed",
+        ));
+        views.push((
+            a.slice(&[
+                SliceArg::range(None, None, 1),
+                SliceArg::range(None, None, -1),
+            ])
+            .unwrap(),
+            pick(&|i, j| (i, c - 1 - j), r, c),
+            vec![r, c],
+            "columns reversed",
+        ));
+        views.push((a.t(), pick(&|i, j| (j, i), c, r), vec![c, r], "transposed"));
+        views.push((
+            a.slice(&[
+                SliceArg::range(None, None, 1),
+                SliceArg::range(Some(1), None, 3),
+            ])
+            .unwrap(),
+            pick(&|i, j| (i, 1 + 3 * j), r, 334),
+            vec![r, 334],
+            "column step 3",
+        ));
+        for (v, hv, shape, name) in &views {
+            for axes in [vec![0usize], vec![1], vec![0, 1]] {
+                check_all_ops(v, hv, shape, &axes, false, &format!("{dtype} {name}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn nan_inf_and_negative_zero_on_the_fast_paths() {
+    let Some(dev) = common::device() else { return };
+    for dtype in [DType::F32, DType::F16, DType::F64] {
+        if !dev.supports(dtype) {
+            continue;
+        }
+        let n = 10_007usize;
+        // A NaN at the head, inside the vec4 body, in the tail, or last: max/min/sum are NaN.
+        for at in [0usize, 1, 2, 3, 4, 5000, n - 3, n - 1] {
+            let mut h = values(n, 5, -1.0, 1.0);
+            h[at] = f64::NAN;
+            let a = upload(&dev, &h, &[n], dtype);
+            for (name, r) in [
+                ("max", a.max(Axes::All, false)),
+                ("min", a.min(Axes::All, false)),
+                ("sum", a.sum(Axes::All, false)),
+            ] {
+                assert!(read(&r.unwrap())[0].is_nan(), "{dtype} {name} NaN at {at}");
+            }
+            // Per row (rows and columns kernels): exactly the rows/columns holding the NaN.
+            let m = a.slice(&[SliceArg::range(None, Some(10_000), 1)]).unwrap();
+            let m = m.reshape(&[100, 100]).unwrap();
+            let rows = read(&m.max(1, false).unwrap());
+            let cols = read(&m.min(0, true).unwrap());
+            for i in 0..100 {
+                let in_row = at < 10_000 && at / 100 == i;
+                let in_col = at < 10_000 && at % 100 == i;
+                assert_eq!(rows[i].is_nan(), in_row, "{dtype} row {i} NaN at {at}");
+                assert_eq!(cols[i].is_nan(), in_col, "{dtype} column {i} NaN at {at}");
+            }
+        }
+        // Infinities: max/min pick them, inf + -inf is NaN, inf alone sums to inf.
+        let mut h = values(5000, 6, -1.0, 1.0);
+        h[10] = f64::INFINITY;
+        h[4000] = f64::NEG_INFINITY;
+        let a = upload(&dev, &h, &[5000], dtype);
+        assert_eq!(read(&a.max(Axes::All, false).unwrap())[0], f64::INFINITY);
+        assert_eq!(
+            read(&a.min(Axes::All, false).unwrap())[0],
+            f64::NEG_INFINITY
+        );
+        assert!(read(&a.sum(Axes::All, false).unwrap())[0].is_nan());
+        let s = a.slice(&[SliceArg::range(None, Some(4000), 1)]).unwrap();
+        assert_eq!(read(&s.sum(Axes::All, false).unwrap())[0], f64::INFINITY);
+        // -0.0 everywhere: sum, max and min keep the sign bit (NumPy); one +0.0 makes the sum +0.
+        for len in [3usize, 4, 9, 300, 5000] {
+            let z = upload(&dev, &vec![-0.0; len], &[len], dtype);
+            for (name, r) in [
+                ("sum", z.sum(Axes::All, false)),
+                ("max", z.max(Axes::All, false)),
+                ("min", z.min(Axes::All, false)),
+            ] {
+                let v = read(&r.unwrap())[0];
+                assert!(
+                    v == 0.0 && v.is_sign_negative(),
+                    "{dtype} {name} of -0.0 x {len}: {v}"
+                );
+            }
+            let rows = read(
+                &z.reshape(&[1, len as isize])
+                    .unwrap()
+                    .sum(1, false)
+                    .unwrap(),
+            );
+            assert!(
+                rows[0].is_sign_negative(),
+                "{dtype} row sum of -0.0 x {len}"
+            );
+            let mut h = vec![-0.0; len];
+            h[len / 2] = 0.0;
+            let z = upload(&dev, &h, &[len], dtype);
+            let v = read(&z.sum(Axes::All, false).unwrap())[0];
+            assert!(
+                v == 0.0 && v.is_sign_positive(),
+                "{dtype} sum with one +0.0 x {len}"
+            );
+        }
+    }
+}
+
+#[test]
+fn f32_sums_of_2_pow_24_terms_stay_log_shaped() {
+    let Some(dev) = common::device() else { return };
+    let n = 1usize << 24;
+    let ones = Array::full(&dev, &[n], 1.0, DType::F32).unwrap();
+    assert_eq!(
+        ones.sum(Axes::All, false).unwrap().item::<f32>().unwrap(),
+        n as f32
+    );
+    drop(ones);
+    // Values of one sign: a running f32 sum drifts ~n eps; a tree stays within ~log2(n) eps.
+    let h: Vec<f32> = values(n, 31, 0.0, 1.0).iter().map(|&x| x as f32).collect();
+    let exact: f64 = h.iter().map(|&x| x as f64).sum();
+    let a = Array::from_slice(&dev, &h, &[n]).unwrap();
+    let got = a.sum(Axes::All, false).unwrap().item::<f32>().unwrap() as f64;
+    let rel = (got - exact).abs() / exact;
+    let bound = 2.0 * (n as f64).log2() * f32::EPSILON as f64;
+    let naive = h.iter().fold(0.0f32, |s, &x| s + x) as f64;
+    eprintln!(
+        "sum of 2^24 f32: rel err {rel:e} (bound {bound:e}); naive loop {:e}",
+        (naive - exact).abs() / exact
+    );
+    assert!(rel <= bound, "relative error {rel:e} > {bound:e}");
+    // The same values as 4096 rows and as 4096 columns.
+    let m = a.reshape(&[4096, 4096]).unwrap();
+    for axis in [0usize, 1] {
+        let got = read(&m.sum(axis as isize, false).unwrap());
+        for (j, g) in got.iter().enumerate().step_by(97) {
+            let w: f64 = (0..4096)
+                .map(|i| {
+                    let at = if axis == 1 {
+                        j * 4096 + i
+                    } else {
+                        i * 4096 + j
+                    };
+                    h[at] as f64
+                })
+                .sum();
+            let rel = (g - w).abs() / w;
+            assert!(
+                rel <= 2.0 * 12.0 * f32::EPSILON as f64 + 1e-6,
+                "axis {axis} [{j}] {rel:e}"
+            );
+        }
+    }
+}
+
+/// Checks the contiguous result `got` — `rows` cumsums of `k` values `f(row, j)` — in i32
+/// wrapping arithmetic at every element, reading it back a few million elements at a time.
+fn check_cumsum_rows(
+    got: &Array,
+    rows: usize,
+    k: usize,
+    f: impl Fn(usize, usize) -> i32,
+    what: &str,
+) {
+    let flat = got.reshape(&[-1]).unwrap();
+    assert_eq!(flat.len(), rows * k, "{what}: length");
+    let piece = 1usize << 22;
+    let mut acc = 0i32;
+    for start in (0..rows * k).step_by(piece) {
+        let end = (start + piece).min(rows * k);
+        let part = flat
+            .slice(&[SliceArg::range(Some(start as isize), Some(end as isize), 1)])
+            .unwrap()
+            .to_vec::<i32>()
+            .unwrap();
+        for (o, &g) in part.iter().enumerate() {
+            let (r, j) = ((start + o) / k, (start + o) % k);
+            if j == 0 {
+                acc = 0;
+            }
+            acc = acc.wrapping_add(f(r, j));
+            assert!(g == acc, "{what}: row {r} [{j}] {g} vs {acc}");
+        }
+    }
+}
+
+#[test]
+fn cumsum_larger_than_one_binding() {
+    let Some(dev) = common::device() else { return };
+    // 134.4 MB of i32 (> the 128 MiB binding on lavapipe): one line crossing binding windows,
+    // exact (wrapping) sums checked at every element.
+    let value = |i: usize| ((i * 7919) % 2001) as i32 - 1000;
+    let n = 33_600_000usize;
+    let host: Vec<i32> = (0..n).map(value).collect();
+    let a = Array::from_slice(&dev, &host, &[n]).unwrap();
+    drop(host);
+    let got = a.cumsum(None).unwrap();
+    check_cumsum_rows(&got, 1, n, |_, j| value(j), "1-d");
+    drop(got);
+    // Freed buffers go back to the system between cases: the peak stays near 3 x 134 MB.
+    dev.synchronize().unwrap();
+    dev.empty_cache();
+    // Several rows: (3, n / 3) along the rows (groups of whole rows per binding), and
+    // (n / 2, 2) along axis 0 (two strided lines of 16.8M elements, made contiguous first; the
+    // result's transpose holds them as rows).
+    let r3 = a.reshape(&[3, (n / 3) as isize]).unwrap();
+    let got = r3.cumsum(Some(1)).unwrap();
+    check_cumsum_rows(
+        &got,
+        3,
+        n / 3,
+        |r, j| value(r * (n / 3) + j),
+        "(3, k) axis 1",
+    );
+    drop((got, r3));
+    dev.synchronize().unwrap();
+    dev.empty_cache();
+    let c2 = a.reshape(&[(n / 2) as isize, 2]).unwrap();
+    let got = c2.cumsum(Some(0)).unwrap().t();
+    check_cumsum_rows(&got, 2, n / 2, |c, i| value(2 * i + c), "(k, 2) axis 0");
+    drop((got, c2, a));
+    common::check_clean(&dev, 0);
+}
+
+#[test]
+fn cumsum_of_lines_longer_than_one_launch() {
+    let Some(dev) = common::device() else { return };
+    // 2^24 + 5 elements fit one binding but not one launch's loop budget on lavapipe; lines of
+    // a 2-d array advance together, one segment per launch; f32 and i32.
+    let value = |i: usize| ((i * 31) % 7) as i32 - 3;
+    let n = (1usize << 24) + 5;
+    let host: Vec<i32> = (0..n).map(value).collect();
+    let a = Array::from_slice(&dev, &host, &[n]).unwrap();
+    drop(host);
+    check_cumsum_rows(&a.cumsum(None).unwrap(), 1, n, |_, j| value(j), "i32 1-d");
+    let half = (n - 1) / 2;
+    let r2 = a
+        .slice(&[SliceArg::range(Some(1), None, 1)])
+        .unwrap()
+        .reshape(&[2, half as isize])
+        .unwrap();
+    check_cumsum_rows(
+        &r2.cumsum(Some(1)).unwrap(),
+        2,
+        half,
+        |r, j| value(1 + r * half + j),
+        "i32 (2, k) axis 1",
+    );
+    // f32 small integers: every prefix sum is exact.
+    let f = a.astype(DType::F32).unwrap();
+    let got = f.cumsum(None).unwrap().astype(DType::I32).unwrap();
+    check_cumsum_rows(&got, 1, n, |_, j| value(j), "f32 1-d");
 }

@@ -15,7 +15,8 @@ use super::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::elementwise::{unsupported, BinaryOp, UnaryOp};
-use crate::ops::reduce::{reduce, scan, ReduceOp};
+use crate::ops::reduce::{reduce, ReduceOp};
+use crate::ops::scan::scan;
 
 /// Which axes a reduction folds: all of them, or a list (negative counts from the end).
 ///
@@ -136,6 +137,9 @@ impl Array {
         let shape = reduced_shape(self.shape(), &axes, keepdims);
         let (x, out_dtype) = match (rop, self.dtype) {
             (ReduceOp::Any | ReduceOp::All, _) => (self.clone(), DType::Bool),
+            // The f16 sum behind `mean` stays in its f32 accumulator (NumPy's f16 mean uses f32
+            // intermediates): a sum past 65504 must not become inf before the division.
+            (ReduceOp::Sum, DType::F16) if op == "mean" => (self.clone(), DType::F32),
             // Bool sums and products count (NumPy gives integers); max/min stay bool-valued. All
             // are computed on the u32 words, which hold 0 or 1.
             (_, DType::Bool) => (self.reinterpret(DType::U32), DType::U32),
@@ -261,7 +265,8 @@ impl Array {
         self.reduce_values("all", ReduceOp::All, axes.into(), keepdims)
     }
 
-    /// `numpy.mean` over `axes` (integers give f64; an empty reduction gives NaN).
+    /// `numpy.mean` over `axes` (integers give f64; f16 sums in f32 before the division; an empty
+    /// reduction gives NaN).
     ///
     /// ```no_run
     /// # fn main() -> gpuarray::Result<()> {
@@ -284,6 +289,12 @@ impl Array {
         if k == 0 {
             let shape = reduced_shape(self.shape(), &ax, keepdims);
             return Array::full(&self.device, &shape, f64::NAN, work);
+        }
+        if work == DType::F16 {
+            return x
+                .reduce_values(op, ReduceOp::Sum, axes, keepdims)?
+                .div(k as f64)?
+                .astype(DType::F16);
         }
         x.sum(axes, keepdims)?.div(k as f64)
     }

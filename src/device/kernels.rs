@@ -28,6 +28,15 @@ pub(crate) enum Kernel {
     /// Value reductions (sum, prod, max, min, any, all, sum of squares), one stage. Dtypes:
     /// (input, output).
     Reduce,
+    /// Value reductions of contiguous rows read as vec4s (the fast path of `Reduce`). Dtypes:
+    /// (input, output).
+    ReduceRows,
+    /// The same for f16 input in stage 1, reading eight packed halves per load. Dtypes: (f16,
+    /// output).
+    ReduceRowsF16,
+    /// Value reductions down the columns of rows (a leading axis of a contiguous array), stage 1.
+    /// Dtypes: (input, output).
+    ReduceCols,
     /// Arg-reductions (argmax, argmin), one stage. Dtypes: (input, accumulator).
     ArgReduce,
     /// Inclusive scans along one axis (cumsum, cumprod). Dtype: the array's.
@@ -97,6 +106,9 @@ impl Kernel {
         v.extend([
             Kernel::Where,
             Kernel::Reduce,
+            Kernel::ReduceRows,
+            Kernel::ReduceRowsF16,
+            Kernel::ReduceCols,
             Kernel::ArgReduce,
             Kernel::Scan,
             Kernel::MatmulTiled,
@@ -156,6 +168,9 @@ impl Kernel {
             Kernel::Binary(s, f) => format!("binary_{}{}", binary_set_name(s), form(f)),
             Kernel::Where => "where".into(),
             Kernel::Reduce => "reduce".into(),
+            Kernel::ReduceRows => "reduce_rows".into(),
+            Kernel::ReduceRowsF16 => "reduce_rows_f16x8".into(),
+            Kernel::ReduceCols => "reduce_cols".into(),
             Kernel::ArgReduce => "argreduce".into(),
             Kernel::Scan => "scan".into(),
             Kernel::MatmulTiled => "matmul_tiled".into(),
@@ -213,7 +228,24 @@ impl Kernel {
                 files
             }
             Kernel::Where => vec![include_str!("../../shaders/where.wgsl"), walk],
-            Kernel::Reduce => vec![include_str!("../../shaders/reduce.wgsl")],
+            Kernel::Reduce => vec![
+                include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce.wgsl"),
+            ],
+            Kernel::ReduceRows => vec![
+                include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce_rows_vec4.wgsl"),
+                include_str!("../../shaders/reduce_rows.wgsl"),
+            ],
+            Kernel::ReduceRowsF16 => vec![
+                include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce_rows_f16x8.wgsl"),
+                include_str!("../../shaders/reduce_rows.wgsl"),
+            ],
+            Kernel::ReduceCols => vec![
+                include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce_cols.wgsl"),
+            ],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
             Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],
             Kernel::MatmulTiled => vec![include_str!("../../shaders/matmul_tiled.wgsl")],
@@ -260,7 +292,18 @@ impl Kernel {
             | Kernel::Binary(BinarySet::Compare, _)
             | Kernel::Where
             | Kernel::Scan => ones(&mut dtypes.iter().copied()),
-            Kernel::Reduce => {
+            Kernel::ReduceRowsF16 => {
+                // f16 input only: into f32 partials, f16 results or bool (any/all).
+                if dtypes.contains(&DType::F16) {
+                    [DType::F32, DType::F16, DType::Bool]
+                        .into_iter()
+                        .map(|o| Variant::pair(DType::F16, o))
+                        .collect()
+                } else {
+                    vec![]
+                }
+            }
+            Kernel::Reduce | Kernel::ReduceRows | Kernel::ReduceCols => {
                 // (input, output): same dtype; f16 through f32 partials; any/all into bool.
                 let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
                 if dtypes.contains(&DType::F16) {
@@ -356,7 +399,7 @@ impl Kernel {
                 v.a.wgsl_compute(),
                 helpers("A", v.a)
             ),
-            Kernel::Reduce => {
+            Kernel::Reduce | Kernel::ReduceRows | Kernel::ReduceRowsF16 | Kernel::ReduceCols => {
                 // Accumulate in the compute type of the wider of input and output; any/all in u32.
                 let acc = if b == DType::Bool {
                     DType::Bool

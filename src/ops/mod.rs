@@ -8,4 +8,7 @@ pub(crate) mod fill;
 pub(crate) mod matmul;
 pub(crate) mod params;
 pub(crate) mod reduce;
+pub(crate) mod reduce_cols;
+pub(crate) mod reduce_rows;
+pub(crate) mod scan;
 pub(crate) mod take;

@@ -1,4 +1,4 @@
-//! Reductions (`shaders/reduce.wgsl`, `shaders/argreduce.wgsl`) and scans (`shaders/scan.wgsl`).
+//! Reductions over any strides (`shaders/reduce.wgsl`, `shaders/argreduce.wgsl`).
 //!
 //! A reduction sees its input as (outer, inner): the kept axes and the reduced ones, each group
 //! collapsed to at most 4 strided axes. Each output's inner elements are split into `P` chunks;
@@ -6,22 +6,33 @@
 //! folds the `P` partials of each output. The chunk length grows like sqrt(K) (at least 64 terms
 //! per invocation: fewer, fuller workgroups, which matters on lavapipe where every barrier is a
 //! coroutine switch), so stage 2 always has a single chunk: two stages at most, for any size, and
-//! every f32 sum is a fold of max(64, sqrt(K)/256) sequential terms per invocation under two trees
-//! of log2(256) levels.
+//! every f32 sum is a fold of max(64, sqrt(K)/64) sequential terms per invocation under two trees
+//! of log2(64) levels.
+//!
+//! Inputs whose every output reduces one contiguous run (whole contiguous arrays, trailing axes
+//! of contiguous arrays) take the vec4 rows kernel of `reduce_rows.rs` instead, in one binding or
+//! in pieces; this module's strided kernel serves the other layouts and the arg-reductions.
 //!
 //! An input whose elements do not fit one storage binding is first made contiguous in
 //! (outer, inner) order (a copy only when it is not already), then reduced in pieces — groups of
 //! rows, or segments of one row — whose chunks write to their own partial slots.
 
 use super::params::Params;
+use super::reduce_cols::{cols_blocks, reduce_cols};
+use super::reduce_rows::{
+    reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable,
+};
 use crate::array::blocks::collapse;
 use crate::array::Array;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-/// Workgroup size of the reduction and scan kernels.
-const WG: u64 = 256;
+/// Workgroup size of the scan kernel.
+pub(super) const WG: u64 = 256;
+/// Workgroup size of the strided reduction kernels: a 6-level tree (every barrier is a
+/// coroutine switch per 8 lanes on lavapipe).
+const SWG: u64 = 64;
 /// Reductions of at most this many elements per output run one invocation per output.
 const SHORT: u64 = 16;
 
@@ -39,7 +50,7 @@ pub(crate) enum ReduceOp {
 }
 
 impl ReduceOp {
-    fn code(self) -> u32 {
+    pub(super) fn code(self) -> u32 {
         match self {
             ReduceOp::Sum | ReduceOp::ArgMax => 0,
             ReduceOp::Prod | ReduceOp::ArgMin => 1,
@@ -55,7 +66,7 @@ impl ReduceOp {
 }
 
 /// The accumulator/partial dtype for `op` on `dtype`.
-fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {
+pub(super) fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {
     match op {
         ReduceOp::Any | ReduceOp::All => DType::Bool,
         _ if dtype == DType::F16 => DType::F32,
@@ -65,16 +76,16 @@ fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {
 
 /// Strided axes of one group (at most 4).
 #[derive(Debug, Clone)]
-struct Group {
-    shape: Vec<u64>,
-    strides: Vec<i64>,
+pub(super) struct Group {
+    pub shape: Vec<u64>,
+    pub strides: Vec<i64>,
 }
 
 impl Group {
-    fn numel(&self) -> u64 {
+    pub(super) fn numel(&self) -> u64 {
         self.shape.iter().product()
     }
-    fn collapsed(shape: &[u64], strides: &[i64]) -> Group {
+    pub(super) fn collapsed(shape: &[u64], strides: &[i64]) -> Group {
         let (s, st) = collapse(shape, &[strides.to_vec()]);
         if s.is_empty() {
             return Group {
@@ -87,7 +98,7 @@ impl Group {
             strides: st.into_iter().next().expect("one operand"),
         }
     }
-    fn push(&self, p: &mut Params) {
+    pub(super) fn push(&self, p: &mut Params) {
         for k in 0..4 {
             p.u32(self.shape.get(k).copied().unwrap_or(1) as u32);
         }
@@ -98,22 +109,29 @@ impl Group {
 }
 
 /// A binding window over a contiguous range or a strided span of a buffer.
-struct Win {
-    offset: u64,
-    size: u64,
+pub(super) struct Win {
+    pub offset: u64,
+    pub size: u64,
     /// Window-relative element index of the range's first element.
-    base: i64,
+    pub base: i64,
 }
 
 impl DeviceInner {
-    fn max_window(&self) -> u64 {
+    pub(super) fn max_window(&self) -> u64 {
         let l = self.block_limits();
         l.max_binding.min(i32::MAX as u64) / 4 * 4
     }
 
     /// The window covering elements `lo..=hi` (element indices into a buffer of `buffer_bytes`),
     /// with `first` the element whose window-relative index is reported. `None` when too large.
-    fn window(&self, lo: i64, hi: i64, first: i64, eb: u64, buffer_bytes: u64) -> Option<Win> {
+    pub(super) fn window(
+        &self,
+        lo: i64,
+        hi: i64,
+        first: i64,
+        eb: u64,
+        buffer_bytes: u64,
+    ) -> Option<Win> {
         let l = self.block_limits();
         let align = lcm(lcm(l.offset_alignment, eb), 4) as i64;
         let byte_lo = lo * eb as i64 / align * align;
@@ -143,11 +161,11 @@ fn chunking(op: ReduceOp, m: u64, k: u64) -> (u32, u64, u64) {
     if k <= SHORT && !op.is_arg() {
         return (1, k, 1);
     }
-    if m >= 64 && k <= WG * WG {
+    if m >= 64 && k <= SWG * SWG {
         return (0, k, 1);
     }
-    let per_invocation = (((k as f64).sqrt() / WG as f64).ceil() as u64).max(64);
-    let chunk = WG * per_invocation;
+    let per_invocation = (((k as f64).sqrt() / SWG as f64).ceil() as u64).max(64);
+    let chunk = SWG * per_invocation;
     (0, chunk, k.div_ceil(chunk))
 }
 
@@ -173,7 +191,7 @@ struct Stage<'a> {
     k_offset: u64,
 }
 
-fn u32_of(v: u64, what: &str) -> Result<u32> {
+pub(super) fn u32_of(v: u64, what: &str) -> Result<u32> {
     u32::try_from(v).map_err(|_| Error::overflow("reduce", format!("{what} {v} exceeds u32")))
 }
 
@@ -184,6 +202,7 @@ fn record(dev: &DeviceInner, s: Stage) -> Result<()> {
         Kernel::Reduce
     };
     let mut key = PipelineKey::bare(kernel, s.variant)
+        .with("WG", SWG as u32)
         .with("OP", s.op.code())
         .with("STAGE", s.stage);
     if !s.op.is_arg() {
@@ -207,7 +226,7 @@ fn record(dev: &DeviceInner, s: Stage) -> Result<()> {
     let invocations = if s.mode == 1 {
         s.m
     } else {
-        s.m * s.chunks * WG
+        s.m * s.chunks * SWG
     };
     let mut binds = vec![s.src];
     if s.op.is_arg() {
@@ -276,6 +295,79 @@ pub(crate) fn reduce(
             hi += r
         }
     }
+    // The fast path: every output reduces one contiguous run (rows `row_stride` apart).
+    let rows = !op.is_arg()
+        && inner.strides == [1]
+        && outer.shape.len() == 1
+        && m * 8 * rows_chunking(k, unit(1, x.dtype())).2 <= dev.max_window();
+    if rows {
+        if let Some(w) = dev
+            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
+            .filter(|w| unit_bindable(w.size, unit(1, x.dtype())))
+        {
+            let src = Binding {
+                buffer: storage.buffer().expect("non-empty"),
+                offset: w.offset,
+                size: w.size,
+            };
+            return dev.guarded(opname, || {
+                reduce_rows(
+                    dev,
+                    opname,
+                    op,
+                    x.dtype(),
+                    out_dtype,
+                    src,
+                    w.base as u64,
+                    outer.strides[0],
+                    m,
+                    k,
+                    &out.values,
+                )?;
+                Ok(out)
+            });
+        }
+    }
+    // A leading (or middle) axis of a contiguous array: outputs are consecutive columns of
+    // strided rows (in batches).
+    let batched = match (&outer.shape[..], &outer.strides[..]) {
+        (&[_], &[1]) => Some((1, 0)),
+        (&[t, _], &[ts, 1]) => Some((t, ts)),
+        _ => None,
+    };
+    let cols = !op.is_arg()
+        && batched.is_some()
+        && inner.shape.len() == 1
+        && m * 8 * cols_blocks(k) <= dev.max_window();
+    if cols {
+        if let Some(w) = dev
+            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
+            .filter(|w| vec4_bindable(w.size, eb))
+        {
+            let src = Binding {
+                buffer: storage.buffer().expect("non-empty"),
+                offset: w.offset,
+                size: w.size,
+            };
+            return dev.guarded(opname, || {
+                reduce_cols(
+                    dev,
+                    opname,
+                    op,
+                    x.dtype(),
+                    out_dtype,
+                    src,
+                    w.base as u64,
+                    inner.strides[0],
+                    *outer.shape.last().expect("one or two axes"),
+                    k,
+                    batched.expect("checked"),
+                    &out.values,
+                )?;
+                Ok(out)
+            });
+        }
+    }
     let fits = outer.shape.len() <= 4
         && inner.shape.len() <= 4
         && dev
@@ -309,48 +401,51 @@ pub(crate) fn reduce(
         });
     }
 
-    // Case B: contiguous (outer, inner) rows, reduced in pieces that each fit a window.
+    // Case B: contiguous (outer, inner) rows, reduced in pieces that each fit a window (value
+    // reductions by the rows kernel, arg-reductions by the strided one below).
     let perm: Vec<usize> = kept.iter().chain(axes.iter()).copied().collect();
     let c = x.transpose(&perm)?.contiguous()?;
     let (cs, cl) = c.storage_and_layout();
     let buffer = cs.buffer().expect("non-empty");
     let off0 = cl.offset as i64;
+    if !op.is_arg() {
+        dev.guarded(opname, || {
+            reduce_rows_pieces(
+                dev,
+                opname,
+                op,
+                x.dtype(),
+                out_dtype,
+                buffer,
+                cs.bytes(),
+                off0,
+                m,
+                k,
+                &out.values,
+            )
+        })?;
+        return Ok(out);
+    }
+    // Only arg-reductions remain here: (value, index) partials, or the outputs when there is
+    // one chunk per output.
     let (_, chunk, p_total) = chunking(op, m, k);
     let win_elems = (dev.max_window() - 256) / eb;
     dev.guarded(opname, || {
-        // Stage 1 into partials [m, p_total] (or the output when p_total == 1).
         let acc = partial_dtype(op, x.dtype());
-        let partials = if p_total == 1 && !op.is_arg() {
-            None
+        let (partials, part_idx) = if p_total > 1 {
+            let shape = [m as usize, p_total as usize];
+            (
+                Some(Array::empty(opname, &dev_handle, &shape, acc)?),
+                Some(Array::empty(opname, &dev_handle, &shape, DType::U32)?),
+            )
         } else {
-            Some(Array::empty(
-                opname,
-                &dev_handle,
-                &[m as usize, p_total as usize],
-                acc,
-            )?)
+            (None, None)
         };
-        let part_idx = if op.is_arg() && p_total > 1 {
-            Some(Array::empty(
-                opname,
-                &dev_handle,
-                &[m as usize, p_total as usize],
-                DType::U32,
-            )?)
-        } else {
-            None
+        let (dst_arr, dst_idx_arr): (&Array, Option<&Array>) = match (&partials, &part_idx) {
+            (Some(pa), Some(pi)) => (pa, Some(pi)),
+            _ => (&out.values, out.indices.as_ref()),
         };
-        let (dst_arr, dst_idx_arr): (&Array, Option<&Array>) = match (&partials, op.is_arg()) {
-            (Some(pa), true) if p_total > 1 => (pa, part_idx.as_ref()),
-            (Some(pa), true) => (pa, out.indices.as_ref()),
-            (Some(pa), false) => (pa, None),
-            (None, _) => (&out.values, None),
-        };
-        let stage1_dt = if p_total == 1 && !op.is_arg() {
-            out_dtype
-        } else {
-            acc
-        };
+        let stage1_dt = acc;
         let seg = if k <= win_elems {
             k
         } else {
@@ -441,19 +536,17 @@ pub(crate) fn reduce(
             m0 += rows;
         }
         if let Some(pa) = &partials {
-            if p_total > 1 {
-                stage2(
-                    dev,
-                    opname,
-                    op,
-                    pa,
-                    part_idx.as_ref(),
-                    m,
-                    p_total,
-                    out_dtype,
-                    &out,
-                )?;
-            }
+            stage2(
+                dev,
+                opname,
+                op,
+                pa,
+                part_idx.as_ref(),
+                m,
+                p_total,
+                out_dtype,
+                &out,
+            )?;
         }
         Ok(())
     })?;
@@ -662,203 +755,4 @@ fn stage2(
         m0 += rows;
     }
     Ok(())
-}
-
-/// Inclusive scan of `x` along `axis` into a fresh array of `x`'s shape (`op` 0: sum, 1: prod).
-pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> Result<Array> {
-    let dev_handle = x.device().clone();
-    let dev = &dev_handle.inner;
-    let nd = x.ndim();
-    // Lines along the last axis of a permuted view; the result is permuted back (a view).
-    let mut perm: Vec<usize> = (0..nd).filter(|&d| d != axis).collect();
-    perm.push(axis);
-    let mut inv = vec![0usize; nd];
-    for (i, &d) in perm.iter().enumerate() {
-        inv[d] = i;
-    }
-    let xp = x.transpose(&perm)?;
-    let pshape = xp.shape().to_vec();
-    let out = Array::empty(opname, &dev_handle, &pshape, x.dtype())?;
-    if out.is_empty() {
-        return out.transpose(&inv);
-    }
-    let k = pshape[nd - 1] as u64;
-    let m = out.len() as u64 / k;
-    let eb = x.dtype().size_bytes();
-    let variant = Variant::one(x.dtype());
-    let key = PipelineKey::bare(Kernel::Scan, variant).with("OP", code);
-    let (os, _) = out.storage_and_layout();
-    let obuf = os.buffer().expect("non-empty");
-    let (src_arr, outer) = {
-        let (_, l) = xp.storage_and_layout();
-        let sh: Vec<u64> = l.shape[..nd - 1].iter().map(|&n| n as u64).collect();
-        let st: Vec<i64> = l.strides[..nd - 1].iter().map(|&s| s as i64).collect();
-        let g = Group::collapsed(&sh, &st);
-        if g.shape.len() <= 4 {
-            (xp.clone(), g)
-        } else {
-            let c = xp.contiguous()?;
-            (c, Group::collapsed(&[m], &[k as i64]))
-        }
-    };
-    let (ss, sl) = src_arr.storage_and_layout();
-    let sbuf = ss.buffer().expect("non-empty");
-    let axis_stride = *sl.strides.last().expect("rank >= 1") as i64;
-    let (mut lo, mut hi) = (sl.offset as i64, sl.offset as i64);
-    for (&n, &s) in sl.shape.iter().zip(&sl.strides) {
-        let r = (n as i64 - 1) * s as i64;
-        if r < 0 {
-            lo += r
-        } else {
-            hi += r
-        }
-    }
-    let launch = |src: Binding,
-                  src_base: i64,
-                  outer: &Group,
-                  axis_stride: i64,
-                  lines: u64,
-                  kl: u64,
-                  dst: Binding,
-                  dst_base: i64,
-                  dst_stride: u64,
-                  prev: Option<(Binding, i64)>|
-     -> Result<()> {
-        let mut p = Params::default();
-        outer.push(&mut p);
-        p.i32(super::params::base_i32(src_base)?)
-            .i32(axis_stride as i32)
-            .u32(outer.shape.len() as u32)
-            .u32(u32_of(lines, "lines")?)
-            .u32(u32_of(kl, "line length")?)
-            .u32(dst_base as u32)
-            .u32(u32_of(dst_stride, "line stride")?)
-            .u32(u32::from(prev.is_some()))
-            .u32(prev.as_ref().map_or(0, |p| p.1 as u32));
-        let prev_bind = prev.map(|p| p.0).unwrap_or(Binding {
-            buffer: dst.buffer,
-            offset: dst.offset,
-            size: dst.size,
-        });
-        dev.dispatch(
-            &key,
-            p.bytes(),
-            &[src, dst, prev_bind],
-            lines * WG,
-            &[lines, kl],
-        )
-    };
-    let total = out.len() as u64;
-    dev.guarded(opname, || {
-        if let (Some(sw), Some(dw)) = (
-            dev.window(lo, hi, sl.offset as i64, eb, ss.bytes()),
-            dev.window(0, total as i64 - 1, 0, eb, os.bytes()),
-        ) {
-            return launch(
-                Binding {
-                    buffer: sbuf,
-                    offset: sw.offset,
-                    size: sw.size,
-                },
-                sw.base,
-                &outer,
-                axis_stride,
-                m,
-                k,
-                Binding {
-                    buffer: obuf,
-                    offset: dw.offset,
-                    size: dw.size,
-                },
-                dw.base,
-                k,
-                None,
-            );
-        }
-        Ok::<(), Error>(())
-    })?;
-    if dev
-        .window(lo, hi, sl.offset as i64, eb, ss.bytes())
-        .is_some()
-        && dev.window(0, total as i64 - 1, 0, eb, os.bytes()).is_some()
-    {
-        return out.transpose(&inv);
-    }
-    // Too large for one binding: contiguous rows, in groups of rows or segments of one row.
-    let c = xp.contiguous()?;
-    let (cs, cl) = c.storage_and_layout();
-    let cbuf = cs.buffer().expect("non-empty");
-    let off0 = cl.offset as i64;
-    let win_elems = (dev.max_window() - 256) / eb;
-    let seg = k.min(win_elems);
-    let rows_per = if seg == k { (win_elems / k).max(1) } else { 1 };
-    let one = Group {
-        shape: vec![1],
-        strides: vec![0],
-    };
-    dev.guarded(opname, || {
-        let mut m0 = 0u64;
-        while m0 < m {
-            let rows = rows_per.min(m - m0);
-            let mut k0 = 0u64;
-            while k0 < k {
-                let kl = seg.min(k - k0);
-                let first = (m0 * k + k0) as i64;
-                let last = first + ((rows - 1) * k + kl - 1) as i64;
-                let sw = dev
-                    .window(off0 + first, off0 + last, off0 + first, eb, cs.bytes())
-                    .ok_or_else(|| Error::overflow(opname, "scan piece exceeds a binding"))?;
-                let dw = dev
-                    .window(first, last, first, eb, os.bytes())
-                    .ok_or_else(|| Error::overflow(opname, "scan piece exceeds a binding"))?;
-                let prev = if k0 > 0 {
-                    let pw = dev
-                        .window(first - 1, first - 1, first - 1, eb, os.bytes())
-                        .expect("one element fits");
-                    Some((
-                        Binding {
-                            buffer: obuf,
-                            offset: pw.offset,
-                            size: pw.size,
-                        },
-                        pw.base,
-                    ))
-                } else {
-                    None
-                };
-                let outer_g = if rows > 1 {
-                    Group {
-                        shape: vec![rows],
-                        strides: vec![k as i64],
-                    }
-                } else {
-                    one.clone()
-                };
-                launch(
-                    Binding {
-                        buffer: cbuf,
-                        offset: sw.offset,
-                        size: sw.size,
-                    },
-                    sw.base,
-                    &outer_g,
-                    1,
-                    rows,
-                    kl,
-                    Binding {
-                        buffer: obuf,
-                        offset: dw.offset,
-                        size: dw.size,
-                    },
-                    dw.base,
-                    k,
-                    prev,
-                )?;
-                k0 += kl;
-            }
-            m0 += rows;
-        }
-        Ok(())
-    })?;
-    out.transpose(&inv)
 }

@@ -10,7 +10,8 @@
 //! On lavapipe the "GPU" is the CPU: these are CPU figures.
 
 use gpuarray::{einsum, einsum_path, Array, DType, Device};
-use std::process::Command;
+#[path = "support/numpy.rs"]
+mod numpy;
 use std::time::Instant;
 
 fn main() -> gpuarray::Result<()> {
@@ -65,14 +66,7 @@ fn main() -> gpuarray::Result<()> {
         mib(out_bytes),
         mib(peak.saturating_sub(inputs + out_bytes))
     );
-    match numpy(&["seed", &n.to_string()]) {
-        Some(lines) => {
-            for l in lines.lines() {
-                println!("  NumPy  {l}");
-            }
-        }
-        None => println!("  NumPy: not available (python3 -m pip install numpy)"),
-    }
+    numpy::print("  NumPy  ", &["seed", &n.to_string()]);
     drop((a, b, c));
 
     // Contractions that need permutes, against the equivalent GEMM.
@@ -146,21 +140,4 @@ fn best(
 
 fn mib(b: u64) -> f64 {
     b as f64 / (1 << 20) as f64
-}
-
-fn numpy(args: &[&str]) -> Option<String> {
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/bench/numpy_baseline.py"
-    );
-    let o = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .env_remove("OPENBLAS_CORETYPE")
-        .env_remove("OPENBLAS_L2_SIZE")
-        .output()
-        .ok()?;
-    o.status
-        .success()
-        .then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
 }

@@ -10,7 +10,8 @@
 //! lavapipe the "GPU" is the CPU, so these are CPU figures.
 
 use gpuarray::{Array, DType, Device, MatmulKernel};
-use std::process::Command;
+#[path = "support/numpy.rs"]
+mod numpy;
 use std::time::Instant;
 
 fn main() -> gpuarray::Result<()> {
@@ -46,7 +47,7 @@ fn main() -> gpuarray::Result<()> {
         } else {
             f64::NAN
         };
-        let np = numpy(&["matmul", &n.to_string()], "numpy_matmul_float32");
+        let np = numpy_value(&["matmul", &n.to_string()], "numpy_matmul_float32");
         println!(
             "{:<14} {ms:>10.1} {g:>12.1} {naive:>10.2} {:>14}  {}",
             format!("{n}³"),
@@ -65,7 +66,7 @@ fn main() -> gpuarray::Result<()> {
         let sa = a.slice(&[gpuarray::SliceArg::range(None, Some(part as isize), 1)])?;
         let sb = b.slice(&[gpuarray::SliceArg::range(None, Some(part as isize), 1)])?;
         let naive = time(&dev, 1, || sa.matmul_with(&sb, MatmulKernel::Naive))?.1;
-        let np = numpy(&["seed", &bn.to_string()], "numpy_matmul_batched");
+        let np = numpy_value(&["seed", &bn.to_string()], "numpy_matmul_batched");
         let label = format!("{bn}x{bn}³");
         let note = if part < bn {
             format!(" (naive on {part} of {bn} batches)")
@@ -174,24 +175,10 @@ fn check(c: &Array, n: usize, want: f32) -> gpuarray::Result<()> {
     Ok(())
 }
 
-/// Runs the shared NumPy baseline script and returns the value on the line starting with `key`.
-fn numpy(args: &[&str], key: &str) -> String {
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/bench/numpy_baseline.py"
-    );
-    let out = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .env_remove("OPENBLAS_CORETYPE")
-        .env_remove("OPENBLAS_L2_SIZE")
-        .output();
-    match out {
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
-            .lines()
-            .find(|l| l.starts_with(key))
-            .and_then(|l| l.split_whitespace().rev().nth(1).map(|v| v.to_string()))
-            .unwrap_or_else(|| "n/a".into()),
-        _ => "n/a (no numpy)".into(),
+/// NumPy's value for `key` from the shared baseline script, or why there is none.
+fn numpy_value(args: &[&str], key: &str) -> String {
+    match numpy::baseline(args) {
+        Ok(lines) => numpy::value(&lines, key).unwrap_or_else(|| "n/a".into()),
+        Err(_) => "n/a (no numpy)".into(),
     }
 }

@@ -1,6 +1,7 @@
 //! Figures for the core ops: `add` of two 2^24-element f32 arrays and `sum` of a 2^26-element f32
 //! array in GB/s, softmax over (4096, 4096) f32 in seconds, next to host `memcpy` bandwidth and
-//! the start-up time of `Device::new`. Every timed region ends with `synchronize()` (or a
+//! the start-up time of `Device::new`, and NumPy's figures for the same jobs from
+//! `../shared/bench/numpy_baseline.py` in the same run (when python3 has numpy). Every timed region ends with `synchronize()` (or a
 //! readback), so the GPU work is finished when the clock stops. Best of 5 after a warm-up run
 //! (which also compiles the lazily built pipelines). On lavapipe these are CPU figures.
 //!
@@ -10,6 +11,9 @@
 
 use gpuarray::{Array, Axes, DType, Device};
 use std::time::{Duration, Instant};
+
+#[path = "support/numpy.rs"]
+mod numpy;
 
 fn best(reps: usize, mut f: impl FnMut() -> gpuarray::Result<()>) -> gpuarray::Result<Duration> {
     f()?;
@@ -89,5 +93,11 @@ fn main() -> gpuarray::Result<()> {
         "softmax f32 (4096, 4096), last axis: {:.4} s",
         t.as_secs_f64()
     );
+    drop(x);
+
+    // NumPy on the same jobs, same machine, same run.
+    for job in [["add", "24"], ["sum", "26"], ["softmax", "4096"]] {
+        numpy::print("numpy: ", &job);
+    }
     Ok(())
 }

@@ -15,7 +15,8 @@
 
 use gpuarray::random::Generator;
 use gpuarray::{DType, Device};
-use std::process::Command;
+#[path = "support/numpy.rs"]
+mod numpy;
 use std::time::Instant;
 
 const REPS: usize = 5;
@@ -55,44 +56,7 @@ fn main() -> gpuarray::Result<()> {
             );
         }
         dev.empty_cache();
-        numpy_baseline(log2);
+        numpy::print("  numpy    ", &["normal", &log2.to_string()]);
     }
     Ok(())
-}
-
-/// Runs the NumPy baseline script for 2^log2 samples, if NumPy is importable.
-fn numpy_baseline(log2: u32) {
-    let script = std::env::var("GPUARRAY_NUMPY_BASELINE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/bench/numpy_baseline.py"
-        )
-        .to_string()
-    });
-    let has_numpy = Command::new("python3")
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_numpy || !std::path::Path::new(&script).exists() {
-        println!("  (NumPy side skipped: needs python3 with numpy and {script})");
-        return;
-    }
-    let out = Command::new("python3")
-        .arg(&script)
-        .args(["normal", &log2.to_string()])
-        .env_remove("OPENBLAS_CORETYPE")
-        .env_remove("OPENBLAS_L2_SIZE")
-        .output();
-    match out {
-        Ok(o) if o.status.success() => {
-            for line in String::from_utf8_lossy(&o.stdout).lines() {
-                println!("  numpy    {line}");
-            }
-        }
-        Ok(o) => println!(
-            "  (NumPy baseline failed: {})",
-            String::from_utf8_lossy(&o.stderr).trim()
-        ),
-        Err(e) => println!("  (NumPy baseline did not run: {e})"),
-    }
 }

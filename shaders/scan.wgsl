@@ -37,8 +37,13 @@ fn combine(x: A, y: A) -> A {
     return x + y;
 }
 
+// cumsum starts from -0.0 (as the sums in reduce_ops.wgsl do): -0.0 + x is x for every x, so a
+// run of negative zeros stays -0.0 as in NumPy. Converted to an integer type it is 0.
 fn identity() -> A {
-    return A(OP);
+    if (OP == 1u) {
+        return A(1);
+    }
+    return A(bitcast<f32>(0x80000000u));
 }
 
 @compute @workgroup_size(WG)

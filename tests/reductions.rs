@@ -292,6 +292,17 @@ fn nan_and_signed_zero_in_reductions() {
         (-0.0f32).to_bits()
     );
     assert_eq!(z.argmax(None, false).unwrap().item::<i32>().unwrap(), 0);
+    // cumsum of negative zeros stays -0.0 (NumPy: np.cumsum([-0.0, -0.0, 0.0]) is [-0, -0, 0]).
+    let zs = upload(&dev, &[-0.0, -0.0, 0.0], &[3], DType::F32);
+    let bits: Vec<u32> = zs
+        .cumsum(None)
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap()
+        .iter()
+        .map(|x| x.to_bits())
+        .collect();
+    assert_eq!(bits, vec![0x8000_0000, 0x8000_0000, 0]);
     let inf = upload(
         &dev,
         &[1.0, f64::INFINITY, f64::NEG_INFINITY],

@@ -320,59 +320,38 @@ fn f64_unary_functions_within_stated_ulps() {
 }
 
 /// NumPy's npy_divmod on top of an exact fmod (Rust's `%`): (floor quotient, modulus with the
-/// divisor's sign).
-fn npy_divmod(a: f64, b: f64) -> (f64, f64) {
-    let mut m = a % b;
-    if b == 0.0 {
-        return (a / b, f64::NAN);
-    }
-    let mut d = (a - m) / b;
-    if m != 0.0 {
-        if (b < 0.0) != (m < 0.0) {
-            m += b;
-            d -= 1.0;
+/// divisor's sign), in the arithmetic of `$t` (what arrays of that dtype compute).
+macro_rules! npy_divmod {
+    ($name:ident, $t:ty) => {
+        fn $name(a: $t, b: $t) -> ($t, $t) {
+            let mut m = a % b;
+            if b == 0.0 {
+                return (a / b, <$t>::NAN);
+            }
+            let mut d = (a - m) / b;
+            if m != 0.0 {
+                if (b < 0.0) != (m < 0.0) {
+                    m += b;
+                    d -= 1.0;
+                }
+            } else {
+                m = (0.0 as $t).copysign(b);
+            }
+            let f = if d != 0.0 {
+                let mut f = d.floor();
+                if d - f > 0.5 {
+                    f += 1.0;
+                }
+                f
+            } else {
+                (0.0 as $t).copysign(a / b)
+            };
+            (f, m)
         }
-    } else {
-        m = 0.0f64.copysign(b);
-    }
-    let f = if d != 0.0 {
-        let mut f = d.floor();
-        if d - f > 0.5 {
-            f += 1.0;
-        }
-        f
-    } else {
-        0.0f64.copysign(a / b)
     };
-    (f, m)
 }
-
-/// The same in f32 arithmetic (what f32 arrays compute).
-fn npy_divmod32(a: f32, b: f32) -> (f32, f32) {
-    let mut m = a % b;
-    if b == 0.0 {
-        return (a / b, f32::NAN);
-    }
-    let mut d = (a - m) / b;
-    if m != 0.0 {
-        if (b < 0.0) != (m < 0.0) {
-            m += b;
-            d -= 1.0;
-        }
-    } else {
-        m = 0.0f32.copysign(b);
-    }
-    let f = if d != 0.0 {
-        let mut f = d.floor();
-        if d - f > 0.5 {
-            f += 1.0;
-        }
-        f
-    } else {
-        0.0f32.copysign(a / b)
-    };
-    (f, m)
-}
+npy_divmod!(npy_divmod, f64);
+npy_divmod!(npy_divmod32, f32);
 
 fn same_bits(g: f64, w: f64) -> bool {
     (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits()

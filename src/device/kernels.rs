@@ -41,6 +41,12 @@ pub(crate) enum Kernel {
     ArgReduce,
     /// Inclusive scans along one axis (cumsum, cumprod). Dtype: the array's.
     Scan,
+    /// Block totals of the block-wise scan (`shaders/scan_blocks.wgsl`, entry `totals_main`).
+    /// Dtype: the array's.
+    ScanTotals,
+    /// The block-wise scan itself (`shaders/scan_blocks.wgsl`): one invocation per block of a
+    /// line, from the totals of the blocks before it. Dtype: the array's.
+    ScanBlocks,
     /// Batched matmul over strided operands with shared-memory tiles (any numeric dtype; GPUs).
     MatmulTiled,
     /// Matrix-vector products (matmul with M = 1 or N = 1).
@@ -111,6 +117,8 @@ impl Kernel {
             Kernel::ReduceCols,
             Kernel::ArgReduce,
             Kernel::Scan,
+            Kernel::ScanTotals,
+            Kernel::ScanBlocks,
             Kernel::MatmulTiled,
             Kernel::MatmulGemv,
             Kernel::MatmulNaive,
@@ -130,6 +138,7 @@ impl Kernel {
             Kernel::MatmulSgb(32) => "main_32x8",
             Kernel::MatmulSgb(16) => "main_16x8",
             Kernel::MatmulSgb(_) => "main_8x8",
+            Kernel::ScanTotals => "totals_main",
             _ => "main",
         }
     }
@@ -173,6 +182,8 @@ impl Kernel {
             Kernel::ReduceCols => "reduce_cols".into(),
             Kernel::ArgReduce => "argreduce".into(),
             Kernel::Scan => "scan".into(),
+            Kernel::ScanTotals => "scan_totals".into(),
+            Kernel::ScanBlocks => "scan_blocks".into(),
             Kernel::MatmulTiled => "matmul_tiled".into(),
             Kernel::MatmulGemv => "matmul_gemv".into(),
             Kernel::MatmulNaive => "matmul_naive".into(),
@@ -248,6 +259,9 @@ impl Kernel {
             ],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
             Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],
+            Kernel::ScanTotals | Kernel::ScanBlocks => {
+                vec![include_str!("../../shaders/scan_blocks.wgsl")]
+            }
             Kernel::MatmulTiled => vec![include_str!("../../shaders/matmul_tiled.wgsl")],
             Kernel::MatmulGemv => vec![include_str!("../../shaders/matmul_gemv.wgsl")],
             Kernel::MatmulNaive => vec![include_str!("../../shaders/matmul_naive.wgsl")],
@@ -291,7 +305,9 @@ impl Kernel {
             Kernel::Unary(UnarySet::Predicate, _)
             | Kernel::Binary(BinarySet::Compare, _)
             | Kernel::Where
-            | Kernel::Scan => ones(&mut dtypes.iter().copied()),
+            | Kernel::Scan
+            | Kernel::ScanTotals
+            | Kernel::ScanBlocks => ones(&mut dtypes.iter().copied()),
             Kernel::ReduceRowsF16 => {
                 // f16 input only: into f32 partials, f16 results or bool (any/all).
                 if dtypes.contains(&DType::F16) {
@@ -393,7 +409,7 @@ impl Kernel {
                 elementwise_prelude(v.a, out)
             }
             Kernel::Where => format!("alias T = {};\n", v.a.wgsl()),
-            Kernel::Scan => format!(
+            Kernel::Scan | Kernel::ScanTotals | Kernel::ScanBlocks => format!(
                 "alias T = {};\nalias A = {};\n{}",
                 v.a.wgsl(),
                 v.a.wgsl_compute(),

@@ -9,6 +9,7 @@
 
 use super::params::{base_i32, Params};
 use super::reduce::{u32_of, Group, WG};
+use super::scan_blocks::scan_blocks;
 use crate::array::Array;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::error::{Error, Result};
@@ -98,35 +99,28 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
         dev.window(lo, hi, sl.offset as i64, eb, ss.bytes()),
         dev.window(0, total as i64 - 1, 0, eb, os.bytes()),
     ) {
-        // Everything in one binding each: every line advances one segment per launch.
-        dev.guarded(opname, || {
-            let mut k0 = 0u64;
-            while k0 < k {
-                let kl = SEG.min(k - k0);
-                launch(
-                    Binding {
-                        buffer: sbuf,
-                        offset: sw.offset,
-                        size: sw.size,
-                    },
-                    sw.base + k0 as i64 * axis_stride,
-                    &outer,
-                    axis_stride,
-                    m,
-                    kl,
-                    Binding {
-                        buffer: obuf,
-                        offset: dw.offset,
-                        size: dw.size,
-                    },
-                    dw.base + k0 as i64,
-                    k,
-                    k0 > 0,
-                )?;
-                k0 += kl;
-            }
-            Ok(())
-        })?;
+        // Everything in one binding each: the block-wise scan.
+        scan_blocks(
+            opname,
+            code,
+            &src_arr,
+            Binding {
+                buffer: sbuf,
+                offset: sw.offset,
+                size: sw.size,
+            },
+            sw.base,
+            &outer,
+            axis_stride,
+            m,
+            k,
+            Binding {
+                buffer: obuf,
+                offset: dw.offset,
+                size: dw.size,
+            },
+            dw.base,
+        )?;
         return out.transpose(&inv);
     }
     // Too large for one binding: contiguous rows, in groups of whole rows (or one row) per

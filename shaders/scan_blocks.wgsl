@@ -1,0 +1,127 @@
+// Inclusive scans along one axis (cumsum, cumprod) without barriers or shared memory: every line
+// is cut into blocks of `block` consecutive elements (the last one of a line may be shorter) and
+// one invocation walks one block sequentially. Lavapipe runs each 8-lane vector of invocations
+// on its own and every storage access is a per-lane loop, so what is fast there is each lane
+// streaming through its own span with no barriers (a workgroup per line, scanning in shared
+// memory, spent its time in barriers and ran on one core for a 1-d array). Per-invocation loops
+// stay at `block` iterations, far below lavapipe's cut-off of 65,535.
+//
+// Entry `totals` folds each block into `totals` (accumulator type A: f32 for f16). The host then
+// scans those totals per line (the same scan, recursively: they are rows of `blocks` elements),
+// and entry `main` scans each block starting from the inclusive total of the blocks before it in
+// its line, `offsets[b - 1]` (b the block's index over all lines). With one block per line the
+// host binds any read-only buffer as `offsets`: it is not read.
+//
+// Prepended: `alias T` (the array's dtype), `alias A` (its compute type), helpers.
+override WG: u32 = 64u;
+override OP: u32 = 0u;   // 0 cumsum, 1 cumprod
+
+struct Params {
+    outer_shape: vec4<u32>,
+    outer_strides: vec4<i32>,
+    src_base: i32,
+    axis_stride: i32,
+    outer_rank: u32,
+    m_count: u32,     // lines
+    k_count: u32,     // elements per line
+    blocks: u32,      // blocks per line
+    block: u32,       // elements per block
+    dst_base: u32,    // line m's results start at dst_base + m * k_count (binding-relative)
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> src: array<T>;
+// `totals` uses bindings 1-2, `main` bindings 1-3: each entry point has its own interface.
+@group(0) @binding(2) var<storage, read_write> totals: array<A>;
+@group(0) @binding(2) var<storage, read> offsets: array<A>;
+@group(0) @binding(3) var<storage, read_write> dst: array<T>;
+
+fn combine(x: A, y: A) -> A {
+    if (OP == 1u) {
+        return x * y;
+    }
+    return x + y;
+}
+
+// cumsum starts from -0.0 (as the sums in reduce_ops.wgsl do): -0.0 + x is x for every x, so a
+// run of negative zeros stays -0.0 as in NumPy. Converted to an integer type it is 0.
+fn identity() -> A {
+    if (OP == 1u) {
+        return A(1);
+    }
+    return A(bitcast<f32>(0x80000000u));
+}
+
+// Block `b` (over all lines): its line, its first element in the line and its end.
+struct Block {
+    line: u32,
+    first: u32,
+    stop: u32,
+}
+
+fn block_of(b: u32) -> Block {
+    let line = b / p.blocks;
+    let first = (b % p.blocks) * p.block;
+    return Block(line, first, min(first + p.block, p.k_count));
+}
+
+// src index of element `i` of line `line`.
+fn src_index(line: u32, i: u32) -> i32 {
+    var rem = line;
+    var row = p.src_base;
+    for (var k = p.outer_rank; k > 0u; k -= 1u) {
+        let d = k - 1u;
+        row += i32(rem % p.outer_shape[d]) * p.outer_strides[d];
+        rem = rem / p.outer_shape[d];
+    }
+    return row + i32(i) * p.axis_stride;
+}
+
+fn block_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
+    return (wid.y * nwg.x + wid.x) * WG + lid;
+}
+
+@compute @workgroup_size(WG)
+fn totals_main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let b = block_index(wid, nwg, lid);
+    if (b >= p.m_count * p.blocks) {
+        return;
+    }
+    let blk = block_of(b);
+    var at = src_index(blk.line, blk.first);
+    var acc = identity();
+    for (var i = blk.first; i < blk.stop; i += 1u) {
+        acc = combine(acc, A(src[at]));
+        at += p.axis_stride;
+    }
+    totals[b] = acc;
+}
+
+@compute @workgroup_size(WG)
+fn main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let b = block_index(wid, nwg, lid);
+    if (b >= p.m_count * p.blocks) {
+        return;
+    }
+    let blk = block_of(b);
+    var acc = identity();
+    if (blk.first > 0u) {
+        acc = offsets[b - 1u];
+    }
+    var at = src_index(blk.line, blk.first);
+    var o = p.dst_base + blk.line * p.k_count + blk.first;
+    for (var i = blk.first; i < blk.stop; i += 1u) {
+        acc = combine(acc, A(src[at]));
+        dst[o] = T(acc);
+        at += p.axis_stride;
+        o += 1u;
+    }
+}

@@ -1,0 +1,152 @@
+//! Block-wise inclusive scans (`shaders/scan_blocks.wgsl`): the path for lines whose source and
+//! result each fit one storage binding. Every line is cut into blocks that one invocation each
+//! walks sequentially, so all cores (or GPU threads) share the work whatever the shape: many
+//! short lines are one block each, a long line many blocks. A line of several blocks takes
+//! three steps: the block totals, an inclusive scan of each line's totals (the same scan,
+//! recursively: they are rows of `k / BLOCK` elements, so a second level starts only past
+//! `LINE * BLOCK` elements per line), and the blocks scanned from the totals before them.
+//!
+//! Measured on lavapipe (2 cores, `cargo run --release --example cumsum_probe`): see the
+//! cumsum line of BENCHMARKS.md (the workgroup-per-line kernel it replaces ran a 1-d array on
+//! one core, in barriers).
+
+use super::params::{base_i32, Params};
+use super::reduce::{u32_of, Group};
+use crate::array::Array;
+use crate::device::{Binding, Kernel, PipelineKey, Variant};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+
+/// Workgroup size: invocations are independent (no shared memory), so this only sets how many
+/// blocks one workgroup covers.
+const WG: u64 = 64;
+/// Elements per block of a line cut into blocks: long enough that the totals (one per block)
+/// are a small second pass, short enough that a 2^20-element line still makes 1024 blocks.
+const BLOCK: u64 = 1024;
+/// Lines of up to this many elements are one block each when there are at least `MANY_LINES` of
+/// them: then every invocation reads its line once, and there are invocations enough for every
+/// core without cutting lines.
+const LINE: u64 = 4096;
+const MANY_LINES: u64 = 256;
+
+/// Elements per block for `m` lines of `k` elements.
+fn block_len(m: u64, k: u64) -> u64 {
+    if k <= BLOCK || (k <= LINE && m >= MANY_LINES) {
+        k
+    } else {
+        BLOCK
+    }
+}
+
+/// `m` lines of `k > 0` elements: line `l`'s element `i` is `src` element
+/// `src_base + outer(l) + i * axis_stride` (`outer` walks the lines), its result goes to `dst`
+/// element `dst_base + l * k + i`. `code` 0: sum, 1: prod.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn scan_blocks(
+    opname: &'static str,
+    code: u32,
+    x: &Array,
+    src: Binding,
+    src_base: i64,
+    outer: &Group,
+    axis_stride: i64,
+    m: u64,
+    k: u64,
+    dst: Binding,
+    dst_base: i64,
+) -> Result<()> {
+    let dev_handle = x.device().clone();
+    let dev = &dev_handle.inner;
+    let dtype = x.dtype();
+    let block = block_len(m, k);
+    let blocks = k.div_ceil(block);
+    let variant = Variant::one(dtype);
+    let key = |kernel| {
+        PipelineKey::bare(kernel, variant)
+            .with("WG", WG as u32)
+            .with("OP", code)
+    };
+    let mut p = Params::default();
+    outer.push(&mut p);
+    p.i32(base_i32(src_base)?)
+        .i32(
+            i32::try_from(axis_stride)
+                .map_err(|_| Error::overflow(opname, format!("stride {axis_stride}")))?,
+        )
+        .u32(outer.shape.len() as u32)
+        .u32(u32_of(m, "lines")?)
+        .u32(u32_of(k, "line length")?)
+        .u32(u32_of(blocks, "blocks")?)
+        .u32(u32_of(block, "block")?)
+        .u32(u32_of(dst_base as u64, "result index")?);
+    // Every index the shader forms (block index, result index) stays below 2^32.
+    u32_of(m * blocks, "blocks")?;
+    u32_of(dst_base as u64 + m * k, "result index")?;
+    let shape = [m, k];
+    if blocks == 1 {
+        // No offsets to read: `src` stands in for them (both read-only).
+        let offsets = src;
+        return dev.guarded(opname, || {
+            dev.dispatch(
+                &key(Kernel::ScanBlocks),
+                p.bytes(),
+                &[src, offsets, dst],
+                m,
+                &shape,
+            )
+        });
+    }
+    // Totals in the accumulator type (f32 for f16), so the offsets are not rounded to f16.
+    let acc = if dtype == DType::F16 {
+        DType::F32
+    } else {
+        dtype
+    };
+    let totals = Array::empty(opname, &dev_handle, &[m as usize, blocks as usize], acc)?;
+    let eb = acc.size_bytes();
+    let whole = |a: &Array| -> Result<(wgpu::Buffer, u64, u64)> {
+        let (s, l) = a.storage_and_layout();
+        let off = l.offset as i64;
+        let w = dev
+            .window(off, off + a.len() as i64 - 1, off, eb, s.bytes())
+            .filter(|w| w.base == 0)
+            .ok_or_else(|| Error::overflow(opname, "scan totals exceed a binding"))?;
+        Ok((s.buffer().expect("non-empty").clone(), w.offset, w.size))
+    };
+    let (tbuf, toff, tsize) = whole(&totals)?;
+    dev.guarded(opname, || {
+        dev.dispatch(
+            &key(Kernel::ScanTotals),
+            p.bytes(),
+            &[
+                src,
+                Binding {
+                    buffer: &tbuf,
+                    offset: toff,
+                    size: tsize,
+                },
+            ],
+            m * blocks,
+            &shape,
+        )
+    })?;
+    let incl = super::scan::scan(opname, code, &totals, 1)?;
+    let (ibuf, ioff, isize) = whole(&incl)?;
+    dev.guarded(opname, || {
+        dev.dispatch(
+            &key(Kernel::ScanBlocks),
+            p.bytes(),
+            &[
+                src,
+                Binding {
+                    buffer: &ibuf,
+                    offset: ioff,
+                    size: isize,
+                },
+                dst,
+            ],
+            m * blocks,
+            &shape,
+        )
+    })
+}

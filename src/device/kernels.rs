@@ -47,6 +47,10 @@ pub(crate) enum Kernel {
     /// The block-wise scan itself (`shaders/scan_blocks.wgsl`): one invocation per block of a
     /// line, from the totals of the blocks before it. Dtype: the array's.
     ScanBlocks,
+    /// `ScanTotals` over contiguous lines read as vec4s (entry `totals_vec4`).
+    ScanTotalsVec4,
+    /// `ScanBlocks` over contiguous lines read and written as vec4s (entry `main_vec4`).
+    ScanBlocksVec4,
     /// Batched matmul over strided operands with shared-memory tiles (any numeric dtype; GPUs).
     MatmulTiled,
     /// Matrix-vector products (matmul with M = 1 or N = 1).
@@ -119,6 +123,8 @@ impl Kernel {
             Kernel::Scan,
             Kernel::ScanTotals,
             Kernel::ScanBlocks,
+            Kernel::ScanTotalsVec4,
+            Kernel::ScanBlocksVec4,
             Kernel::MatmulTiled,
             Kernel::MatmulGemv,
             Kernel::MatmulNaive,
@@ -139,6 +145,8 @@ impl Kernel {
             Kernel::MatmulSgb(16) => "main_16x8",
             Kernel::MatmulSgb(_) => "main_8x8",
             Kernel::ScanTotals => "totals_main",
+            Kernel::ScanTotalsVec4 => "totals_vec4",
+            Kernel::ScanBlocksVec4 => "main_vec4",
             _ => "main",
         }
     }
@@ -184,6 +192,8 @@ impl Kernel {
             Kernel::Scan => "scan".into(),
             Kernel::ScanTotals => "scan_totals".into(),
             Kernel::ScanBlocks => "scan_blocks".into(),
+            Kernel::ScanTotalsVec4 => "scan_totals_vec4".into(),
+            Kernel::ScanBlocksVec4 => "scan_blocks_vec4".into(),
             Kernel::MatmulTiled => "matmul_tiled".into(),
             Kernel::MatmulGemv => "matmul_gemv".into(),
             Kernel::MatmulNaive => "matmul_naive".into(),
@@ -259,7 +269,10 @@ impl Kernel {
             ],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
             Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],
-            Kernel::ScanTotals | Kernel::ScanBlocks => {
+            Kernel::ScanTotals
+            | Kernel::ScanBlocks
+            | Kernel::ScanTotalsVec4
+            | Kernel::ScanBlocksVec4 => {
                 vec![include_str!("../../shaders/scan_blocks.wgsl")]
             }
             Kernel::MatmulTiled => vec![include_str!("../../shaders/matmul_tiled.wgsl")],
@@ -307,7 +320,9 @@ impl Kernel {
             | Kernel::Where
             | Kernel::Scan
             | Kernel::ScanTotals
-            | Kernel::ScanBlocks => ones(&mut dtypes.iter().copied()),
+            | Kernel::ScanBlocks
+            | Kernel::ScanTotalsVec4
+            | Kernel::ScanBlocksVec4 => ones(&mut dtypes.iter().copied()),
             Kernel::ReduceRowsF16 => {
                 // f16 input only: into f32 partials, f16 results or bool (any/all).
                 if dtypes.contains(&DType::F16) {
@@ -409,7 +424,11 @@ impl Kernel {
                 elementwise_prelude(v.a, out)
             }
             Kernel::Where => format!("alias T = {};\n", v.a.wgsl()),
-            Kernel::Scan | Kernel::ScanTotals | Kernel::ScanBlocks => format!(
+            Kernel::Scan
+            | Kernel::ScanTotals
+            | Kernel::ScanBlocks
+            | Kernel::ScanTotalsVec4
+            | Kernel::ScanBlocksVec4 => format!(
                 "alias T = {};\nalias A = {};\n{}",
                 v.a.wgsl(),
                 v.a.wgsl_compute(),

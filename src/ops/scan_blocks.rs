@@ -3,8 +3,10 @@
 //! walks sequentially, so all cores (or GPU threads) share the work whatever the shape: many
 //! short lines are one block each, a long line many blocks. A line of several blocks takes
 //! three steps: the block totals, an inclusive scan of each line's totals (the same scan,
-//! recursively: they are rows of `k / BLOCK` elements, so a second level starts only past
-//! `LINE * BLOCK` elements per line), and the blocks scanned from the totals before them.
+//! recursively: they are rows of `k / BLOCK` elements, so a line of up to `BLOCK * BLOCK`
+//! elements takes one level and each further level divides by `BLOCK`), and the blocks scanned
+//! from the totals before them. Contiguous lines that start at multiples of 4 elements (and are
+//! multiples of 4 long) are read and written as vec4s; any other layout walks its strides.
 //!
 //! Measured on lavapipe (2 cores, `cargo run --release --example cumsum_probe`): see the
 //! cumsum line of BENCHMARKS.md (the workgroup-per-line kernel it replaces ran a 1-d array on
@@ -61,6 +63,28 @@ pub(super) fn scan_blocks(
     let block = block_len(m, k);
     let blocks = k.div_ceil(block);
     let variant = Variant::one(dtype);
+    // Lines laid end to end from a multiple of 4, in blocks of multiples of 4 elements: vec4s.
+    let mut lines = outer
+        .shape
+        .iter()
+        .zip(&outer.strides)
+        .filter(|(&n, _)| n > 1);
+    let end_to_end = match (lines.next(), lines.next()) {
+        (None, _) => true,
+        (Some((_, &s)), None) => s == k as i64,
+        _ => false,
+    };
+    let vec4 = axis_stride == 1
+        && end_to_end
+        && src_base.rem_euclid(4) == 0
+        && dst_base.rem_euclid(4) == 0
+        && k % 4 == 0
+        && block % 4 == 0;
+    let (totals_kernel, blocks_kernel) = if vec4 {
+        (Kernel::ScanTotalsVec4, Kernel::ScanBlocksVec4)
+    } else {
+        (Kernel::ScanTotals, Kernel::ScanBlocks)
+    };
     let key = |kernel| {
         PipelineKey::bare(kernel, variant)
             .with("WG", WG as u32)
@@ -88,7 +112,7 @@ pub(super) fn scan_blocks(
         let offsets = src;
         return dev.guarded(opname, || {
             dev.dispatch(
-                &key(Kernel::ScanBlocks),
+                &key(blocks_kernel),
                 p.bytes(),
                 &[src, offsets, dst],
                 m,
@@ -116,7 +140,7 @@ pub(super) fn scan_blocks(
     let (tbuf, toff, tsize) = whole(&totals)?;
     dev.guarded(opname, || {
         dev.dispatch(
-            &key(Kernel::ScanTotals),
+            &key(totals_kernel),
             p.bytes(),
             &[
                 src,
@@ -134,7 +158,7 @@ pub(super) fn scan_blocks(
     let (ibuf, ioff, isize) = whole(&incl)?;
     dev.guarded(opname, || {
         dev.dispatch(
-            &key(Kernel::ScanBlocks),
+            &key(blocks_kernel),
             p.bytes(),
             &[
                 src,

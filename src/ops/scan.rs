@@ -9,7 +9,7 @@
 
 use super::params::{base_i32, Params};
 use super::reduce::{u32_of, Group, WG};
-use super::scan_blocks::scan_blocks;
+use super::scan_blocks::{scan_blocks, Lines};
 use crate::array::Array;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::error::{Error, Result};
@@ -32,16 +32,13 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
     }
     let xp = x.transpose(&perm)?;
     let pshape = xp.shape().to_vec();
-    let out = Array::empty(opname, &dev_handle, &pshape, x.dtype())?;
-    if out.is_empty() {
-        return out.transpose(&inv);
+    let total = x.len() as u64;
+    if total == 0 {
+        return Array::empty(opname, &dev_handle, x.shape(), x.dtype());
     }
     let k = pshape[nd - 1] as u64;
-    let m = out.len() as u64 / k;
+    let m = total / k;
     let eb = x.dtype().size_bytes();
-    let key = PipelineKey::bare(Kernel::Scan, Variant::one(x.dtype())).with("OP", code);
-    let (os, _) = out.storage_and_layout();
-    let obuf = os.buffer().expect("non-empty");
     let (src_arr, outer) = {
         let (_, l) = xp.storage_and_layout();
         let sh: Vec<u64> = l.shape[..nd - 1].iter().map(|&n| n as u64).collect();
@@ -66,6 +63,64 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
             hi += r
         }
     }
+    let out_fits = dev.window(0, total as i64 - 1, 0, eb, total * eb).is_some();
+    if let (Some(sw), true) = (
+        dev.window(lo, hi, sl.offset as i64, eb, ss.bytes()),
+        out_fits,
+    ) {
+        // Everything in one binding each: the block-wise scan, into a result laid out like a
+        // fresh array of x's shape (each line at the C strides of its axis), so lines along a
+        // leading axis are written in the order they are read (neighbouring lines side by side).
+        let out = Array::empty(opname, &dev_handle, x.shape(), x.dtype())?;
+        let (os, ol) = out.storage_and_layout();
+        let first = ol.offset as i64;
+        let dw = dev
+            .window(first, first + total as i64 - 1, first, eb, os.bytes())
+            .ok_or_else(|| Error::overflow(opname, "scan result exceeds a binding"))?;
+        let c_strides = &ol.strides;
+        let dsh: Vec<u64> = perm[..nd - 1]
+            .iter()
+            .map(|&d| x.shape()[d] as u64)
+            .collect();
+        let dst: Vec<i64> = perm[..nd - 1]
+            .iter()
+            .map(|&d| c_strides[d] as i64)
+            .collect();
+        scan_blocks(
+            opname,
+            code,
+            &src_arr,
+            Lines {
+                binding: Binding {
+                    buffer: sbuf,
+                    offset: sw.offset,
+                    size: sw.size,
+                },
+                base: sw.base,
+                outer: &outer,
+                axis_stride,
+            },
+            m,
+            k,
+            Lines {
+                binding: Binding {
+                    buffer: os.buffer().expect("non-empty"),
+                    offset: dw.offset,
+                    size: dw.size,
+                },
+                base: dw.base,
+                outer: &Group::collapsed(&dsh, &dst),
+                axis_stride: c_strides[axis] as i64,
+            },
+        )?;
+        return Ok(out);
+    }
+    // Too large for one binding: the segmented workgroup-per-line kernel, into a result
+    // contiguous in the permuted order (permuted back at the end, a view).
+    let out = Array::empty(opname, &dev_handle, &pshape, x.dtype())?;
+    let key = PipelineKey::bare(Kernel::Scan, Variant::one(x.dtype())).with("OP", code);
+    let (os, _) = out.storage_and_layout();
+    let obuf = os.buffer().expect("non-empty");
     // One launch: `lines` lines of `kl` elements; `carry`: they continue earlier segments.
     let launch = |src: Binding,
                   src_base: i64,
@@ -93,36 +148,7 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
             .u32(u32::from(carry));
         dev.dispatch(&key, p.bytes(), &[src, dst], lines * WG, &[lines, kl])
     };
-    let total = out.len() as u64;
     let win_elems = (dev.max_window() - 256) / eb;
-    if let (Some(sw), Some(dw)) = (
-        dev.window(lo, hi, sl.offset as i64, eb, ss.bytes()),
-        dev.window(0, total as i64 - 1, 0, eb, os.bytes()),
-    ) {
-        // Everything in one binding each: the block-wise scan.
-        scan_blocks(
-            opname,
-            code,
-            &src_arr,
-            Binding {
-                buffer: sbuf,
-                offset: sw.offset,
-                size: sw.size,
-            },
-            sw.base,
-            &outer,
-            axis_stride,
-            m,
-            k,
-            Binding {
-                buffer: obuf,
-                offset: dw.offset,
-                size: dw.size,
-            },
-            dw.base,
-        )?;
-        return out.transpose(&inv);
-    }
     // Too large for one binding: contiguous rows, in groups of whole rows (or one row) per
     // binding, each group in segments of at most SEG (and at most one binding) per line.
     let c = xp.contiguous()?;

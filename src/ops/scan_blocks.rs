@@ -40,22 +40,43 @@ fn block_len(m: u64, k: u64) -> u64 {
     }
 }
 
-/// `m` lines of `k > 0` elements: line `l`'s element `i` is `src` element
-/// `src_base + outer(l) + i * axis_stride` (`outer` walks the lines), its result goes to `dst`
-/// element `dst_base + l * k + i`. `code` 0: sum, 1: prod.
-#[allow(clippy::too_many_arguments)]
+/// Where the lines of a scan are in one binding: line `l`'s element `i` is element
+/// `base + outer(l) + i * axis_stride` of `binding` (`outer` walks the line index row-major).
+pub(super) struct Lines<'a> {
+    pub binding: Binding<'a>,
+    pub base: i64,
+    pub outer: &'a Group,
+    pub axis_stride: i64,
+}
+
+impl Lines<'_> {
+    /// Whether line `l` starts at `base + l * k` and runs forward element by element.
+    fn end_to_end(&self, k: u64) -> bool {
+        let mut lines = self
+            .outer
+            .shape
+            .iter()
+            .zip(&self.outer.strides)
+            .filter(|(&n, _)| n > 1);
+        let packed = match (lines.next(), lines.next()) {
+            (None, _) => true,
+            (Some((_, &s)), None) => s == k as i64,
+            _ => false,
+        };
+        packed && self.axis_stride == 1
+    }
+}
+
+/// Inclusive scan of `m` lines of `k > 0` elements of `x` from `src` into `dst` (`code` 0: sum,
+/// 1: prod).
 pub(super) fn scan_blocks(
     opname: &'static str,
     code: u32,
     x: &Array,
-    src: Binding,
-    src_base: i64,
-    outer: &Group,
-    axis_stride: i64,
+    src: Lines,
     m: u64,
     k: u64,
-    dst: Binding,
-    dst_base: i64,
+    dst: Lines,
 ) -> Result<()> {
     let dev_handle = x.device().clone();
     let dev = &dev_handle.inner;
@@ -64,20 +85,10 @@ pub(super) fn scan_blocks(
     let blocks = k.div_ceil(block);
     let variant = Variant::one(dtype);
     // Lines laid end to end from a multiple of 4, in blocks of multiples of 4 elements: vec4s.
-    let mut lines = outer
-        .shape
-        .iter()
-        .zip(&outer.strides)
-        .filter(|(&n, _)| n > 1);
-    let end_to_end = match (lines.next(), lines.next()) {
-        (None, _) => true,
-        (Some((_, &s)), None) => s == k as i64,
-        _ => false,
-    };
-    let vec4 = axis_stride == 1
-        && end_to_end
-        && src_base.rem_euclid(4) == 0
-        && dst_base.rem_euclid(4) == 0
+    let vec4 = src.end_to_end(k)
+        && dst.end_to_end(k)
+        && src.base.rem_euclid(4) == 0
+        && dst.base.rem_euclid(4) == 0
         && k % 4 == 0
         && block % 4 == 0;
     let (totals_kernel, blocks_kernel) = if vec4 {
@@ -90,31 +101,32 @@ pub(super) fn scan_blocks(
             .with("WG", WG as u32)
             .with("OP", code)
     };
+    let stride =
+        |s: i64| i32::try_from(s).map_err(|_| Error::overflow(opname, format!("stride {s}")));
     let mut p = Params::default();
-    outer.push(&mut p);
-    p.i32(base_i32(src_base)?)
-        .i32(
-            i32::try_from(axis_stride)
-                .map_err(|_| Error::overflow(opname, format!("stride {axis_stride}")))?,
-        )
-        .u32(outer.shape.len() as u32)
+    src.outer.push(&mut p);
+    dst.outer.push(&mut p);
+    p.i32(base_i32(src.base)?)
+        .i32(stride(src.axis_stride)?)
+        .i32(base_i32(dst.base)?)
+        .i32(stride(dst.axis_stride)?)
+        .u32(src.outer.shape.len() as u32)
+        .u32(dst.outer.shape.len() as u32)
         .u32(u32_of(m, "lines")?)
         .u32(u32_of(k, "line length")?)
         .u32(u32_of(blocks, "blocks")?)
-        .u32(u32_of(block, "block")?)
-        .u32(u32_of(dst_base as u64, "result index")?);
-    // Every index the shader forms (block index, result index) stays below 2^32.
+        .u32(u32_of(block, "block")?);
+    // Block indices stay below 2^32 (element indices are within one binding each).
     u32_of(m * blocks, "blocks")?;
-    u32_of(dst_base as u64 + m * k, "result index")?;
     let shape = [m, k];
     if blocks == 1 {
         // No offsets to read: `src` stands in for them (both read-only).
-        let offsets = src;
+        let offsets = src.binding;
         return dev.guarded(opname, || {
             dev.dispatch(
                 &key(blocks_kernel),
                 p.bytes(),
-                &[src, offsets, dst],
+                &[src.binding, offsets, dst.binding],
                 m,
                 &shape,
             )
@@ -143,7 +155,7 @@ pub(super) fn scan_blocks(
             &key(totals_kernel),
             p.bytes(),
             &[
-                src,
+                src.binding,
                 Binding {
                     buffer: &tbuf,
                     offset: toff,
@@ -161,13 +173,13 @@ pub(super) fn scan_blocks(
             &key(blocks_kernel),
             p.bytes(),
             &[
-                src,
+                src.binding,
                 Binding {
                     buffer: &ibuf,
                     offset: ioff,
                     size: isize,
                 },
-                dst,
+                dst.binding,
             ],
             m * blocks,
             &shape,

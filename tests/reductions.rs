@@ -1262,7 +1262,8 @@ fn cumsum_of_random_floats_within_rounding_of_the_terms() {
 #[test]
 fn cumsum_cumprod_along_every_axis_of_3d_arrays_and_views() {
     let Some(dev) = common::device() else { return };
-    let shapes: [[usize; 3]; 3] = [[3, 1025, 4], [2049, 2, 3], [2, 3, 4099]];
+    // (1030, 2, 8): lines along a leading axis, side by side, in blocks.
+    let shapes: [[usize; 3]; 4] = [[3, 1025, 4], [2049, 2, 3], [2, 3, 4099], [1030, 2, 8]];
     for dtype in dtypes(&dev) {
         for (s, shape) in shapes.iter().enumerate() {
             let n: usize = shape.iter().product();

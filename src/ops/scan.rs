@@ -1,11 +1,14 @@
-//! Inclusive scans along one axis (`shaders/scan.wgsl`): cumsum and cumprod.
+//! Inclusive scans along one axis: cumsum and cumprod.
 //!
-//! One workgroup scans one line, in launches that each cover a segment of at most `SEG` elements
-//! of every line, the next segment continuing from the last result of the previous one: lavapipe
-//! silently stops an invocation's loops after 65,535 iterations in total, which cut a single
-//! launch off after about 13.4 million elements of a line. An input or output larger than one
-//! storage binding is first made contiguous and scanned in pieces — groups of whole rows, or
-//! segments of one row — that each fit a binding.
+//! When the input and the result each fit one storage binding (every array up to 128 MiB on
+//! lavapipe), the block-wise scan of `scan_blocks.rs` does the work, into a fresh C-contiguous
+//! result. Larger arrays take `shaders/scan.wgsl`: first made contiguous and scanned in pieces —
+//! groups of whole rows, or segments of one row — that each fit a binding, one workgroup per
+//! line, in launches that each cover a segment of at most `SEG` elements of every line, the next
+//! segment continuing from the last result of the previous one: lavapipe silently stops an
+//! invocation's loops after 65,535 iterations in total, which cut a single launch off after
+//! about 13.4 million elements of a line. That kernel runs a line on one workgroup (one core on
+//! lavapipe, about 0.2 GB/s); the pieces could take the block-wise scan too, given a carry.
 
 use super::params::{base_i32, Params};
 use super::reduce::{u32_of, Group, WG};

@@ -89,8 +89,8 @@ pub(super) fn scan_blocks(
         && dst.end_to_end(k)
         && src.base.rem_euclid(4) == 0
         && dst.base.rem_euclid(4) == 0
-        && k % 4 == 0
-        && block % 4 == 0;
+        && k.is_multiple_of(4)
+        && block.is_multiple_of(4);
     let (totals_kernel, blocks_kernel) = if vec4 {
         (Kernel::ScanTotalsVec4, Kernel::ScanBlocksVec4)
     } else {

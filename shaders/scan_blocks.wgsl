@@ -12,6 +12,10 @@
 // its line, `offsets[index - 1]` (`index` numbering blocks line by line). With one block per
 // line the host binds any read-only buffer as `offsets`: it is not read.
 //
+// With `has_carry`, each line is a segment continuing an earlier launch, whose last result is the
+// element just before the line's first result in `dst` (the host binds dst from one element
+// earlier): arrays larger than one binding are scanned in such pieces.
+//
 // Prepended: `alias T` (the array's dtype), `alias A` (its compute type), helpers.
 override WG: u32 = 64u;
 override OP: u32 = 0u;   // 0 cumsum, 1 cumprod
@@ -34,6 +38,7 @@ struct Params {
     k_count: u32,     // elements per line
     blocks: u32,      // blocks per line
     block: u32,       // elements per block
+    has_carry: u32,   // lines continue earlier segments (`main` entries)
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -141,6 +146,9 @@ fn main(
         acc = offsets[blk.index - 1u];
     }
     var at = src_index(blk.line, blk.first);
+    if (p.has_carry != 0u) {
+        acc = combine(A(dst[dst_index(blk.line, 0u) - 1]), acc);
+    }
     var o = dst_index(blk.line, blk.first);
     for (var i = blk.first; i < blk.stop; i += 1u) {
         acc = combine(acc, A(src[at]));
@@ -201,7 +209,11 @@ fn main_vec4(
         acc = offsets[blk.index - 1u];
     }
     let at = (u32(p.src_base) + blk.line * p.k_count + blk.first) / 4u;
-    let o = (u32(p.dst_base) + blk.line * p.k_count + blk.first) / 4u;
+    let line_start = u32(p.dst_base) + blk.line * p.k_count;
+    if (p.has_carry != 0u) {
+        acc = combine(A(dst4[line_start / 4u - 1u].w), acc);
+    }
+    let o = (line_start + blk.first) / 4u;
     let n = (blk.stop - blk.first) / 4u;
     for (var j = 0u; j < n; j += 1u) {
         let v = vec4<A>(src4[at + j]);

@@ -39,8 +39,6 @@ pub(crate) enum Kernel {
     ReduceCols,
     /// Arg-reductions (argmax, argmin), one stage. Dtypes: (input, accumulator).
     ArgReduce,
-    /// Inclusive scans along one axis (cumsum, cumprod). Dtype: the array's.
-    Scan,
     /// Block totals of the block-wise scan (`shaders/scan_blocks.wgsl`, entry `totals_main`).
     /// Dtype: the array's.
     ScanTotals,
@@ -120,7 +118,6 @@ impl Kernel {
             Kernel::ReduceRowsF16,
             Kernel::ReduceCols,
             Kernel::ArgReduce,
-            Kernel::Scan,
             Kernel::ScanTotals,
             Kernel::ScanBlocks,
             Kernel::ScanTotalsVec4,
@@ -189,7 +186,6 @@ impl Kernel {
             Kernel::ReduceRowsF16 => "reduce_rows_f16x8".into(),
             Kernel::ReduceCols => "reduce_cols".into(),
             Kernel::ArgReduce => "argreduce".into(),
-            Kernel::Scan => "scan".into(),
             Kernel::ScanTotals => "scan_totals".into(),
             Kernel::ScanBlocks => "scan_blocks".into(),
             Kernel::ScanTotalsVec4 => "scan_totals_vec4".into(),
@@ -268,7 +264,6 @@ impl Kernel {
                 include_str!("../../shaders/reduce_cols.wgsl"),
             ],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
-            Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],
             Kernel::ScanTotals
             | Kernel::ScanBlocks
             | Kernel::ScanTotalsVec4
@@ -318,7 +313,6 @@ impl Kernel {
             Kernel::Unary(UnarySet::Predicate, _)
             | Kernel::Binary(BinarySet::Compare, _)
             | Kernel::Where
-            | Kernel::Scan
             | Kernel::ScanTotals
             | Kernel::ScanBlocks
             | Kernel::ScanTotalsVec4
@@ -424,8 +418,7 @@ impl Kernel {
                 elementwise_prelude(v.a, out)
             }
             Kernel::Where => format!("alias T = {};\n", v.a.wgsl()),
-            Kernel::Scan
-            | Kernel::ScanTotals
+            Kernel::ScanTotals
             | Kernel::ScanBlocks
             | Kernel::ScanTotalsVec4
             | Kernel::ScanBlocksVec4 => format!(

@@ -68,7 +68,8 @@ impl Lines<'_> {
 }
 
 /// Inclusive scan of `m` lines of `k > 0` elements of `x` from `src` into `dst` (`code` 0: sum,
-/// 1: prod).
+/// 1: prod). With `carry`, every line continues from the result just before its first one in
+/// `dst` (the binding must reach it): a segment of longer lines.
 pub(super) fn scan_blocks(
     opname: &'static str,
     code: u32,
@@ -77,6 +78,7 @@ pub(super) fn scan_blocks(
     m: u64,
     k: u64,
     dst: Lines,
+    carry: bool,
 ) -> Result<()> {
     let dev_handle = x.device().clone();
     let dev = &dev_handle.inner;
@@ -115,7 +117,8 @@ pub(super) fn scan_blocks(
         .u32(u32_of(m, "lines")?)
         .u32(u32_of(k, "line length")?)
         .u32(u32_of(blocks, "blocks")?)
-        .u32(u32_of(block, "block")?);
+        .u32(u32_of(block, "block")?)
+        .u32(u32::from(carry));
     // Block indices stay below 2^32 (element indices are within one binding each).
     u32_of(m * blocks, "blocks")?;
     let shape = [m, k];

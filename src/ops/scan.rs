@@ -94,8 +94,7 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
                 outer: &outer,
                 axis_stride,
             },
-            m,
-            k,
+            (m, k),
             Lines {
                 binding: Binding {
                     buffer: os.buffer().expect("non-empty"),
@@ -162,8 +161,7 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
                     outer: &group,
                     axis_stride: 1,
                 },
-                rows,
-                kl,
+                (rows, kl),
                 Lines {
                     binding: Binding {
                         buffer: obuf,

@@ -67,7 +67,7 @@ impl Lines<'_> {
     }
 }
 
-/// Inclusive scan of `m` lines of `k > 0` elements of `x` from `src` into `dst` (`code` 0: sum,
+/// Inclusive scan of `(m, k)`: `m` lines of `k > 0` elements of `x` from `src` into `dst` (`code` 0: sum,
 /// 1: prod). With `carry`, every line continues from the result just before its first one in
 /// `dst` (the binding must reach it): a segment of longer lines.
 pub(super) fn scan_blocks(
@@ -75,8 +75,7 @@ pub(super) fn scan_blocks(
     code: u32,
     x: &Array,
     src: Lines,
-    m: u64,
-    k: u64,
+    (m, k): (u64, u64),
     dst: Lines,
     carry: bool,
 ) -> Result<()> {

@@ -1085,3 +1085,317 @@ fn cumsum_of_lines_longer_than_one_launch() {
     let got = f.cumsum(None).unwrap().astype(DType::I32).unwrap();
     check_cumsum_rows(&got, 1, n, |_, j| value(j), "f32 1-d");
 }
+
+/// Reference inclusive scan (sum, or product with `prod`) of `h` (row-major `shape`) along
+/// `axis`, in the arithmetic of the result: wrapping i32 (bool counts as i32), wrapping u32, f64
+/// for the floats (from -0.0, as NumPy's cumsum).
+fn scan_ref(h: &[f64], shape: &[usize], axis: usize, dtype: DType, prod: bool) -> Vec<f64> {
+    let st = strides_of(shape);
+    let k = shape[axis];
+    let mut out = vec![0.0; h.len()];
+    for start in 0..h.len() {
+        if k == 0 || unravel(start, shape)[axis] != 0 {
+            continue;
+        }
+        let (mut ai, mut au, mut af) = if prod {
+            (1i32, 1u32, 1.0)
+        } else {
+            (0, 0, -0.0)
+        };
+        for j in 0..k {
+            let i = start + j * st[axis];
+            let x = h[i];
+            out[i] = match dtype {
+                DType::I32 | DType::Bool => {
+                    let v = x as i32;
+                    ai = if prod {
+                        ai.wrapping_mul(v)
+                    } else {
+                        ai.wrapping_add(v)
+                    };
+                    f64::from(ai)
+                }
+                DType::U32 => {
+                    let v = x as u32;
+                    au = if prod {
+                        au.wrapping_mul(v)
+                    } else {
+                        au.wrapping_add(v)
+                    };
+                    f64::from(au)
+                }
+                _ => {
+                    af = if prod { af * x } else { af + x };
+                    af
+                }
+            };
+        }
+    }
+    out
+}
+
+/// Compares a scan result with `want`: exactly (NaN with NaN), except for one rounding to f16
+/// (past its range: infinity).
+fn check_scan(got: &Array, want: &[f64], dtype: DType, what: &str) {
+    let out_dtype = if dtype == DType::Bool {
+        DType::I32
+    } else {
+        dtype
+    };
+    assert_eq!(got.dtype(), out_dtype, "{what}: dtype");
+    let g = read(got);
+    assert_eq!(g.len(), want.len(), "{what}: length");
+    let rel = if dtype == DType::F16 {
+        1.0 / 1024.0
+    } else {
+        0.0
+    };
+    for (i, (&a, &b)) in g.iter().zip(want).enumerate() {
+        let b = if dtype == DType::F16 {
+            gpuarray::f16::from_f64(b).to_f64()
+        } else {
+            b
+        };
+        let ok = if b.is_nan() {
+            a.is_nan()
+        } else {
+            a == b || (a - b).abs() <= rel * b.abs()
+        };
+        assert!(ok, "{what} [{i}]: {a} vs {b}");
+    }
+}
+
+/// Values whose scans are exact in every dtype: i32 and u32 spanning their range (the sums wrap
+/// around), 0/1 for bool, integers in [-8, 8] for floats (every partial sum, in any order, stays
+/// below 2^24 for lines of up to 2^20 + 1: exact in f32; symmetric, so f16 results mostly stay
+/// finite).
+fn scan_sample(n: usize, seed: u64, dtype: DType) -> Vec<f64> {
+    let v = values(n, seed, 0.0, 1.0);
+    match dtype {
+        DType::I32 => v
+            .iter()
+            .map(|x| (x * 4294967296.0 - 2147483648.0).floor())
+            .collect(),
+        DType::U32 => v.iter().map(|x| (x * 4294967296.0).floor()).collect(),
+        DType::Bool => v.iter().map(|&x| f64::from(x > 0.5)).collect(),
+        _ => v.iter().map(|x| (x * 17.0 - 8.0).floor()).collect(),
+    }
+}
+
+#[test]
+fn cumsum_lengths_around_block_boundaries_every_dtype() {
+    let Some(dev) = common::device() else { return };
+    // The block-wise scan cuts lines into blocks of 1024 (lines of up to 4096 are one block when
+    // there are many), vec4s when lines start at multiples of 4; past 2^20 elements the block
+    // totals are long enough to be cut into blocks again (a second recursive level).
+    let lengths = [
+        0usize,
+        1,
+        7,
+        8,
+        9,
+        255,
+        256,
+        257,
+        1023,
+        1024,
+        1025,
+        2047,
+        2048,
+        2049,
+        4096,
+        4097,
+        (1 << 20) - 1,
+        1 << 20,
+        (1 << 20) + 1,
+    ];
+    for dtype in dtypes(&dev) {
+        for (s, &n) in lengths.iter().enumerate() {
+            let h = scan_sample(n, 100 + s as u64, dtype);
+            let a = upload(&dev, &h, &[n], dtype);
+            let h = read(&a);
+            let want = scan_ref(&h, &[n], 0, dtype, false);
+            check_scan(
+                &a.cumsum(None).unwrap(),
+                &want,
+                dtype,
+                &format!("{dtype} 1-d {n}"),
+            );
+            // Many lines of the same length (one block each up to 4096).
+            if (1..=4097).contains(&n) {
+                let m = 300;
+                let h = scan_sample(m * n, 200 + s as u64, dtype);
+                let a = upload(&dev, &h, &[m, n], dtype);
+                let h = read(&a);
+                let want = scan_ref(&h, &[m, n], 1, dtype, false);
+                let what = format!("{dtype} ({m}, {n}) axis 1");
+                check_scan(&a.cumsum(Some(1)).unwrap(), &want, dtype, &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn cumsum_of_random_floats_within_rounding_of_the_terms() {
+    let Some(dev) = common::device() else { return };
+    // Non-integer values: the blocked order differs from NumPy's sequential one, both within
+    // rounding that grows with the number of summed terms.
+    for n in [2049usize, (1 << 20) + 1] {
+        let h = values(n, 7, -1.0, 1.0);
+        let a = upload(&dev, &h, &[n], DType::F32);
+        let h = read(&a);
+        let g = read(&a.cumsum(None).unwrap());
+        let (mut acc, mut mag) = (0.0f64, 0.0f64);
+        for j in 0..n {
+            acc += h[j];
+            mag += h[j].abs();
+            let tol = (j + 1) as f64 * f32::EPSILON as f64 * mag + 1e-6;
+            assert!(
+                (g[j] - acc).abs() <= tol,
+                "f32 {n} [{j}]: {} vs {acc}",
+                g[j]
+            );
+        }
+    }
+}
+
+#[test]
+fn cumsum_cumprod_along_every_axis_of_3d_arrays_and_views() {
+    let Some(dev) = common::device() else { return };
+    // (1030, 2, 8): lines along a leading axis, side by side, in blocks.
+    let shapes: [[usize; 3]; 4] = [[3, 1025, 4], [2049, 2, 3], [2, 3, 4099], [1030, 2, 8]];
+    for dtype in dtypes(&dev) {
+        for (s, shape) in shapes.iter().enumerate() {
+            let n: usize = shape.iter().product();
+            let h = scan_sample(n, 300 + s as u64, dtype);
+            let a = upload(&dev, &h, shape, dtype);
+            let h = read(&a);
+            for axis in 0..3 {
+                let want = scan_ref(&h, shape, axis, dtype, false);
+                let what = format!("{dtype} {shape:?} axis {axis}");
+                check_scan(&a.cumsum(Some(axis as isize)).unwrap(), &want, dtype, &what);
+            }
+            // Reversed and stepped views along the longest axis, and a transposed view.
+            let long = (0..3).max_by_key(|&d| shape[d]).unwrap();
+            let mut rev = vec![SliceArg::full(); 3];
+            rev[long] = SliceArg::range(None, None, -1);
+            let mut step = vec![SliceArg::full(); 3];
+            step[long] = SliceArg::range(Some(1), None, 2);
+            for (name, v) in [
+                ("reversed", a.slice(&rev).unwrap()),
+                ("stepped", a.slice(&step).unwrap()),
+                ("transposed", a.transpose(&[2, 0, 1]).unwrap()),
+            ] {
+                let hv = read(&v);
+                let vs = v.shape().to_vec();
+                for axis in 0..3 {
+                    let want = scan_ref(&hv, &vs, axis, dtype, false);
+                    let what = format!("{dtype} {name} {vs:?} axis {axis}");
+                    check_scan(&v.cumsum(Some(axis as isize)).unwrap(), &want, dtype, &what);
+                }
+            }
+        }
+    }
+}
+
+/// Factors whose products are exact: for the integers -1, 1, 2, 3 (i32 and u32 wrap), for the
+/// floats 1, -1, 2 and 0.5 with the running power of two kept within [-6, 6] (f16 too).
+fn prod_sample(n: usize, seed: u64, dtype: DType) -> Vec<f64> {
+    let v = values(n, seed, 0.0, 1.0);
+    let mut e = 0i32;
+    v.iter()
+        .map(|&x| {
+            let f = match dtype {
+                DType::Bool => f64::from(x > 0.1),
+                DType::I32 | DType::U32 => [-1.0, 1.0, 2.0, 3.0][(x * 4.0) as usize],
+                _ => {
+                    let f = [1.0, -1.0, 2.0, 0.5][(x * 4.0) as usize];
+                    if (f == 2.0 && e == 6) || (f == 0.5 && e == -6) {
+                        1.0
+                    } else {
+                        f
+                    }
+                }
+            };
+            e += if f == 2.0 {
+                1
+            } else if f == 0.5 {
+                -1
+            } else {
+                0
+            };
+            if dtype == DType::U32 && f < 0.0 {
+                4294967295.0
+            } else {
+                f
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn cumprod_exact_across_blocks() {
+    let Some(dev) = common::device() else { return };
+    for dtype in dtypes(&dev) {
+        for (s, shape) in [
+            vec![4097usize],
+            vec![300, 1027],
+            vec![5, 1030, 2],
+            vec![(1 << 20) + 1],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let n: usize = shape.iter().product();
+            let h = prod_sample(n, 400 + s as u64, dtype);
+            let a = upload(&dev, &h, &shape, dtype);
+            let h = read(&a);
+            for axis in 0..shape.len() {
+                let want = scan_ref(&h, &shape, axis, dtype, true);
+                let what = format!("{dtype} cumprod {shape:?} axis {axis}");
+                check_scan(
+                    &a.cumprod(Some(axis as isize)).unwrap(),
+                    &want,
+                    dtype,
+                    &what,
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn cumsum_cumprod_propagate_nan_and_inf_across_blocks() {
+    let Some(dev) = common::device() else { return };
+    for dtype in [DType::F32, DType::F16, DType::F64] {
+        if !dev.supports(dtype) {
+            continue;
+        }
+        let n = 5000;
+        let mut h = vec![1.0; n];
+        h[100] = f64::INFINITY;
+        h[3000] = f64::NEG_INFINITY;
+        let a = upload(&dev, &h, &[n], dtype);
+        let want = scan_ref(&h, &[n], 0, dtype, false);
+        assert!(want[2999].is_infinite() && want[3000].is_nan());
+        check_scan(
+            &a.cumsum(None).unwrap(),
+            &want,
+            dtype,
+            &format!("{dtype} inf"),
+        );
+        let mut h = vec![1.0; n];
+        h[2500] = f64::NAN;
+        let a = upload(&dev, &h, &[n], dtype);
+        for prod in [false, true] {
+            let want = scan_ref(&h, &[n], 0, dtype, prod);
+            let got = if prod {
+                a.cumprod(None)
+            } else {
+                a.cumsum(None)
+            }
+            .unwrap();
+            check_scan(&got, &want, dtype, &format!("{dtype} nan prod={prod}"));
+        }
+    }
+}

@@ -39,8 +39,16 @@ pub(crate) enum Kernel {
     ReduceCols,
     /// Arg-reductions (argmax, argmin), one stage. Dtypes: (input, accumulator).
     ArgReduce,
-    /// Inclusive scans along one axis (cumsum, cumprod). Dtype: the array's.
-    Scan,
+    /// Block totals of the block-wise scan (`shaders/scan_blocks.wgsl`, entry `totals_main`).
+    /// Dtype: the array's.
+    ScanTotals,
+    /// The block-wise scan itself (`shaders/scan_blocks.wgsl`): one invocation per block of a
+    /// line, from the totals of the blocks before it. Dtype: the array's.
+    ScanBlocks,
+    /// `ScanTotals` over contiguous lines read as vec4s (entry `totals_vec4`).
+    ScanTotalsVec4,
+    /// `ScanBlocks` over contiguous lines read and written as vec4s (entry `main_vec4`).
+    ScanBlocksVec4,
     /// Batched matmul over strided operands with shared-memory tiles (any numeric dtype; GPUs).
     MatmulTiled,
     /// Matrix-vector products (matmul with M = 1 or N = 1).
@@ -110,7 +118,10 @@ impl Kernel {
             Kernel::ReduceRowsF16,
             Kernel::ReduceCols,
             Kernel::ArgReduce,
-            Kernel::Scan,
+            Kernel::ScanTotals,
+            Kernel::ScanBlocks,
+            Kernel::ScanTotalsVec4,
+            Kernel::ScanBlocksVec4,
             Kernel::MatmulTiled,
             Kernel::MatmulGemv,
             Kernel::MatmulNaive,
@@ -130,6 +141,9 @@ impl Kernel {
             Kernel::MatmulSgb(32) => "main_32x8",
             Kernel::MatmulSgb(16) => "main_16x8",
             Kernel::MatmulSgb(_) => "main_8x8",
+            Kernel::ScanTotals => "totals_main",
+            Kernel::ScanTotalsVec4 => "totals_vec4",
+            Kernel::ScanBlocksVec4 => "main_vec4",
             _ => "main",
         }
     }
@@ -172,7 +186,10 @@ impl Kernel {
             Kernel::ReduceRowsF16 => "reduce_rows_f16x8".into(),
             Kernel::ReduceCols => "reduce_cols".into(),
             Kernel::ArgReduce => "argreduce".into(),
-            Kernel::Scan => "scan".into(),
+            Kernel::ScanTotals => "scan_totals".into(),
+            Kernel::ScanBlocks => "scan_blocks".into(),
+            Kernel::ScanTotalsVec4 => "scan_totals_vec4".into(),
+            Kernel::ScanBlocksVec4 => "scan_blocks_vec4".into(),
             Kernel::MatmulTiled => "matmul_tiled".into(),
             Kernel::MatmulGemv => "matmul_gemv".into(),
             Kernel::MatmulNaive => "matmul_naive".into(),
@@ -247,7 +264,12 @@ impl Kernel {
                 include_str!("../../shaders/reduce_cols.wgsl"),
             ],
             Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
-            Kernel::Scan => vec![include_str!("../../shaders/scan.wgsl")],
+            Kernel::ScanTotals
+            | Kernel::ScanBlocks
+            | Kernel::ScanTotalsVec4
+            | Kernel::ScanBlocksVec4 => {
+                vec![include_str!("../../shaders/scan_blocks.wgsl")]
+            }
             Kernel::MatmulTiled => vec![include_str!("../../shaders/matmul_tiled.wgsl")],
             Kernel::MatmulGemv => vec![include_str!("../../shaders/matmul_gemv.wgsl")],
             Kernel::MatmulNaive => vec![include_str!("../../shaders/matmul_naive.wgsl")],
@@ -291,7 +313,10 @@ impl Kernel {
             Kernel::Unary(UnarySet::Predicate, _)
             | Kernel::Binary(BinarySet::Compare, _)
             | Kernel::Where
-            | Kernel::Scan => ones(&mut dtypes.iter().copied()),
+            | Kernel::ScanTotals
+            | Kernel::ScanBlocks
+            | Kernel::ScanTotalsVec4
+            | Kernel::ScanBlocksVec4 => ones(&mut dtypes.iter().copied()),
             Kernel::ReduceRowsF16 => {
                 // f16 input only: into f32 partials, f16 results or bool (any/all).
                 if dtypes.contains(&DType::F16) {
@@ -393,7 +418,10 @@ impl Kernel {
                 elementwise_prelude(v.a, out)
             }
             Kernel::Where => format!("alias T = {};\n", v.a.wgsl()),
-            Kernel::Scan => format!(
+            Kernel::ScanTotals
+            | Kernel::ScanBlocks
+            | Kernel::ScanTotalsVec4
+            | Kernel::ScanBlocksVec4 => format!(
                 "alias T = {};\nalias A = {};\n{}",
                 v.a.wgsl(),
                 v.a.wgsl_compute(),

@@ -7,7 +7,8 @@ use crate::error::{Error, Result};
 use std::num::NonZeroU64;
 use wgpu::util::DeviceExt;
 
-/// A storage binding: a window of a buffer.
+/// A storage binding: a window of a buffer (a borrow and two numbers, so `Copy`).
+#[derive(Clone, Copy)]
 pub(crate) struct Binding<'a> {
     pub buffer: &'a wgpu::Buffer,
     pub offset: u64,

@@ -11,4 +11,5 @@ pub(crate) mod reduce;
 pub(crate) mod reduce_cols;
 pub(crate) mod reduce_rows;
 pub(crate) mod scan;
+mod scan_blocks;
 pub(crate) mod take;

@@ -28,8 +28,6 @@ use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-/// Workgroup size of the scan kernel.
-pub(super) const WG: u64 = 256;
 /// Workgroup size of the strided reduction kernels: a 6-level tree (every barrier is a
 /// coroutine switch per 8 lanes on lavapipe).
 const SWG: u64 = 64;

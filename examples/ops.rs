@@ -1,8 +1,10 @@
 //! Figures for the core ops: `add` of two 2^24-element f32 arrays and `sum` of a 2^26-element f32
-//! array in GB/s, softmax over (4096, 4096) f32 in seconds, next to host `memcpy` bandwidth and
-//! the start-up time of `Device::new`, and NumPy's figures for the same jobs from
-//! `../shared/bench/numpy_baseline.py` in the same run (when python3 has numpy). Every timed region ends with `synchronize()` (or a
-//! readback), so the GPU work is finished when the clock stops. Best of 5 after a warm-up run
+//! array in GB/s, softmax over (4096, 4096) f32 in seconds, cumsum of 2^24 f32 (1-d, and as
+//! (2^14, 1024) along either axis) in GB/s, next to host `memcpy` bandwidth and the start-up
+//! time of `Device::new`, and NumPy's figures for the same jobs in the same run (from
+//! `../shared/bench/numpy_baseline.py`, cumsum inline; when python3 has numpy). Every timed
+//! region ends with `synchronize()` (or a readback), so the GPU work is finished when the clock
+//! stops. Best of 5 after a warm-up run
 //! (which also compiles the lazily built pipelines). On lavapipe these are CPU figures.
 //!
 //! ```text
@@ -95,9 +97,54 @@ fn main() -> gpuarray::Result<()> {
     );
     drop(x);
 
+    // cumsum of 2^24 f32: the 1-d array (one long line: block totals, their scan, the blocks),
+    // and the same data as (2^14, 1024) along axis 1 (many short lines) and axis 0.
+    let n = 1usize << 24;
+    let a = Array::full(&dev, &[n], 1.0, DType::F32)?;
+    let m = a.reshape(&[(n >> 10) as isize, 1024])?;
+    for (label, x, axis) in [
+        ("1-d", &a, None),
+        ("(2^14, 1024) axis 1", &m, Some(1)),
+        ("(2^14, 1024) axis 0", &m, Some(0)),
+    ] {
+        let t = best(5, || {
+            let c = x.cumsum(axis)?;
+            dev.synchronize()?;
+            drop(c);
+            Ok(())
+        })?;
+        println!(
+            "cumsum f32 2^24, {label}: {:.3} GB/s ({:.2} ms)",
+            4.0 * n as f64 / t.as_secs_f64() / 1e9,
+            t.as_secs_f64() * 1e3
+        );
+    }
+    drop((a, m));
+
     // NumPy on the same jobs, same machine, same run.
     for job in [["add", "24"], ["sum", "26"], ["softmax", "4096"]] {
         numpy::print("numpy: ", &job);
+    }
+    // The shared baseline script has no cumsum job: the same three cumsums timed inline.
+    let cumsum = r#"
+import numpy as np, time
+a = np.ones(1 << 24, np.float32)
+m = a.reshape(1 << 14, 1024)
+jobs = [("1-d", lambda: np.cumsum(a)),
+        ("(2^14, 1024) axis 1", lambda: np.cumsum(m, 1)),
+        ("(2^14, 1024) axis 0", lambda: np.cumsum(m, 0))]
+for label, f in jobs:
+    f()
+    t = float("inf")
+    for _ in range(5):
+        s = time.perf_counter()
+        f()
+        t = min(t, time.perf_counter() - s)
+    print(f"numpy_cumsum_f32_2^24 {label}: {4 * a.size / t / 1e9:.3f} GB/s")
+"#;
+    match numpy::inline(cumsum) {
+        Ok(lines) => lines.iter().for_each(|l| println!("numpy: {l}")),
+        Err(why) => println!("numpy: (cumsum skipped: {why})"),
     }
     Ok(())
 }

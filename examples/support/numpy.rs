@@ -37,6 +37,29 @@ pub fn baseline(args: &[&str]) -> Result<Vec<String>, String> {
         .collect())
 }
 
+/// NumPy timings the shared script has no job for: runs `code` with `python3 -c` (same
+/// environment handling) and returns its output lines.
+#[allow(dead_code)] // only some examples need it
+pub fn inline(code: &str) -> Result<Vec<String>, String> {
+    let out = Command::new("python3")
+        .args(["-c", code])
+        .env_remove("OPENBLAS_CORETYPE")
+        .env_remove("OPENBLAS_L2_SIZE")
+        .output()
+        .map_err(|e| format!("python3 did not run: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "needs python3 with numpy ({})",
+            err.trim().lines().last().unwrap_or("no message")
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect())
+}
+
 /// The value (the word before the unit) on the first line that starts with `key`.
 #[allow(dead_code)] // not every example looks values up
 pub fn value(lines: &[String], key: &str) -> Option<String> {

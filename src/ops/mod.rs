@@ -10,6 +10,7 @@ pub(crate) mod params;
 pub(crate) mod reduce;
 pub(crate) mod reduce_cols;
 pub(crate) mod reduce_rows;
+mod row_pieces;
 pub(crate) mod scan;
 mod scan_blocks;
 pub(crate) mod take;

@@ -22,6 +22,7 @@ use super::reduce_cols::{cols_blocks, reduce_cols};
 use super::reduce_rows::{
     reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable,
 };
+use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use crate::array::blocks::collapse;
 use crate::array::Array;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
@@ -444,94 +445,75 @@ pub(crate) fn reduce(
             _ => (&out.values, out.indices.as_ref()),
         };
         let stage1_dt = acc;
-        let seg = if k <= win_elems {
-            k
-        } else {
-            (win_elems / chunk).max(1) * chunk
-        };
-        let rows_per_piece = if seg == k {
-            (win_elems / k)
-                .min((dev.max_window() - 256) / (8 * p_total))
-                .max(1)
-        } else {
-            1
-        };
-        let mut m0 = 0u64;
-        while m0 < m {
-            let rows = rows_per_piece.min(m - m0);
-            let mut k0 = 0u64;
-            while k0 < k {
-                let kl = seg.min(k - k0);
-                let first = off0 + (m0 * k + k0) as i64;
-                let last = first + ((rows - 1) * k + kl - 1) as i64;
-                let sw = dev
-                    .window(first, last, first, eb, cs.bytes())
-                    .ok_or_else(|| Error::overflow(opname, "reduction piece exceeds a binding"))?;
-                let (mode, ch, chunks) = if seg == k {
-                    let (md, ch, p) = chunking(op, m, k);
-                    (md, ch, p)
-                } else {
-                    (0, chunk, kl.div_ceil(chunk))
-                };
-                let d_first = (m0 * p_total + k0 / chunk) as i64;
-                let d_last = d_first + ((rows - 1) * p_total + chunks - 1) as i64;
-                let deb = dst_arr.dtype().size_bytes();
-                let (dstore, _) = dst_arr.storage_and_layout();
-                let dw = dev
-                    .window(d_first, d_last, d_first, deb, dstore.bytes())
-                    .ok_or_else(|| Error::overflow(opname, "reduction output exceeds a binding"))?;
-                let idx_bind = dst_idx_arr.map(|ia| {
-                    let (istore, _) = ia.storage_and_layout();
-                    let iw = dev
-                        .window(d_first, d_last, d_first, 4, istore.bytes())
-                        .expect("indices fit like values");
-                    (istore.buffer().expect("non-empty"), iw)
-                });
-                let base_dst = dw.base as u64;
-                record(
-                    dev,
-                    Stage {
-                        op,
-                        stage: 1,
-                        mode,
-                        variant: Variant::pair(x.dtype(), stage1_dt),
-                        src: Binding {
-                            buffer,
-                            offset: sw.offset,
-                            size: sw.size,
-                        },
-                        src_base: sw.base,
-                        outer: Group {
-                            shape: vec![rows],
-                            strides: vec![k as i64],
-                        },
-                        inner: Group {
-                            shape: vec![kl],
-                            strides: vec![1],
-                        },
-                        m: rows,
-                        k: kl,
-                        chunk: ch,
-                        chunks,
-                        dst: Binding {
-                            buffer: dstore.buffer().expect("non-empty"),
-                            offset: dw.offset,
-                            size: dw.size,
-                        },
-                        dst_idx: idx_bind.as_ref().map(|(b, iw)| Binding {
-                            buffer: b,
-                            offset: iw.offset,
-                            size: iw.size,
-                        }),
-                        src_idx: None,
-                        dst_base: base_dst,
-                        dst_stride: p_total,
-                        k_offset: k0,
+        let seg = segment_len(k, win_elems, chunk);
+        let rows_per_piece = piece_rows(k, seg, win_elems, dev.max_window() - 256, p_total);
+        let pieces = row_pieces(off0, m, k, seg, rows_per_piece);
+        for pc in pieces {
+            let sw = dev
+                .window(pc.first, pc.last, pc.first, eb, cs.bytes())
+                .ok_or_else(|| Error::overflow(opname, "reduction piece exceeds a binding"))?;
+            let (mode, ch, chunks) = if seg == k {
+                let (md, ch, p) = chunking(op, m, k);
+                (md, ch, p)
+            } else {
+                (0, chunk, pc.kl.div_ceil(chunk))
+            };
+            let d_first = (pc.m0 * p_total + pc.k0 / chunk) as i64;
+            let d_last = d_first + ((pc.rows - 1) * p_total + chunks - 1) as i64;
+            let deb = dst_arr.dtype().size_bytes();
+            let (dstore, _) = dst_arr.storage_and_layout();
+            let dw = dev
+                .window(d_first, d_last, d_first, deb, dstore.bytes())
+                .ok_or_else(|| Error::overflow(opname, "reduction output exceeds a binding"))?;
+            let idx_bind = dst_idx_arr.map(|ia| {
+                let (istore, _) = ia.storage_and_layout();
+                let iw = dev
+                    .window(d_first, d_last, d_first, 4, istore.bytes())
+                    .expect("indices fit like values");
+                (istore.buffer().expect("non-empty"), iw)
+            });
+            let base_dst = dw.base as u64;
+            record(
+                dev,
+                Stage {
+                    op,
+                    stage: 1,
+                    mode,
+                    variant: Variant::pair(x.dtype(), stage1_dt),
+                    src: Binding {
+                        buffer,
+                        offset: sw.offset,
+                        size: sw.size,
                     },
-                )?;
-                k0 += kl;
-            }
-            m0 += rows;
+                    src_base: sw.base,
+                    outer: Group {
+                        shape: vec![pc.rows],
+                        strides: vec![k as i64],
+                    },
+                    inner: Group {
+                        shape: vec![pc.kl],
+                        strides: vec![1],
+                    },
+                    m: pc.rows,
+                    k: pc.kl,
+                    chunk: ch,
+                    chunks,
+                    dst: Binding {
+                        buffer: dstore.buffer().expect("non-empty"),
+                        offset: dw.offset,
+                        size: dw.size,
+                    },
+                    dst_idx: idx_bind.as_ref().map(|(b, iw)| Binding {
+                        buffer: b,
+                        offset: iw.offset,
+                        size: iw.size,
+                    }),
+                    src_idx: None,
+                    dst_base: base_dst,
+                    dst_stride: p_total,
+                    k_offset: pc.k0,
+                },
+            )?;
         }
         if let Some(pa) = &partials {
             stage2(

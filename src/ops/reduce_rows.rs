@@ -18,6 +18,7 @@
 
 use super::params::Params;
 use super::reduce::{partial_dtype, u32_of, ReduceOp};
+use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use crate::array::Array;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
@@ -323,11 +324,7 @@ pub(super) fn reduce_rows_pieces(
     let (mode, chunk, row_chunks) = rows_chunking(k, u);
     // Segments are whole numbers of chunks (`span` elements each, chunk > 0 for such rows).
     let span = u.elems * chunk;
-    let seg = if k <= win_elems {
-        k
-    } else {
-        (win_elems / span).max(1) * span
-    };
+    let seg = segment_len(k, win_elems, span);
     let seg_chunks = |kl: u64| -> u64 {
         if seg == k {
             row_chunks
@@ -353,69 +350,54 @@ pub(super) fn reduce_rows_pieces(
     };
     let deb = dst_arr.dtype().size_bytes();
     let (dstore, _) = dst_arr.storage_and_layout();
-    let rows_per_piece = if seg == k {
-        (win_elems / k)
-            .min((dev.max_window() - 256) / (8 * p_total))
-            .max(1)
-    } else {
-        1
-    };
-    let mut m0 = 0u64;
-    while m0 < m {
-        let rows = rows_per_piece.min(m - m0);
-        let mut k0 = 0u64;
-        while k0 < k {
-            let kl = seg.min(k - k0);
-            let first = off0 + (m0 * k + k0) as i64;
-            let last = first + ((rows - 1) * k + kl - 1) as i64;
-            let sw = dev
-                .window(first, last, first, eb, bytes)
-                .filter(|w| unit_bindable(w.size, u))
-                .ok_or_else(|| Error::overflow(opname, "reduction piece exceeds a binding"))?;
-            let chunks = seg_chunks(kl);
-            let layout = if seg == k {
-                (mode, chunk, chunks)
-            } else {
-                (0, chunk, chunks)
-            };
-            // Full segments before this one each wrote seg / span partials.
-            let d_first = if seg == k {
-                (m0 * p_total) as i64
-            } else {
-                (m0 * p_total + k0 / seg * (seg / span)) as i64
-            };
-            let d_last = d_first + ((rows - 1) * p_total + chunks - 1) as i64;
-            let dw = dev
-                .window(d_first, d_last, d_first, deb, dstore.bytes())
-                .ok_or_else(|| Error::overflow(opname, "reduction output exceeds a binding"))?;
-            record_rows(
-                dev,
-                RowsLaunch {
-                    op,
-                    stage: 1,
-                    variant: Variant::pair(dtype, stage1_dt),
-                    src: Binding {
-                        buffer,
-                        offset: sw.offset,
-                        size: sw.size,
-                    },
-                    base: sw.base as u64,
-                    row_stride: k as i64,
-                    m: rows,
-                    k: kl,
-                    layout,
-                    dst: Binding {
-                        buffer: dstore.buffer().expect("non-empty"),
-                        offset: dw.offset,
-                        size: dw.size,
-                    },
-                    dst_base: dw.base as u64,
-                    dst_stride: p_total,
+    let rows_per_piece = piece_rows(k, seg, win_elems, dev.max_window() - 256, p_total);
+    let pieces = row_pieces(off0, m, k, seg, rows_per_piece);
+    for pc in pieces {
+        let sw = dev
+            .window(pc.first, pc.last, pc.first, eb, bytes)
+            .filter(|w| unit_bindable(w.size, u))
+            .ok_or_else(|| Error::overflow(opname, "reduction piece exceeds a binding"))?;
+        let chunks = seg_chunks(pc.kl);
+        let layout = if seg == k {
+            (mode, chunk, chunks)
+        } else {
+            (0, chunk, chunks)
+        };
+        // Full segments before this one each wrote seg / span partials.
+        let d_first = if seg == k {
+            (pc.m0 * p_total) as i64
+        } else {
+            (pc.m0 * p_total + pc.k0 / seg * (seg / span)) as i64
+        };
+        let d_last = d_first + ((pc.rows - 1) * p_total + chunks - 1) as i64;
+        let dw = dev
+            .window(d_first, d_last, d_first, deb, dstore.bytes())
+            .ok_or_else(|| Error::overflow(opname, "reduction output exceeds a binding"))?;
+        record_rows(
+            dev,
+            RowsLaunch {
+                op,
+                stage: 1,
+                variant: Variant::pair(dtype, stage1_dt),
+                src: Binding {
+                    buffer,
+                    offset: sw.offset,
+                    size: sw.size,
                 },
-            )?;
-            k0 += kl;
-        }
-        m0 += rows;
+                base: sw.base as u64,
+                row_stride: k as i64,
+                m: pc.rows,
+                k: pc.kl,
+                layout,
+                dst: Binding {
+                    buffer: dstore.buffer().expect("non-empty"),
+                    offset: dw.offset,
+                    size: dw.size,
+                },
+                dst_base: dw.base as u64,
+                dst_stride: p_total,
+            },
+        )?;
     }
     if let Some(pa) = &partials {
         rows_stage2(dev, opname, op, pa, m, p_total, out_dtype, out)?;

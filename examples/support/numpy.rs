@@ -17,32 +17,20 @@ pub fn baseline(args: &[&str]) -> Result<Vec<String>, String> {
     if !std::path::Path::new(&script).exists() {
         return Err(format!("{script} not found"));
     }
-    let out = Command::new("python3")
-        .arg(&script)
-        .args(args)
-        .env_remove("OPENBLAS_CORETYPE")
-        .env_remove("OPENBLAS_L2_SIZE")
-        .output()
-        .map_err(|e| format!("python3 did not run: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!(
-            "needs python3 with numpy ({})",
-            err.trim().lines().last().unwrap_or("no message")
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect())
+    run(Command::new("python3").arg(&script).args(args))
 }
 
 /// NumPy timings the shared script has no job for: runs `code` with `python3 -c` (same
 /// environment handling) and returns its output lines.
 #[allow(dead_code)] // only some examples need it
 pub fn inline(code: &str) -> Result<Vec<String>, String> {
-    let out = Command::new("python3")
-        .args(["-c", code])
+    run(Command::new("python3").args(["-c", code]))
+}
+
+/// Runs a python3 command without the OpenBLAS variables and returns its output lines, or why
+/// it failed.
+fn run(cmd: &mut Command) -> Result<Vec<String>, String> {
+    let out = cmd
         .env_remove("OPENBLAS_CORETYPE")
         .env_remove("OPENBLAS_L2_SIZE")
         .output()

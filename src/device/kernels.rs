@@ -247,6 +247,7 @@ impl Kernel {
             Kernel::Where => vec![include_str!("../../shaders/where.wgsl"), walk],
             Kernel::Reduce => vec![
                 include_str!("../../shaders/reduce_ops.wgsl"),
+                include_str!("../../shaders/reduce_index.wgsl"),
                 include_str!("../../shaders/reduce.wgsl"),
             ],
             Kernel::ReduceRows => vec![
@@ -263,7 +264,10 @@ impl Kernel {
                 include_str!("../../shaders/reduce_ops.wgsl"),
                 include_str!("../../shaders/reduce_cols.wgsl"),
             ],
-            Kernel::ArgReduce => vec![include_str!("../../shaders/argreduce.wgsl")],
+            Kernel::ArgReduce => vec![
+                include_str!("../../shaders/reduce_index.wgsl"),
+                include_str!("../../shaders/argreduce.wgsl"),
+            ],
             Kernel::ScanTotals
             | Kernel::ScanBlocks
             | Kernel::ScanTotalsVec4

@@ -294,21 +294,26 @@ pub(crate) fn reduce(
             hi += r
         }
     }
+    // The window holding the whole strided input, and its binding (None: the input spans more
+    // than one binding, case B below).
+    let whole = dev
+        .window(lo, hi, layout.offset as i64, eb, storage.bytes())
+        .map(|w| {
+            let src = Binding {
+                buffer: storage.buffer().expect("non-empty"),
+                offset: w.offset,
+                size: w.size,
+            };
+            (src, w.base)
+        });
     // The fast path: every output reduces one contiguous run (rows `row_stride` apart).
     let rows = !op.is_arg()
         && inner.strides == [1]
         && outer.shape.len() == 1
         && m * 8 * rows_chunking(k, unit(1, x.dtype())).2 <= dev.max_window();
     if rows {
-        if let Some(w) = dev
-            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
-            .filter(|w| unit_bindable(w.size, unit(1, x.dtype())))
+        if let Some((src, base)) = whole.filter(|(s, _)| unit_bindable(s.size, unit(1, x.dtype())))
         {
-            let src = Binding {
-                buffer: storage.buffer().expect("non-empty"),
-                offset: w.offset,
-                size: w.size,
-            };
             return dev.guarded(opname, || {
                 reduce_rows(
                     dev,
@@ -317,7 +322,7 @@ pub(crate) fn reduce(
                     x.dtype(),
                     out_dtype,
                     src,
-                    w.base as u64,
+                    base as u64,
                     outer.strides[0],
                     m,
                     k,
@@ -339,15 +344,7 @@ pub(crate) fn reduce(
         && inner.shape.len() == 1
         && m * 8 * cols_blocks(k) <= dev.max_window();
     if cols {
-        if let Some(w) = dev
-            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
-            .filter(|w| vec4_bindable(w.size, eb))
-        {
-            let src = Binding {
-                buffer: storage.buffer().expect("non-empty"),
-                offset: w.offset,
-                size: w.size,
-            };
+        if let Some((src, base)) = whole.filter(|(s, _)| vec4_bindable(s.size, eb)) {
             return dev.guarded(opname, || {
                 reduce_cols(
                     dev,
@@ -356,7 +353,7 @@ pub(crate) fn reduce(
                     x.dtype(),
                     out_dtype,
                     src,
-                    w.base as u64,
+                    base as u64,
                     inner.strides[0],
                     *outer.shape.last().expect("one or two axes"),
                     k,
@@ -369,19 +366,8 @@ pub(crate) fn reduce(
     }
     let fits = outer.shape.len() <= 4
         && inner.shape.len() <= 4
-        && dev
-            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
-            .is_some()
         && m * 8 * chunking(op, m, k).2 <= dev.max_window();
-    if fits {
-        let w = dev
-            .window(lo, hi, layout.offset as i64, eb, storage.bytes())
-            .expect("checked");
-        let src = Binding {
-            buffer: storage.buffer().expect("non-empty"),
-            offset: w.offset,
-            size: w.size,
-        };
+    if let (true, Some((src, base))) = (fits, whole) {
         return dev.guarded(opname, || {
             run(
                 dev,
@@ -390,7 +376,7 @@ pub(crate) fn reduce(
                 x.dtype(),
                 out_dtype,
                 src,
-                w.base,
+                base,
                 outer,
                 inner,
                 0,

@@ -132,6 +132,19 @@ impl Array {
         axes: Axes,
         keepdims: bool,
     ) -> Result<Array> {
+        self.reduce_values_as(op, rop, axes, keepdims, false)
+    }
+
+    /// `reduce_values`, with `f16_sum_in_f32`: an f16 sum is returned in its f32 accumulator
+    /// (what `mean` divides).
+    fn reduce_values_as(
+        &self,
+        op: &'static str,
+        rop: ReduceOp,
+        axes: Axes,
+        keepdims: bool,
+        f16_sum_in_f32: bool,
+    ) -> Result<Array> {
         self.device.inner.check_alive()?;
         let axes = resolve_axes(op, &axes, self.ndim())?;
         let shape = reduced_shape(self.shape(), &axes, keepdims);
@@ -139,7 +152,7 @@ impl Array {
             (ReduceOp::Any | ReduceOp::All, _) => (self.clone(), DType::Bool),
             // The f16 sum behind `mean` stays in its f32 accumulator (NumPy's f16 mean uses f32
             // intermediates): a sum past 65504 must not become inf before the division.
-            (ReduceOp::Sum, DType::F16) if op == "mean" => (self.clone(), DType::F32),
+            (ReduceOp::Sum, DType::F16) if f16_sum_in_f32 => (self.clone(), DType::F32),
             // Bool sums and products count (NumPy gives integers); max/min stay bool-valued. All
             // are computed on the u32 words, which hold 0 or 1.
             (_, DType::Bool) => (self.reinterpret(DType::U32), DType::U32),
@@ -292,7 +305,7 @@ impl Array {
         }
         if work == DType::F16 {
             return x
-                .reduce_values(op, ReduceOp::Sum, axes, keepdims)?
+                .reduce_values_as(op, ReduceOp::Sum, axes, keepdims, true)?
                 .div(k as f64)?
                 .astype(DType::F16);
         }

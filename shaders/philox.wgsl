@@ -27,9 +27,8 @@
 //
 // Exactness. WGSL lets f32(u32) and the float operators round to either neighbour, so the uniform
 // conversions never apply them to inexact values: curand_uniform's RN(RN(x) 2^-32 + 2^-33) is
-// rounded in integer arithmetic to an integer below 2^24 times a power of two, and the f64
-// uniform is an integer below 2^53 times a power of two; converting such integers and scaling
-// them is exact in any implementation. Normals and exponentials use the log /
+// assembled bit by bit in integer arithmetic, and the f64 uniform is an integer below 2^53 times
+// a power of two; converting such an integer and scaling it is exact in any implementation. Normals and exponentials use the log /
 // sin / cos kernels below (WGSL's built-ins are only 2^-11 absolute-accurate): a few ulp from
 // the exact values, but not bit-identical across adapters. Per-lane conditions are written as
 // select()s: a divergent branch costs both sides on SIMD CPUs anyway.
@@ -162,27 +161,25 @@ fn unit_words(u: u32) -> Unit {
 
 // ---- f32 uniforms, exactly ----------------------------------------------------------------------
 
-// cuRAND's curand_uniform(x) = RN(RN(x) 2^-32 + 2^-33), in (0, 1], as k * scale with an integer
-// k <= 2^24 (so f32(k) is exact) and a power of two scale (so the product is exact):
+// The bits of cuRAND's curand_uniform(x) = RN(RN(x) 2^-32 + 2^-33), in (0, 1], built in integer
+// arithmetic as an exact value k 2^e rounded to 24 bits (the only rounding there is):
 //   x < 2^23:          (2x + 1) 2^-33         (x + 1/2 is exact)
 //   2^23 <= x < 2^24:  (x + (x & 1)) 2^-32    (a tie, to even)
-//   x >= 2^24:         RN24(x) 2^-32          (+ 2^-33 is below half an ulp), RN24(x) = r 2^sh
-fn curand_uniform(x: u32) -> f32 {
-    // Bits of x above the 24 a float keeps, and x rounded there to nearest, ties to even.
-    let sh = select(0u, 8u - countLeadingZeros(x), x >= 0x1000000u);
-    let sh1 = max(sh, 1u);
-    let q = x >> sh;
-    let round = (x >> (sh1 - 1u)) & 1u;
-    let sticky = (x & ((1u << (sh1 - 1u)) - 1u)) != 0u;
-    let r = q + select(0u, round, sh != 0u && (sticky || (q & 1u) == 1u));
+//   x >= 2^24:         RN24(x) 2^-32          (+ 2^-33 is below half an ulp)
+// k is normalised to bit 31, its top 24 bits are the significand and the rest rounds it to
+// nearest, ties to even; adding the rounding to the whole bit pattern carries into the exponent.
+fn curand_uniform_bits(x: u32) -> u32 {
     let small = x < 0x800000u;
-    var k = select(x + (x & 1u), 2u * x + 1u, small);
-    var scale = select(2.3283064365386963e-10, 1.1641532182693481e-10, small); // 2^-32, 2^-33
-    if (sh != 0u) {
-        k = r;
-        scale = bitcast<f32>((sh + 95u) << 23u); // 2^(sh - 32)
-    }
-    return f32(k) * scale;
+    let k = select(x, select(x + (x & 1u), 2u * x + 1u, small), x < 0x1000000u);
+    let lz = countLeadingZeros(k);
+    let m = k << lz;
+    let q = m >> 8u;
+    let rem = m & 0xffu;
+    let up = select(0u, 1u, rem > 0x80u || (rem == 0x80u && (q & 1u) == 1u));
+    // The value is m 2^(e - lz) with m in [2^31, 2^32): biased exponent 31 + e - lz + 127, minus
+    // one for the leading bit q carries into the exponent field.
+    let biased = select(125u, 124u, small) - lz; // 31 + 127 - 1 + e, e = -32 or -33
+    return (biased << 23u) + q + up;
 }
 
 // The f16 rounding (to nearest, ties to even) of the positive normal f32 with these bits, for
@@ -204,7 +201,7 @@ fn round_to_f16(bits: u32) -> f32 {
 
 // curand_uniform(x) with 1.0 mapped to 0.0 (range [0, 1)), at the output's precision.
 fn random01(x: u32) -> f32 {
-    var v = curand_uniform(x);
+    var v = bitcast<f32>(curand_uniform_bits(x));
     if (OUT16 == 1u) {
         v = round_to_f16(bitcast<u32>(v));
     }
@@ -255,7 +252,7 @@ fn sincos_turns(y: u32) -> vec2<f32> {
 
 // cuRAND's _curand_box_muller(x, y): sqrt(-2 ln u) * (sin v, cos v).
 fn box_muller(x: u32, y: u32) -> vec2<f32> {
-    let s = sqrt(-2.0 * ln_bits(bitcast<u32>(curand_uniform(x))));
+    let s = sqrt(-2.0 * ln_bits(curand_uniform_bits(x)));
     return s * sincos_turns(y);
 }
 
@@ -363,7 +360,7 @@ fn affine_wide(u: F) -> T {
 }
 
 fn exponential(x: u32) -> T {
-    return T((0.0 - ln_bits(bitcast<u32>(curand_uniform(x)))) * f32(p.fa));
+    return T((0.0 - ln_bits(curand_uniform_bits(x))) * f32(p.fa));
 }
 
 fn bernoulli(x: u32) -> T {

@@ -9,14 +9,22 @@
 //! the memory pool); every timed draw ends with `synchronize()`, so the numbers are on the device
 //! when the clock stops. On lavapipe the "GPU" is the CPU: those are CPU figures.
 //!
+//! Beside each figure: the same draw computed natively on every host core (`support/
+//! native_philox.rs`: the same Philox stream and conversions, compiled for the CPU's widest
+//! SIMD), which on a lavapipe machine is the ceiling for any kernel on that CPU; its first
+//! 2^16 outputs are checked against the device's (bits and uniforms exactly, normals to 1e-5).
+//!
 //! The NumPy side runs `../shared/bench/numpy_baseline.py normal LOG2N` (or the script named by
 //! `GPUARRAY_NUMPY_BASELINE`) when `python3 -c "import numpy"` works, with `OPENBLAS_CORETYPE`
 //! and `OPENBLAS_L2_SIZE` unset for that command only.
 
 use gpuarray::random::Generator;
 use gpuarray::{DType, Device};
+#[path = "support/native_philox.rs"]
+mod native_philox;
 #[path = "support/numpy.rs"]
 mod numpy;
+use native_philox::Draw;
 use std::time::Instant;
 
 const REPS: usize = 5;
@@ -27,6 +35,12 @@ fn main() -> gpuarray::Result<()> {
     if dev.info().device_type == "Cpu" {
         println!("(a CPU adapter: these are CPU figures)");
     }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    check_native_matches(&dev)?;
+    println!(
+        "native: the same streams on {threads} host threads with {} (checked against the device)",
+        native_philox::simd()
+    );
     let mut g = Generator::new(&dev, 42);
     for log2 in [26u32, 28] {
         let n = 1usize << log2;
@@ -54,9 +68,55 @@ fn main() -> gpuarray::Result<()> {
                 rate(times[REPS / 2]),
                 times[0] * 1e3
             );
+            let draw = match name {
+                "random f32" => Draw::Random,
+                "standard_normal f32" => Draw::Normal,
+                _ => Draw::Bits,
+            };
+            let mut native: Vec<f64> = (0..REPS)
+                .map(|_| native_philox::generate(draw, 42, n, threads).1)
+                .collect();
+            native.sort_by(f64::total_cmp);
+            println!(
+                "  native   {name:<20} {:6.3} G samples/s (median {:.3})",
+                rate(native[0]),
+                rate(native[REPS / 2])
+            );
         }
         dev.empty_cache();
         numpy::print("  numpy    ", &["normal", &log2.to_string()]);
     }
+    Ok(())
+}
+
+/// The native baseline computes the device's streams: the first 2^16 bits and uniforms are
+/// equal, normals agree to 1e-5 (both use the same polynomials; only float rounding differs).
+fn check_native_matches(dev: &Device) -> gpuarray::Result<()> {
+    let n = 1 << 16;
+    let (bits, _) = native_philox::generate(Draw::Bits, 7, n, 1);
+    let (random, _) = native_philox::generate(Draw::Random, 7, n, 1);
+    let (normal, _) = native_philox::generate(Draw::Normal, 7, n, 1);
+    let gpu_bits = Generator::new(dev, 7).bits(&[n])?.to_vec::<u32>()?;
+    let gpu_random = Generator::new(dev, 7)
+        .random(&[n], DType::F32)?
+        .to_vec::<f32>()?;
+    let gpu_normal = Generator::new(dev, 7)
+        .standard_normal(&[n], DType::F32)?
+        .to_vec::<f32>()?;
+    assert_eq!(gpu_bits, bits, "native bits differ from the device's");
+    let random_bits: Vec<u32> = gpu_random.iter().map(|v| v.to_bits()).collect();
+    assert_eq!(
+        random_bits, random,
+        "native uniforms differ from the device's"
+    );
+    let worst = gpu_normal
+        .iter()
+        .zip(&normal)
+        .map(|(&d, &h)| (d - f32::from_bits(h)).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        worst < 1e-5,
+        "native normals differ from the device's by {worst}"
+    );
     Ok(())
 }

@@ -5,6 +5,9 @@
 //! cargo run --release --example random
 //! ```
 //!
+//! Each draw's speed is also given as a share of the device's buffer-clear write speed for the
+//! same bytes, measured in the same run (on a GPU, the issue's "memory write bandwidth" figure).
+//!
 //! Each figure is the best of 5 draws after a warm-up draw (which compiles the pipeline and fills
 //! the memory pool); every timed draw ends with `synchronize()`, so the numbers are on the device
 //! when the clock stops. On lavapipe the "GPU" is the CPU: those are CPU figures.
@@ -19,7 +22,7 @@
 //! and `OPENBLAS_L2_SIZE` unset for that command only.
 
 use gpuarray::random::Generator;
-use gpuarray::{DType, Device};
+use gpuarray::{Array, DType, Device};
 #[path = "support/native_philox.rs"]
 mod native_philox;
 #[path = "support/numpy.rs"]
@@ -44,9 +47,25 @@ fn main() -> gpuarray::Result<()> {
     let mut g = Generator::new(&dev, 42);
     for log2 in [26u32, 28] {
         let n = 1usize << log2;
+        let rate = |t: f64| n as f64 / t / 1e9;
         println!("\n2^{log2} = {n} samples, best and median of {REPS} draws:");
+        // The device's own write speed for the same bytes: a buffer clear (vkCmdFillBuffer and
+        // its kin; a memset on lavapipe). Every draw below writes 4 bytes per sample.
+        let fill = best_and_median(|| {
+            let t = Instant::now();
+            let a = Array::zeros(&dev, &[n], DType::F32)?;
+            dev.synchronize()?;
+            let s = t.elapsed().as_secs_f64();
+            drop(a);
+            Ok(s)
+        })?;
+        println!(
+            "  device   fill (buffer clear)     {:6.2} GB/s written (median {:.2})",
+            4.0 * rate(fill.0),
+            4.0 * rate(fill.1)
+        );
         for name in ["random f32", "standard_normal f32", "bits u32"] {
-            let mut draw = || -> gpuarray::Result<f64> {
+            let times = best_and_median(|| {
                 let t = Instant::now();
                 let a = match name {
                     "random f32" => g.random(&[n], DType::F32)?,
@@ -57,16 +76,14 @@ fn main() -> gpuarray::Result<()> {
                 let s = t.elapsed().as_secs_f64();
                 drop(a);
                 Ok(s)
-            };
-            draw()?; // warm-up: pipeline compile, pool allocation
-            let mut times: Vec<f64> = (0..REPS).map(|_| draw()).collect::<Result<_, _>>()?;
-            times.sort_by(f64::total_cmp);
-            let rate = |t: f64| n as f64 / t / 1e9;
+            })?;
             println!(
-                "  gpuarray {name:<20} {:6.3} G samples/s (median {:.3}; {:.1} ms per draw)",
-                rate(times[0]),
-                rate(times[REPS / 2]),
-                times[0] * 1e3
+                "  gpuarray {name:<20} {:6.3} G samples/s (median {:.3}; {:.1} ms per draw; \
+                 {:.0} % of the fill's write speed)",
+                rate(times.0),
+                rate(times.1),
+                times.0 * 1e3,
+                100.0 * fill.0 / times.0
             );
             let draw = match name {
                 "random f32" => Draw::Random,
@@ -87,6 +104,15 @@ fn main() -> gpuarray::Result<()> {
         numpy::print("  numpy    ", &["normal", &log2.to_string()]);
     }
     Ok(())
+}
+
+/// Best and median seconds of `REPS` timed runs after one warm-up run (pipeline compile, pool
+/// allocation).
+fn best_and_median(mut run: impl FnMut() -> gpuarray::Result<f64>) -> gpuarray::Result<(f64, f64)> {
+    run()?;
+    let mut times: Vec<f64> = (0..REPS).map(|_| run()).collect::<Result<_, _>>()?;
+    times.sort_by(f64::total_cmp);
+    Ok((times[0], times[REPS / 2]))
 }
 
 /// The native baseline computes the device's streams: the first 2^16 bits and uniforms are

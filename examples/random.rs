@@ -51,31 +51,17 @@ fn main() -> gpuarray::Result<()> {
         println!("\n2^{log2} = {n} samples, best and median of {REPS} draws:");
         // The device's own write speed for the same bytes: a buffer clear (vkCmdFillBuffer and
         // its kin; a memset on lavapipe). Every draw below writes 4 bytes per sample.
-        let fill = best_and_median(|| {
-            let t = Instant::now();
-            let a = Array::zeros(&dev, &[n], DType::F32)?;
-            dev.synchronize()?;
-            let s = t.elapsed().as_secs_f64();
-            drop(a);
-            Ok(s)
-        })?;
+        let fill = time_draws(&dev, || Array::zeros(&dev, &[n], DType::F32))?;
         println!(
             "  device   fill (buffer clear)     {:6.2} GB/s written (median {:.2})",
             4.0 * rate(fill.0),
             4.0 * rate(fill.1)
         );
         for name in ["random f32", "standard_normal f32", "bits u32"] {
-            let times = best_and_median(|| {
-                let t = Instant::now();
-                let a = match name {
-                    "random f32" => g.random(&[n], DType::F32)?,
-                    "standard_normal f32" => g.standard_normal(&[n], DType::F32)?,
-                    _ => g.bits(&[n])?,
-                };
-                dev.synchronize()?;
-                let s = t.elapsed().as_secs_f64();
-                drop(a);
-                Ok(s)
+            let times = time_draws(&dev, || match name {
+                "random f32" => g.random(&[n], DType::F32),
+                "standard_normal f32" => g.standard_normal(&[n], DType::F32),
+                _ => g.bits(&[n]),
             })?;
             println!(
                 "  gpuarray {name:<20} {:6.3} G samples/s (median {:.3}; {:.1} ms per draw; \
@@ -106,9 +92,20 @@ fn main() -> gpuarray::Result<()> {
     Ok(())
 }
 
-/// Best and median seconds of `REPS` timed runs after one warm-up run (pipeline compile, pool
-/// allocation).
-fn best_and_median(mut run: impl FnMut() -> gpuarray::Result<f64>) -> gpuarray::Result<(f64, f64)> {
+/// Best and median seconds of `REPS` draws of `make` after one warm-up draw (pipeline compile,
+/// pool allocation), each timed until the device has finished it.
+fn time_draws(
+    dev: &Device,
+    mut make: impl FnMut() -> gpuarray::Result<Array>,
+) -> gpuarray::Result<(f64, f64)> {
+    let mut run = || -> gpuarray::Result<f64> {
+        let t = Instant::now();
+        let a = make()?;
+        dev.synchronize()?;
+        let s = t.elapsed().as_secs_f64();
+        drop(a);
+        Ok(s)
+    };
     run()?;
     let mut times: Vec<f64> = (0..REPS).map(|_| run()).collect::<Result<_, _>>()?;
     times.sort_by(f64::total_cmp);

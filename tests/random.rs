@@ -389,23 +389,27 @@ fn one_draw_equals_many_smaller_draws() {
 #[test]
 fn draws_spanning_two_bindings_match_the_cpu_model() {
     let Some(dev) = common::device() else { return };
-    // Just over one 128 MiB binding on lavapipe: two launches plus a scratch tail.
+    // Just over one 128 MiB binding on lavapipe: a long launch (on a CPU adapter, the pipeline
+    // with 64 units per invocation), a one-unit launch and a scratch tail; from a block start and
+    // from inside a block (the PHASED pipelines).
     let max = dev.limits().max_storage_buffer_binding_size as usize / 4;
     let n = max + 21;
-    let mut g = Generator::with_stream(&dev, 123, 4, 6);
-    let got = g.bits(&[n]).unwrap().to_vec::<u32>().unwrap();
-    let want = cpu::stream(123, 4, 6, n);
-    assert!(
-        got == want,
-        "first mismatch at {:?}",
-        got.iter().zip(&want).position(|(a, b)| a != b)
-    );
-    let mut g = Generator::with_stream(&dev, 123, 4, 6);
-    let u = g.random(&[n], DType::F32).unwrap().to_vec::<f32>().unwrap();
-    assert!(u
-        .iter()
-        .zip(&want)
-        .all(|(&x, &w)| x.to_bits() == cpu::random_f32(w).to_bits()));
+    for offset in [0, 6] {
+        let mut g = Generator::with_stream(&dev, 123, 4, offset);
+        let got = g.bits(&[n]).unwrap().to_vec::<u32>().unwrap();
+        let want = cpu::stream(123, 4, offset, n);
+        assert!(
+            got == want,
+            "offset {offset}: first mismatch at {:?}",
+            got.iter().zip(&want).position(|(a, b)| a != b)
+        );
+        let mut g = Generator::with_stream(&dev, 123, 4, offset);
+        let u = g.random(&[n], DType::F32).unwrap().to_vec::<f32>().unwrap();
+        assert!(u
+            .iter()
+            .zip(&want)
+            .all(|(&x, &w)| x.to_bits() == cpu::random_f32(w).to_bits()));
+    }
     common::check_clean(&dev, 0);
 }
 

@@ -264,6 +264,9 @@ pub(crate) struct DeviceInner {
     pub log_dispatches: bool,
     /// (min, max) subgroup size the adapter reports.
     pub subgroup_sizes: (u32, u32),
+    /// A CPU adapter (lavapipe, llvmpipe, WARP): launch shapes that suit a GPU's thousands of
+    /// threads waste a CPU's few cores on per-workgroup start-up, so some kernels ask.
+    pub is_cpu: bool,
     /// The f32 matmul kernel choice, made by a tune at the first large f32 matmul.
     pub matmul_tuning: std::sync::OnceLock<crate::ops::matmul::MatmulTuning>,
     pub matmul_tune_lock: Mutex<()>,
@@ -416,6 +419,7 @@ impl Device {
             timeout_ms: AtomicU64::new(timeout.as_millis() as u64),
             log_dispatches: env_flag("GPUARRAY_LOG"),
             subgroup_sizes: (ainfo.subgroup_min_size, ainfo.subgroup_max_size),
+            is_cpu: ainfo.device_type == wgpu::DeviceType::Cpu,
             matmul_tuning: Default::default(),
             matmul_tune_lock: Mutex::new(()),
         };

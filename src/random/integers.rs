@@ -140,7 +140,7 @@ fn count_tiles(
     let dev = &out.device;
     let counts = Array::empty(op, dev, &[tiles as usize], DType::U32)?;
     let (storage, _) = counts.storage_and_layout();
-    let key = key(&dev.inner, out.dtype, Dist::IntCount, start.phase);
+    let key = key(&dev.inner, out.dtype, Dist::IntCount, start.phase, 0);
     dev.inner.guarded(op, || {
         let mut t = 0;
         while t < tiles {
@@ -213,7 +213,7 @@ fn emit_tiles(
     let (pstore, _) = positions.storage_and_layout();
     let pbuf = pstore.buffer().expect("non-empty");
     let (ostore, _) = out.storage_and_layout();
-    let key = key(&dev.inner, out.dtype, Dist::IntEmit, start.phase);
+    let key = key(&dev.inner, out.dtype, Dist::IntEmit, start.phase, 0);
     dev.inner.guarded(op, || {
         for &(ta, len, ws) in &launches {
             let end = output_end(ta + len);

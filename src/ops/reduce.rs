@@ -20,7 +20,7 @@
 use super::params::Params;
 use super::reduce_cols::{cols_blocks, reduce_cols};
 use super::reduce_rows::{
-    reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable,
+    reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable, whole,
 };
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use crate::array::blocks::collapse;
@@ -536,14 +536,6 @@ fn run(
 ) -> Result<()> {
     let (m, k) = (outer.numel(), inner.numel());
     let (mode, chunk, chunks) = chunking(op, m, k);
-    fn whole(a: &Array) -> Binding<'_> {
-        let (s, _) = a.storage_and_layout();
-        Binding {
-            buffer: s.buffer().expect("non-empty"),
-            offset: 0,
-            size: (a.len() as u64 * a.dtype().size_bytes()).next_multiple_of(4),
-        }
-    }
     if chunks == 1 {
         let (dst, dst_idx, variant) = if op.is_arg() {
             (

@@ -14,8 +14,9 @@
 
 use super::params::{base_i32, Params};
 use super::reduce::{u32_of, Group};
+use super::reduce_rows::whole;
 use crate::array::Array;
-use crate::device::{Binding, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -141,50 +142,39 @@ pub(super) fn scan_blocks(
         dtype
     };
     let totals = Array::empty(opname, &dev_handle, &[m as usize, blocks as usize], acc)?;
-    let eb = acc.size_bytes();
-    let whole = |a: &Array| -> Result<(wgpu::Buffer, u64, u64)> {
-        let (s, l) = a.storage_and_layout();
-        let off = l.offset as i64;
-        let w = dev
-            .window(off, off + a.len() as i64 - 1, off, eb, s.bytes())
-            .filter(|w| w.base == 0)
-            .ok_or_else(|| Error::overflow(opname, "scan totals exceed a binding"))?;
-        Ok((s.buffer().expect("non-empty").clone(), w.offset, w.size))
-    };
-    let (tbuf, toff, tsize) = whole(&totals)?;
+    let totals_bound = totals_binding(dev, opname, &totals)?;
     dev.guarded(opname, || {
         dev.dispatch(
             &key(totals_kernel),
             p.bytes(),
-            &[
-                src.binding,
-                Binding {
-                    buffer: &tbuf,
-                    offset: toff,
-                    size: tsize,
-                },
-            ],
+            &[src.binding, totals_bound],
             m * blocks,
             &shape,
         )
     })?;
     let incl = super::scan::scan(opname, code, &totals, 1)?;
-    let (ibuf, ioff, isize) = whole(&incl)?;
+    let incl_binding = totals_binding(dev, opname, &incl)?;
     dev.guarded(opname, || {
         dev.dispatch(
             &key(blocks_kernel),
             p.bytes(),
-            &[
-                src.binding,
-                Binding {
-                    buffer: &ibuf,
-                    offset: ioff,
-                    size: isize,
-                },
-                dst.binding,
-            ],
+            &[src.binding, incl_binding, dst.binding],
             m * blocks,
             &shape,
         )
     })
+}
+
+/// The binding of a fresh block-totals array, read whole by one launch: `Err` when it exceeds
+/// one binding (f16 lines of one block each give totals twice the input's bytes).
+fn totals_binding<'a>(
+    dev: &DeviceInner,
+    opname: &'static str,
+    totals: &'a Array,
+) -> Result<Binding<'a>> {
+    let binding = whole(totals);
+    if binding.size > dev.max_window() {
+        return Err(Error::overflow(opname, "scan totals exceed a binding"));
+    }
+    Ok(binding)
 }

@@ -107,6 +107,21 @@ impl Layout {
         self.shape.iter().product()
     }
 
+    /// The lowest and highest buffer element index the view reaches (for a non-empty view):
+    /// the window a kernel must bind to read it.
+    pub fn element_span(&self) -> (i64, i64) {
+        let (mut lo, mut hi) = (self.offset as i64, self.offset as i64);
+        for (&n, &s) in self.shape.iter().zip(&self.strides) {
+            let reach = (n as i64 - 1) * s as i64;
+            if reach < 0 {
+                lo += reach
+            } else {
+                hi += reach
+            }
+        }
+        (lo, hi)
+    }
+
     /// Row-major contiguous, so the elements are `offset..offset+numel` in order.
     pub fn is_contiguous(&self) -> bool {
         let mut expected = 1isize;
@@ -447,6 +462,29 @@ mod tests {
         assert_eq!(slice_indices(10, Some(20), Some(30), 1), (10, 0));
         assert_eq!(slice_indices(10, Some(-20), Some(-30), -1), (-1, 0));
         assert_eq!(slice_indices(0, None, None, -1), (-1, 0));
+    }
+
+    #[test]
+    fn element_span_is_the_min_and_max_element() {
+        let l = Layout::contiguous(&[3, 4, 5]);
+        let v = l
+            .permute("t", &[2, 0, 1])
+            .unwrap()
+            .slice(
+                "s",
+                &[
+                    SliceArg::range(None, None, -2),
+                    SliceArg::range(Some(1), None, 1),
+                    SliceArg::full(),
+                ],
+            )
+            .unwrap();
+        let e = elems(&v);
+        let want = (
+            *e.iter().min().unwrap() as i64,
+            *e.iter().max().unwrap() as i64,
+        );
+        assert_eq!(v.element_span(), want);
     }
 
     #[test]

@@ -285,15 +285,7 @@ pub(crate) fn reduce(
     let out = Reduced { values, indices };
 
     // Case A: the whole strided input fits one window, and so do the outputs.
-    let (mut lo, mut hi) = (layout.offset as i64, layout.offset as i64);
-    for (&n, &s) in layout.shape.iter().zip(&layout.strides) {
-        let r = (n as i64 - 1) * s as i64;
-        if r < 0 {
-            lo += r
-        } else {
-            hi += r
-        }
-    }
+    let (lo, hi) = layout.element_span();
     // The window holding the whole strided input, and its binding (None: the input spans more
     // than one binding, case B below).
     let whole = dev

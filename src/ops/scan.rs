@@ -48,15 +48,7 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
     let (ss, sl) = src_arr.storage_and_layout();
     let sbuf = ss.buffer().expect("non-empty");
     let axis_stride = *sl.strides.last().expect("rank >= 1") as i64;
-    let (mut lo, mut hi) = (sl.offset as i64, sl.offset as i64);
-    for (&n, &s) in sl.shape.iter().zip(&sl.strides) {
-        let r = (n as i64 - 1) * s as i64;
-        if r < 0 {
-            lo += r
-        } else {
-            hi += r
-        }
-    }
+    let (lo, hi) = sl.element_span();
     let out_fits = dev.window(0, total as i64 - 1, 0, eb, total * eb).is_some();
     if let (Some(sw), true) = (
         dev.window(lo, hi, sl.offset as i64, eb, ss.bytes()),

@@ -106,6 +106,14 @@ fn dst_index(line: u32, i: u32) -> i32 {
     return row + i32(i) * p.dst_axis_stride;
 }
 
+// What the blocks before `blk` in its line add up to: the scanned block totals.
+fn carried_in(blk: Block) -> A {
+    if (blk.first > 0u) {
+        return offsets[blk.index - 1u];
+    }
+    return identity();
+}
+
 fn invocation(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
     return (wid.y * nwg.x + wid.x) * WG + lid;
 }
@@ -141,10 +149,7 @@ fn main(
         return;
     }
     let blk = block_of(g);
-    var acc = identity();
-    if (blk.first > 0u) {
-        acc = offsets[blk.index - 1u];
-    }
+    var acc = carried_in(blk);
     var at = src_index(blk.line, blk.first);
     if (p.has_carry != 0u) {
         acc = combine(A(dst[dst_index(blk.line, 0u) - 1]), acc);
@@ -204,10 +209,7 @@ fn main_vec4(
         return;
     }
     let blk = block_of(g);
-    var acc = identity();
-    if (blk.first > 0u) {
-        acc = offsets[blk.index - 1u];
-    }
+    var acc = carried_in(blk);
     let at = (u32(p.src_base) + blk.line * p.k_count + blk.first) / 4u;
     let line_start = u32(p.dst_base) + blk.line * p.k_count;
     if (p.has_carry != 0u) {

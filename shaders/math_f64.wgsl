@@ -317,6 +317,18 @@ fn cos_kernel(x: f64) -> f64 {
     return a - (hz - z * r);
 }
 
+// sin(r + (n + shift) pi/2) for rq = (r, n mod 4): shift 0 gives sin, shift 1 gives cos.
+fn sin_quadrant(rq: vec2<f64>, shift: i32) -> f64 {
+    let s = sin_kernel(rq.x);
+    let c = cos_kernel(rq.x);
+    switch (i32(rq.y) + shift) & 3 {
+        case 0: { return s; }
+        case 1: { return c; }
+        case 2: { return -s; }
+        default: { return -c; }
+    }
+}
+
 fn sin_(x: f64) -> f64 {
     if (is_nan(x) || is_inf(x)) {
         return nan_value();
@@ -325,15 +337,7 @@ fn sin_(x: f64) -> f64 {
     if (abs(x) < 0x1p-26) {
         return x;
     }
-    let rq = rem_pio2(x);
-    let s = sin_kernel(rq.x);
-    let c = cos_kernel(rq.x);
-    switch i32(rq.y) {
-        case 0: { return s; }
-        case 1: { return c; }
-        case 2: { return -s; }
-        default: { return -c; }
-    }
+    return sin_quadrant(rem_pio2(x), 0);
 }
 
 fn cos_(x: f64) -> f64 {
@@ -343,15 +347,7 @@ fn cos_(x: f64) -> f64 {
     if (abs(x) < 0x1p-27) {
         return 1.0lf;
     }
-    let rq = rem_pio2(x);
-    let s = sin_kernel(rq.x);
-    let c = cos_kernel(rq.x);
-    switch i32(rq.y) {
-        case 0: { return c; }
-        case 1: { return -s; }
-        case 2: { return -c; }
-        default: { return s; }
-    }
+    return sin_quadrant(rem_pio2(x), 1);
 }
 
 // tan = sin / cos of the reduced argument (-cos / sin in odd quadrants): about 1 ulp more than

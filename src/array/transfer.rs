@@ -53,7 +53,7 @@ impl Array {
                         }
                         if bytes.len() > UPLOAD_CHUNK {
                             // Hand each chunk to the GPU now so staging memory stays bounded.
-                            dev.queue.submit([]);
+                            dev.maintainer.submit(&dev.queue, []);
                         }
                     }
                 });

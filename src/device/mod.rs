@@ -11,7 +11,7 @@ pub(crate) use launch::Binding;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::memory::{MemoryStats, Pool, WgpuBacking};
+use crate::memory::{Maintainer, MemoryStats, Pool, WgpuBacking};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -257,6 +257,8 @@ pub(crate) struct DeviceInner {
     pub pool: Arc<Pool<WgpuBacking>>,
     pub staging: Arc<Pool<WgpuBacking>>,
     pending: Mutex<scheduler::Pending>,
+    /// Serialises submits and polls (a wgpu-core race; see `memory/maintain.rs`).
+    pub maintainer: Arc<Maintainer>,
     lost: Arc<AtomicBool>,
     lost_reason: Arc<Mutex<Option<String>>>,
     uncaptured: Arc<Mutex<Vec<String>>>,
@@ -367,13 +369,14 @@ impl Device {
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
         let staging_usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
+        let maintainer = Arc::new(Maintainer::default());
         let pool = Pool::new(
-            WgpuBacking::new(&device, storage_usage, "gpuarray array"),
+            WgpuBacking::new(&device, &maintainer, storage_usage, "gpuarray array"),
             limits.max_buffer_size,
             config.memory_limit,
         );
         let staging = Pool::new(
-            WgpuBacking::new(&device, staging_usage, "gpuarray readback"),
+            WgpuBacking::new(&device, &maintainer, staging_usage, "gpuarray readback"),
             limits.max_buffer_size,
             None,
         );
@@ -413,6 +416,7 @@ impl Device {
             pool,
             staging,
             pending: Mutex::new(Default::default()),
+            maintainer,
             lost,
             lost_reason,
             uncaptured,

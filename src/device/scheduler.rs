@@ -5,16 +5,13 @@
 
 use super::DeviceInner;
 use crate::error::{Error, Result};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use crate::memory::{Backoff, Progress};
 use std::sync::MutexGuard;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Dispatches recorded before a submit is forced: bounds how much work one submit holds (a
 /// watchdog on real GPUs resets long submissions) while keeping per-op overhead low.
 pub(crate) const MAX_BATCH: u32 = 256;
-
-/// How long one poll blocks before the waiter checks for device loss and its deadline.
-const POLL_SLICE: Duration = Duration::from_millis(50);
 
 #[derive(Default)]
 pub(crate) struct Pending {
@@ -121,38 +118,33 @@ impl DeviceInner {
         let buffers: Vec<wgpu::CommandBuffer> =
             p.encoder.take().map(|e| e.finish()).into_iter().collect();
         p.recorded = 0;
-        self.queue.submit(buffers)
+        self.maintainer.submit(&self.queue, buffers)
     }
 
-    /// Waits, with the device's timeout, for a submission to finish. Never hangs: polls in short
-    /// slices, checking for device loss between them; a panic inside wgpu's poll (its fatal-error
-    /// path) is caught and reported as a lost device.
+    /// Waits, with the device's timeout, for a submission to finish. Never hangs and never
+    /// blocks inside wgpu: checks the submission without blocking and backs off between checks
+    /// (see `memory/maintain.rs` for why), checking for device loss each time; a panic inside
+    /// wgpu's poll (its fatal-error path) is reported as a lost device.
     pub(crate) fn wait(&self, op: &'static str, index: &wgpu::SubmissionIndex) -> Result<()> {
         let timeout = self.timeout();
         let start = Instant::now();
+        let mut backoff = Backoff::new();
         loop {
             self.check_alive()?;
-            let poll = catch_unwind(AssertUnwindSafe(|| {
-                self.device.poll(wgpu::PollType::Wait {
-                    submission_index: Some(index.clone()),
-                    timeout: Some(POLL_SLICE),
-                })
-            }));
-            match poll {
-                Ok(Ok(_)) => return self.check_alive(),
-                Ok(Err(wgpu::PollError::Timeout)) => {
-                    if start.elapsed() >= timeout {
-                        return Err(Error::Timeout {
-                            op,
-                            after: start.elapsed(),
-                        });
+            match self.maintainer.check(&self.device, index) {
+                Progress::Done => return self.check_alive(),
+                Progress::Running => {
+                    let waited = start.elapsed();
+                    if waited >= timeout {
+                        return Err(Error::Timeout { op, after: waited });
                     }
+                    backoff.pause(waited);
                 }
-                Ok(Err(e)) => {
+                Progress::Failed(e) => {
                     self.check_alive()?;
                     return Err(Error::Gpu(format!("{op}: waiting for the GPU failed: {e}")));
                 }
-                Err(_) => {
+                Progress::Panicked => {
                     self.mark_lost("wgpu panicked while polling the device");
                     return Err(Error::DeviceLost);
                 }
@@ -162,7 +154,7 @@ impl DeviceInner {
 
     /// A non-blocking poll that turns a wgpu panic into device loss.
     pub(crate) fn poll_once(&self) {
-        if catch_unwind(AssertUnwindSafe(|| self.device.poll(wgpu::PollType::Poll))).is_err() {
+        if !self.maintainer.poll(&self.device) {
             self.mark_lost("wgpu panicked while polling the device");
         }
     }

@@ -1,27 +1,37 @@
 //! GPU memory: the caching pool (pool.rs), the wgpu allocator behind it, and readback through
 //! pooled staging buffers (staging.rs).
 
+mod maintain;
 mod pool;
 mod staging;
+
+pub(crate) use maintain::{Backoff, Maintainer, Progress};
 
 pub use pool::MemoryStats;
 pub(crate) use pool::{Backing, Pool, PoolBlock};
 pub(crate) use staging::{read_bytes, read_bytes_async};
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 /// Creates wgpu buffers of one usage; allocation failures are caught by error scopes and
 /// reported to the pool, which then frees its cache and retries.
 pub(crate) struct WgpuBacking {
     device: wgpu::Device,
+    maintainer: Arc<Maintainer>,
     usage: wgpu::BufferUsages,
     label: &'static str,
 }
 
 impl WgpuBacking {
-    pub fn new(device: &wgpu::Device, usage: wgpu::BufferUsages, label: &'static str) -> Self {
+    pub fn new(
+        device: &wgpu::Device,
+        maintainer: &Arc<Maintainer>,
+        usage: wgpu::BufferUsages,
+        label: &'static str,
+    ) -> Self {
         WgpuBacking {
             device: device.clone(),
+            maintainer: Arc::clone(maintainer),
             usage,
             label,
         }
@@ -58,7 +68,8 @@ impl Backing for WgpuBacking {
     }
 
     fn collect(&self) {
-        // wgpu frees destroyed buffers when the device is polled.
-        let _ = catch_unwind(AssertUnwindSafe(|| self.device.poll(wgpu::PollType::Poll)));
+        // wgpu frees dropped buffers when the device is polled. A panic inside the poll is
+        // reported by the next wait on the device, which polls again.
+        self.maintainer.poll(&self.device);
     }
 }

@@ -2,6 +2,7 @@
 //! Helpers shared by the integration tests: the test device, a post-test cleanliness check and a
 //! hang watchdog.
 
+pub mod mixed;
 pub mod philox;
 
 use gpuarray::Device;

@@ -1,0 +1,107 @@
+//! One lock around every wgpu call that retires finished submissions: `Device::poll` and
+//! `Queue::submit` (which polls internally).
+//!
+//! Why: wgpu-core 30.0.2 panics in `Device::maintain` ("If the queue is empty, the current
+//! submission index (N) should be at least the wait submission index (N+2)") when two of these
+//! calls race on one device: the first reads the fence, the second retires submissions past that
+//! reading, and the first then finds the queue empty with a fence value below its target. A
+//! `Device` shared by threads died this way within seconds. The upstream fix (gfx-rs/wgpu#9958,
+//! re-reading the fence before that assert) is merged but not released. Once `Cargo.lock` has a
+//! wgpu-core with it, this module can go: call `queue.submit` and `device.poll` directly again
+//! (the waits in `device/scheduler.rs` may then block in wgpu instead of polling).
+//!
+//! Nothing blocks while holding the lock: submits and polls here never wait for the GPU, so
+//! a thread waiting on a long kernel never holds up another thread's submits. Waiters check
+//! their submission with a zero-timeout wait and back off between checks (see
+//! [`Maintainer::check`]); GPU work itself is never serialised by this lock.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+/// The outcome of one non-blocking look at a submission.
+#[derive(Debug)]
+pub(crate) enum Progress {
+    /// The submission (and everything before it) has finished.
+    Done,
+    /// Still running.
+    Running,
+    /// wgpu refused the wait (for example the index of a submission that failed validation).
+    Failed(String),
+    /// wgpu panicked inside the poll (its fatal-error path, e.g. a lost Vulkan device).
+    Panicked,
+}
+
+/// Serialises the calls that retire submissions on one device.
+#[derive(Default)]
+pub(crate) struct Maintainer {
+    lock: Mutex<()>,
+}
+
+impl Maintainer {
+    fn lock(&self) -> MutexGuard<'_, ()> {
+        self.lock.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `queue.submit(buffers)` under the lock.
+    pub fn submit(
+        &self,
+        queue: &wgpu::Queue,
+        buffers: impl IntoIterator<Item = wgpu::CommandBuffer>,
+    ) -> wgpu::SubmissionIndex {
+        let _guard = self.lock();
+        queue.submit(buffers)
+    }
+
+    /// A non-blocking `device.poll` under the lock: runs the callbacks of finished work and
+    /// frees dropped resources. `false` when wgpu panicked (the device is then unusable).
+    pub fn poll(&self, device: &wgpu::Device) -> bool {
+        let _guard = self.lock();
+        catch_unwind(AssertUnwindSafe(|| device.poll(wgpu::PollType::Poll))).is_ok()
+    }
+
+    /// Whether `index` has finished, without blocking: a wait with a zero timeout, which also
+    /// runs the callbacks of whatever has finished.
+    pub fn check(&self, device: &wgpu::Device, index: &wgpu::SubmissionIndex) -> Progress {
+        let _guard = self.lock();
+        let polled = catch_unwind(AssertUnwindSafe(|| {
+            device.poll(wgpu::PollType::Wait {
+                submission_index: Some(index.clone()),
+                timeout: Some(Duration::ZERO),
+            })
+        }));
+        match polled {
+            Ok(Ok(_)) => Progress::Done,
+            Ok(Err(wgpu::PollError::Timeout)) => Progress::Running,
+            Ok(Err(e)) => Progress::Failed(e.to_string()),
+            Err(_) => Progress::Panicked,
+        }
+    }
+}
+
+/// Paces a waiter's checks: yields for the first few (small kernels finish in microseconds),
+/// then sleeps a thirty-second of the time waited so far, between 10 µs and 500 µs, so a wait
+/// overshoots the GPU's finish by about 3 % at most and costs a few checks per millisecond.
+pub(crate) struct Backoff {
+    checks: u32,
+}
+
+impl Backoff {
+    const YIELDS: u32 = 64;
+    const MIN_SLEEP: Duration = Duration::from_micros(10);
+    const MAX_SLEEP: Duration = Duration::from_micros(500);
+
+    pub fn new() -> Self {
+        Backoff { checks: 0 }
+    }
+
+    /// Waits before the next check; `waited` is the time since the wait began.
+    pub fn pause(&mut self, waited: Duration) {
+        self.checks = self.checks.saturating_add(1);
+        if self.checks <= Self::YIELDS {
+            std::thread::yield_now();
+        } else {
+            std::thread::sleep((waited / 32).clamp(Self::MIN_SLEEP, Self::MAX_SLEEP));
+        }
+    }
+}

@@ -17,7 +17,7 @@ pub(crate) struct Binding<'a> {
 
 impl DeviceInner {
     /// Records a launch of `key` over `count` elements (`WG * EPT` per workgroup), its parameters in a
-    /// fresh uniform buffer (created mapped, so no `write_buffer` ordering hazard), and the given
+    /// fresh parameter buffer (created mapped, so no `write_buffer` ordering hazard), and the given
     /// storage bindings at bindings 1, 2, ... Call inside [`DeviceInner::guarded`].
     pub(crate) fn dispatch(
         &self,
@@ -67,7 +67,10 @@ impl DeviceInner {
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(&label),
                 contents: &padded,
-                usage: wgpu::BufferUsages::UNIFORM,
+                // STORAGE too: a kernel whose parameters change on every launch (Philox's
+                // counter) reads them from a storage binding, which drivers do not specialise
+                // shaders on (see shaders/philox.wgsl).
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::STORAGE,
             });
         let mut entries = vec![wgpu::BindGroupEntry {
             binding: 0,

@@ -498,6 +498,21 @@ impl Device {
         crate::ops::matmul::tuned_kernel(&self.inner, self)
     }
 
+    /// Compute pipelines compiled on this device so far: those compiled at start-up plus any
+    /// compiled on first use. Each is compiled once and cached, so after a warm-up this stays
+    /// constant however many calls follow (`GPUARRAY_LOG=1` also prints each compile).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// let before = dev.pipelines_compiled();
+    /// assert!(before >= dev.info().pipelines);
+    /// # Ok(()) }
+    /// ```
+    pub fn pipelines_compiled(&self) -> usize {
+        self.inner.pipelines.len()
+    }
+
     /// The memory pool's counters.
     pub fn memory_stats(&self) -> MemoryStats {
         self.inner.pool.stats()
@@ -632,6 +647,12 @@ impl DeviceInner {
             })
             .map_err(|e| Error::Gpu(format!("compiling kernel {label}: {e}")))?;
         self.pipelines.insert(key.clone(), pipeline.clone());
+        if self.log_dispatches {
+            eprintln!(
+                "gpuarray: compiled {label} ({} pipelines on this device)",
+                self.pipelines.len()
+            );
+        }
         Ok(pipeline)
     }
 }

@@ -22,26 +22,8 @@ fn run_mixed(threads: usize, secs: u64) {
     let baseline = dev.memory_stats().in_use_bytes;
     let deadline = Instant::now() + Duration::from_secs(secs);
     let done_ops = Arc::new(AtomicU64::new(0));
-    let finished = Arc::new(AtomicBool::new(false));
     let (outbox, inbox) = mpsc::channel::<Handoff>();
     let inbox = Arc::new(Mutex::new(inbox));
-
-    let watchdog = {
-        let (done_ops, finished) = (Arc::clone(&done_ops), Arc::clone(&finished));
-        std::thread::spawn(move || {
-            let (mut last, mut since) = (0, Instant::now());
-            while !finished.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(200));
-                let now = done_ops.load(Ordering::SeqCst);
-                if now != last {
-                    (last, since) = (now, Instant::now());
-                } else if since.elapsed() > Duration::from_secs(60) {
-                    return Err(format!("hung: no op finished for 60 s after {now} ops"));
-                }
-            }
-            Ok(())
-        })
-    };
 
     let workers: Vec<_> = (0..threads)
         .map(|t| {
@@ -63,6 +45,17 @@ fn run_mixed(threads: usize, secs: u64) {
         })
         .collect();
     drop(outbox);
+    // The watchdog: a hang (no op finished anywhere for 60 s) fails the test instead of stalling it.
+    let (mut last, mut since) = (0, Instant::now());
+    while !workers.iter().all(|w| w.is_finished()) {
+        std::thread::sleep(Duration::from_millis(100));
+        let now = done_ops.load(Ordering::SeqCst);
+        if now != last {
+            (last, since) = (now, Instant::now());
+        } else if since.elapsed() > Duration::from_secs(60) {
+            panic!("hung: no op finished for 60 s after {now} ops");
+        }
+    }
     let mut failures = Vec::new();
     let mut per_thread = Vec::new();
     for (t, w) in workers.into_iter().enumerate() {
@@ -77,8 +70,6 @@ fn run_mixed(threads: usize, secs: u64) {
             )),
         }
     }
-    finished.store(true, Ordering::SeqCst);
-    watchdog.join().unwrap().unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(
         dev.lost_reason().is_none(),

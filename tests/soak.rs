@@ -126,7 +126,7 @@ fn random_ops_for_minutes() {
             dev.synchronize().unwrap();
             after_warm_up = Some((resident_bytes(), dev.pipelines_compiled()));
         }
-        if ops % 20_000 == 0 {
+        if ops.is_multiple_of(20_000) {
             samples.push((started.elapsed().as_secs(), resident_bytes()));
         }
     }

@@ -125,22 +125,16 @@ impl Kernel {
             Kernel::MatmulTiled,
             Kernel::MatmulGemv,
             Kernel::MatmulNaive,
-            Kernel::MatmulSgb(32),
-            Kernel::MatmulSgb(16),
-            Kernel::MatmulSgb(8),
-            Kernel::Take,
-            Kernel::Philox,
-            Kernel::Philox64,
         ]);
+        v.extend(super::matmul_sgb::TILE_ROWS.map(Kernel::MatmulSgb));
+        v.extend([Kernel::Take, Kernel::Philox, Kernel::Philox64]);
         v
     }
 
     /// The entry point to compile.
     pub fn entry(self) -> &'static str {
         match self {
-            Kernel::MatmulSgb(32) => "main_32x8",
-            Kernel::MatmulSgb(16) => "main_16x8",
-            Kernel::MatmulSgb(_) => "main_8x8",
+            Kernel::MatmulSgb(rows) => super::matmul_sgb::entry_point(rows),
             Kernel::ScanTotals => "totals_main",
             Kernel::ScanTotalsVec4 => "totals_vec4",
             Kernel::ScanBlocksVec4 => "main_vec4",
@@ -277,7 +271,8 @@ impl Kernel {
             Kernel::MatmulTiled => vec![include_str!("../../shaders/matmul_tiled.wgsl")],
             Kernel::MatmulGemv => vec![include_str!("../../shaders/matmul_gemv.wgsl")],
             Kernel::MatmulNaive => vec![include_str!("../../shaders/matmul_naive.wgsl")],
-            Kernel::MatmulSgb(_) => vec![include_str!("../../shaders/matmul_sgb.wgsl")],
+            // Generated with its one entry point (see `wgsl`).
+            Kernel::MatmulSgb(_) => vec![],
             Kernel::Take => vec![include_str!("../../shaders/take.wgsl")],
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
             Kernel::Philox => vec![
@@ -481,6 +476,9 @@ impl Kernel {
         s.push_str(&self.prelude(v));
         for src in self.sources(v) {
             s.push_str(src);
+        }
+        if let Kernel::MatmulSgb(rows) = self {
+            s.push_str(&super::matmul_sgb::source(rows));
         }
         s
     }

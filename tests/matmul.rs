@@ -43,18 +43,37 @@ fn to_f32(v: &[f64]) -> Vec<f32> {
     v.iter().map(|&x| x as f32).collect()
 }
 
+/// The automatic choice, then every kernel the device can run: each is tested directly,
+/// whichever the tune keeps.
 fn kernels(dev: &Device) -> Vec<Option<MatmulKernel>> {
-    let mut ks = vec![None, Some(MatmulKernel::Tiled), Some(MatmulKernel::Naive)];
-    if dev
-        .matmul_tuning()
-        .unwrap()
-        .candidates
-        .iter()
-        .any(|c| matches!(c.0, MatmulKernel::SubgroupBroadcast { .. }))
-    {
-        ks.extend([32, 16, 8].map(|rows| Some(MatmulKernel::SubgroupBroadcast { rows })));
-    }
+    let mut ks = vec![None];
+    ks.extend(dev.matmul_kernels().into_iter().map(Some));
     ks
+}
+
+/// The tune measures every kernel the device has except the naive baseline, and rejects none:
+/// a kernel giving a wrong result would otherwise drop out of use (and of these tests) quietly.
+#[test]
+fn the_tune_measures_every_kernel_and_rejects_none() {
+    let Some(dev) = common::device() else { return };
+    let tuning = dev.matmul_tuning().unwrap();
+    assert!(
+        tuning.rejected.is_empty(),
+        "rejected: {:?}",
+        tuning.rejected
+    );
+    let measured: Vec<MatmulKernel> = tuning.candidates.iter().map(|c| c.0).collect();
+    let expected: Vec<MatmulKernel> = dev
+        .matmul_kernels()
+        .into_iter()
+        .filter(|k| *k != MatmulKernel::Naive)
+        .collect();
+    if expected.len() > 1 {
+        assert_eq!(measured, expected, "the tune's candidates");
+    } else {
+        println!("one candidate on {}: no tune to check", dev.info());
+    }
+    assert!(expected.contains(&tuning.chosen), "chose {}", tuning.chosen);
 }
 
 fn mm(a: &Array, b: &Array, k: Option<MatmulKernel>) -> gpuarray::Result<Array> {

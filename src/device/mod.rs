@@ -3,7 +3,7 @@
 
 mod kernels;
 mod launch;
-mod matmul_sgb;
+pub(crate) mod matmul_sgb;
 mod scheduler;
 
 pub use kernels::{shader_variants, ShaderVariant};

@@ -6,6 +6,7 @@
 use super::params::Params;
 use crate::array::blocks::{collapse, plan_granular, Block, BlockLimits, Operand, Window};
 use crate::array::Array;
+use crate::device::matmul_sgb::TILE_ROWS;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -58,6 +59,10 @@ pub struct MatmulTuning {
     pub shape: (usize, usize, usize),
     /// Wall time of the whole tune, kernel compilation included.
     pub elapsed: Duration,
+    /// Candidates left out because their result differed from the first candidate's (a driver
+    /// that breaks a kernel's assumptions), with the reason. Normally empty; the test suite fails
+    /// when it is not, so a broken kernel cannot drop out of use unnoticed.
+    pub rejected: Vec<(MatmulKernel, String)>,
 }
 
 /// `numpy.matmul(a, b)`, with the kernel chosen automatically or forced.
@@ -240,11 +245,10 @@ fn run(
     );
     let kernel = match forced {
         Some(MatmulKernel::SubgroupBroadcast { rows }) => {
-            if a.dtype() != DType::F32 || !dev.has_subgroups_of_8() || ![8, 16, 32].contains(&rows)
-            {
+            if a.dtype() != DType::F32 || !dev.has_subgroups_of_8() || !TILE_ROWS.contains(&rows) {
                 return Err(Error::Unsupported {
                     op: OP,
-                    feature: format!("the subgroup-broadcast kernel ({rows} rows) needs f32 (got {}), rows of 8, 16 or 32, and an adapter with 8-wide subgroups", a.dtype()),
+                    feature: format!("the subgroup-broadcast kernel ({rows} rows) needs f32 (got {}), rows in {TILE_ROWS:?}, and an adapter with 8-wide subgroups", a.dtype()),
                 });
             }
             Some(MatmulKernel::SubgroupBroadcast { rows })
@@ -880,10 +884,10 @@ pub(crate) fn tuned_kernel(dev: &DeviceInner, device: &crate::Device) -> Result<
 
 fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
     let started = Instant::now();
-    let mut candidates = vec![MatmulKernel::Tiled];
-    if dev.has_subgroups_of_8() {
-        candidates.extend([32, 16, 8].map(|rows| MatmulKernel::SubgroupBroadcast { rows }));
-    }
+    let candidates: Vec<MatmulKernel> = kernels_for(dev)
+        .into_iter()
+        .filter(|k| *k != MatmulKernel::Naive)
+        .collect();
     let (m, n, k) = (512usize, 512usize, 512usize);
     if candidates.len() == 1 {
         return Ok(MatmulTuning {
@@ -891,6 +895,7 @@ fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
             candidates: vec![],
             shape: (m, n, k),
             elapsed: started.elapsed(),
+            rejected: vec![],
         });
     }
     // Exactly representable inputs and sums, so every correct kernel gives identical bits.
@@ -900,6 +905,7 @@ fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
     let b = Array::from_slice(device, &hb, &[k, n])?;
     let mut reference: Option<Vec<f32>> = None;
     let mut results = Vec::new();
+    let mut rejected = Vec::new();
     for &cand in &candidates {
         let c = Array::empty(OP, device, &[m, n], DType::F32)?;
         let once = || -> Result<()> {
@@ -924,14 +930,21 @@ fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
         once()?; // warm-up: compiles the kernel on drivers that compile at first use
         let out = c.to_vec::<f32>()?;
         // A kernel whose subgroup assumption does not hold on this driver gives wrong results:
-        // it is excluded, never chosen.
+        // it is never chosen, and the tuning says so (`rejected`).
         match &reference {
             None => reference = Some(out),
             Some(r) if *r != out => {
+                let wrong = r.iter().zip(&out).filter(|(x, y)| x != y).count();
+                let why = format!(
+                    "{wrong} of {} elements differ from {}'s on the {m}x{k} @ {k}x{n} tuning problem",
+                    out.len(),
+                    candidates[0]
+                );
                 log::warn!(
-                    "gpuarray: matmul kernel {cand} gave wrong results on {}; not used",
+                    "gpuarray: matmul kernel {cand} not used on {}: {why}",
                     dev.info
                 );
+                rejected.push((cand, why));
                 continue;
             }
             _ => {}
@@ -954,7 +967,36 @@ fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
         candidates: results,
         shape: (m, n, k),
         elapsed: started.elapsed(),
+        rejected,
     })
+}
+
+/// Every matmul kernel `dev` can run: the naive and tiled kernels everywhere, the
+/// subgroup-broadcast ones where subgroups are 8 wide.
+fn kernels_for(dev: &DeviceInner) -> Vec<MatmulKernel> {
+    let mut kernels = vec![MatmulKernel::Tiled, MatmulKernel::Naive];
+    if dev.has_subgroups_of_8() {
+        kernels.extend(TILE_ROWS.map(|rows| MatmulKernel::SubgroupBroadcast { rows }));
+    }
+    kernels
+}
+
+impl crate::Device {
+    /// Every matmul kernel this device can run (each accepted by
+    /// [`Array::matmul_with`](crate::Array::matmul_with)), whichever the tune chooses.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::full(&dev, &[4, 4], 1.0, gpuarray::DType::F32)?;
+    /// for k in dev.matmul_kernels() {
+    ///     assert_eq!(a.matmul_with(&a, k)?.to_vec::<f32>()?, vec![4.0; 16]);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn matmul_kernels(&self) -> Vec<MatmulKernel> {
+        kernels_for(&self.inner)
+    }
 }
 
 #[cfg(test)]

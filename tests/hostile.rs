@@ -1400,3 +1400,141 @@ fn prop_pad_tile_repeat_match_the_model() {
         .unwrap();
     w.check();
 }
+
+#[test]
+fn neighbouring_calls_at_the_extremes() {
+    let Some(dev) = device() else { return };
+    let w = Witness::new(&dev);
+    let a = arange_i32(&dev, 6).reshape(&[2, 3]).unwrap();
+    // Constructors.
+    assert_err!(
+        Array::linspace(&dev, 0.0, 1.0, usize::MAX, DType::F32),
+        Error::Overflow { .. },
+        "linspace"
+    );
+    assert_err!(
+        Array::eye(&dev, usize::MAX, DType::F32),
+        Error::Overflow { .. },
+        "eye"
+    );
+    assert_err!(
+        Array::eye(&dev, 1 << 32, DType::F32),
+        Error::Overflow { .. } | Error::TooLarge { .. },
+        "eye"
+    );
+    for k in [isize::MIN, isize::MAX, 3, -2] {
+        let e = Array::eye_k(&dev, 2, 3, k, DType::I32).unwrap();
+        assert_eq!(ints(&e).iter().sum::<i32>(), 0, "eye_k({k})");
+    }
+    assert_err!(
+        Array::from_slice(&dev, &[1i32], &[usize::MAX, 0]),
+        Error::Overflow { .. },
+        "from_slice"
+    );
+    assert_err!(
+        Array::from_slice(&dev, &[1i32], &[2]),
+        Error::Shape { .. },
+        "from_slice"
+    );
+    // Views.
+    assert_err!(
+        a.broadcast_to(&[usize::MAX, 3]),
+        Error::Overflow { .. },
+        "broadcast_to"
+    );
+    assert_err!(
+        a.broadcast_to(&[1 << 62, 2, 3]),
+        Error::Overflow { .. },
+        "broadcast_to"
+    );
+    assert_err!(a.reshape(&[isize::MAX, 2]), Error::Shape { .. }, "reshape");
+    assert_err!(
+        a.reshape(&[isize::MAX, 4]),
+        Error::Overflow { .. },
+        "reshape"
+    );
+    assert_err!(
+        a.reshape(&[isize::MIN]),
+        Error::InvalidArgument { .. },
+        "reshape"
+    );
+    assert_err!(a.reshape(&[0, -1]), Error::Shape { .. }, "reshape");
+    assert_err!(a.expand_dims(isize::MAX), Error::Axis { .. }, "expand_dims");
+    assert_err!(a.expand_dims(isize::MIN), Error::Axis { .. }, "expand_dims");
+    assert_err!(a.swapaxes(isize::MIN, 0), Error::Axis { .. }, "swapaxes");
+    assert_err!(a.squeeze_axes(&[isize::MAX]), Error::Axis { .. }, "squeeze");
+    assert_err!(a.flip(Some(isize::MIN)), Error::Axis { .. }, "flip");
+    assert_err!(a.cumsum(Some(isize::MAX)), Error::Axis { .. }, "cumsum");
+    assert_err!(
+        a.argmax(Some(isize::MIN), false),
+        Error::Axis { .. },
+        "argmax"
+    );
+    // Joins and splits.
+    for shift in [isize::MIN, isize::MAX, -1, 0, 7] {
+        let want: Vec<i32> = (0..6)
+            .map(|i| (i - shift.rem_euclid(6) as i32).rem_euclid(6))
+            .collect();
+        assert_eq!(ints(&a.roll(shift, None).unwrap()), want, "roll({shift})");
+    }
+    assert_err!(
+        a.split(usize::MAX, 1),
+        Error::InvalidArgument { .. },
+        "split"
+    );
+    assert_err!(a.split(0, 1), Error::InvalidArgument { .. }, "split");
+    let parts = a.split_at(&[usize::MAX, 1], 1).unwrap();
+    assert_eq!(
+        parts.iter().map(|p| p.shape()[1]).collect::<Vec<_>>(),
+        [3, 0, 2]
+    );
+    // Random draws.
+    let mut g = Generator::new(&dev, 2);
+    assert_err!(
+        g.random(&[usize::MAX], DType::F32),
+        Error::Overflow { .. },
+        "random"
+    );
+    assert_err!(
+        g.standard_normal(&[1 << 40], DType::F32),
+        Error::TooLarge { .. },
+        "standard_normal"
+    );
+    assert_err!(
+        g.integers(i64::MIN, i64::MAX, &[2], DType::I32),
+        Error::InvalidArgument { .. },
+        "integers"
+    );
+    assert_err!(
+        g.integers(0, 0, &[2], DType::U32),
+        Error::InvalidArgument { .. },
+        "integers"
+    );
+    assert_err!(
+        g.bernoulli(f64::NAN, &[2], DType::F32),
+        Error::InvalidArgument { .. },
+        "bernoulli"
+    );
+    g.advance(u64::MAX - g.offset()).unwrap();
+    assert_err!(g.advance(1), Error::Overflow { .. }, "advance");
+    assert_err!(g.bits(&[1]), Error::Overflow { .. }, "bits");
+    assert_err!(
+        gpuarray::random::philox_blocks(&dev, [0; 4], [0; 2], usize::MAX),
+        Error::Overflow { .. },
+        "philox_blocks"
+    );
+    // Products of huge broadcast views.
+    let one = Array::from_slice(&dev, &[1.0f32], &[1, 1]).unwrap();
+    let col = one.broadcast_to(&[1 << 40, 1]).unwrap();
+    let row = one.broadcast_to(&[1, 1 << 40]).unwrap();
+    assert!(matches!(
+        col.matmul(&row),
+        Err(Error::Overflow { .. } | Error::TooLarge { .. })
+    ));
+    assert!(matches!(
+        col.tensordot(&row, &[], &[]),
+        Err(Error::Overflow { .. } | Error::TooLarge { .. })
+    ));
+    assert_eq!(ints(&a), [0, 1, 2, 3, 4, 5]);
+    w.check();
+}

@@ -67,8 +67,12 @@ pub enum Error {
         /// The pool limit in force (`u64::MAX` when none is set).
         limit: u64,
     },
-    /// A single buffer larger than the adapter can ever hold.
-    #[error("{op}: {requested} bytes is larger than the adapter's {what} of {max} bytes")]
+    /// A single buffer larger than the adapter can ever hold, or a host allocation sized by the
+    /// caller (`what` starting with "host") larger than the host can provide.
+    #[error(
+        "{op}: {requested} bytes is larger than {} of {max} bytes",
+        limit_name(what)
+    )]
     TooLarge {
         /// The operation.
         op: &'static str,
@@ -76,7 +80,8 @@ pub enum Error {
         requested: u64,
         /// The limit.
         max: u64,
-        /// Which limit, e.g. `"max_buffer_size"`.
+        /// Which limit, e.g. `"max_buffer_size"` (an adapter limit) or
+        /// `"host allocation limit (isize::MAX bytes)"`.
         what: &'static str,
     },
     /// Size arithmetic overflowed (a shape whose product does not fit in 64 bits, say).
@@ -133,6 +138,15 @@ pub enum Error {
         /// Character position in the subscripts, when one applies.
         pos: Option<usize>,
     },
+}
+
+/// "the adapter's max_buffer_size", or "the host allocation limit" for host limits.
+fn limit_name(what: &str) -> String {
+    if what.starts_with("host") {
+        format!("the {what}")
+    } else {
+        format!("the adapter's {what}")
+    }
 }
 
 impl Error {

@@ -53,6 +53,7 @@ pub use array::reduce::Axes;
 pub use array::{concatenate, matmul, stack, Array};
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
+    MAX_TIMEOUT,
 };
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};

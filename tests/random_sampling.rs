@@ -190,9 +190,12 @@ fn choice_follows_its_documented_draws() {
     let m = 50usize;
     let data: Vec<f32> = (0..m * 3).map(|i| i as f32).collect();
     let a = Array::from_slice(&dev, &data, &[m, 3]).unwrap();
-    let p: Vec<f64> = (0..m)
+    let raw: Vec<f64> = (0..m)
         .map(|i| if i % 7 == 3 { 0.0 } else { (i % 5 + 1) as f64 })
         .collect();
+    // Probabilities, as NumPy requires: they must sum to 1 (within sqrt(eps)).
+    let raw_total: f64 = raw.iter().sum();
+    let p: Vec<f64> = raw.iter().map(|x| x / raw_total).collect();
     let total: f64 = p.iter().sum();
     for (replace, weights) in [(true, false), (true, true), (false, false), (false, true)] {
         let mut g = Generator::with_stream(&dev, 77, 0, 1);
@@ -292,6 +295,10 @@ fn choice_follows_its_documented_draws() {
     assert!(g.choice(&a, &[3], true, Some(&vec![-1.0; m])).is_err());
     assert!(g.choice(&a, &[3], true, Some(&vec![0.0; m])).is_err());
     assert!(
+        g.choice(&a, &[3], true, Some(&raw)).is_err(),
+        "weights summing to {raw_total}"
+    );
+    assert!(
         g.choice(&a, &[45], false, Some(&p)).is_err(),
         "only 43 non-zero weights"
     );
@@ -307,7 +314,7 @@ fn choice_follows_its_documented_draws() {
 fn weighted_choice_frequencies() {
     let Some(dev) = common::device() else { return };
     // 10^6 draws over weights 1..=8: chi-square with 7 degrees of freedom, P(> 40) ~ 1e-6.
-    let p: Vec<f64> = (1..=8).map(|x| x as f64).collect();
+    let p: Vec<f64> = (1..=8).map(|x| x as f64 / 36.0).collect();
     let a = Array::arange(&dev, 0.0, 8.0, 1.0, DType::I32).unwrap();
     let mut g = Generator::new(&dev, 99);
     let n = 1_000_000;
@@ -322,7 +329,7 @@ fn weighted_choice_frequencies() {
         .iter()
         .zip(&p)
         .map(|(&c, &w)| {
-            let e = n as f64 * w / 36.0;
+            let e = n as f64 * w;
             (c - e).powi(2) / e
         })
         .sum();

@@ -35,7 +35,9 @@ impl Array {
     }
 
     /// An array with every element `value` (converted to `dtype`: floats round to nearest,
-    /// integers truncate toward zero and saturate).
+    /// integers truncate toward zero; bool is `value != 0`). For integer dtypes a value that is
+    /// NaN, infinite or out of range after truncation is `Err(InvalidArgument)`, where NumPy
+    /// warns "invalid value encountered in cast" and fills garbage.
     ///
     /// ```no_run
     /// # fn main() -> gpuarray::Result<()> {
@@ -48,20 +50,34 @@ impl Array {
         Array::full_op("full", device, shape, value, dtype)
     }
 
-    fn full_op(
+    /// `full` with the caller's name in errors (`sum` of an empty axis fills its identity).
+    pub(crate) fn full_op(
         op: &'static str,
         device: &Device,
         shape: &[usize],
         value: f64,
         dtype: DType,
     ) -> Result<Array> {
+        check_fill_value(op, value, dtype)?;
         let a = Array::empty(op, device, shape, dtype)?;
         fill_view(op, &a, value)?;
         Ok(a)
     }
 
-    /// Writes `value` into every element of this array or view.
+    /// Writes `value` into every element of this array or view (converted as
+    /// [`Array::full`] converts it, with the same errors).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::zeros(&dev, &[3], gpuarray::DType::I32)?;
+    /// a.fill(-2.7)?;
+    /// assert_eq!(a.to_vec::<i32>()?, vec![-2, -2, -2]);
+    /// assert!(a.fill(f64::NAN).is_err());
+    /// # Ok(()) }
+    /// ```
     pub fn fill(&self, value: f64) -> Result<()> {
+        check_fill_value("fill", value, self.dtype)?;
         if self
             .layout
             .shape
@@ -113,8 +129,22 @@ impl Array {
         if len > isize::MAX as f64 {
             return Err(Error::overflow(
                 op,
-                format!("arange({start}, {stop}, {step}) has {len} elements"),
+                format!("arange({start:?}, {stop:?}, {step:?}) has {len:e} elements"),
             ));
+        }
+        if let Some((min, max)) = int_range(dtype).filter(|_| len > 0.0) {
+            // The kernel's integer arithmetic wraps, so a value past the dtype's range would come
+            // out with the wrong sign: refuse, naming the first value that does not fit.
+            let last = start + (len - 1.0) * step;
+            if let Some(bad) = [start, last].into_iter().find(|v| !(min..=max).contains(v)) {
+                return Err(Error::invalid(
+                    op,
+                    format!(
+                        "arange({start:?}, {stop:?}, {step:?}) reaches {bad:?}, outside {dtype}'s \
+                         range {min}..={max}"
+                    ),
+                ));
+            }
         }
         let a = Array::empty(op, device, &[len as usize], dtype)?;
         let seq = if dtype.is_float() {
@@ -233,4 +263,28 @@ impl Array {
         }
         Ok(a)
     }
+}
+
+/// The range of an integer dtype as f64 (both ends exact), `None` for floats and bool.
+fn int_range(dtype: DType) -> Option<(f64, f64)> {
+    match dtype {
+        DType::I32 => Some((f64::from(i32::MIN), f64::from(i32::MAX))),
+        DType::U32 => Some((0.0, f64::from(u32::MAX))),
+        _ => None,
+    }
+}
+
+/// `Err(InvalidArgument)` unless `value` converts to `dtype` by truncation: the fill kernel's
+/// `as` conversion would turn NaN into 0 and 1e20 into `i32::MAX` without a word.
+fn check_fill_value(op: &'static str, value: f64, dtype: DType) -> Result<()> {
+    let Some((min, max)) = int_range(dtype) else {
+        return Ok(());
+    };
+    if value.is_finite() && (min..=max).contains(&value.trunc()) {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        op,
+        format!("cannot convert the fill value {value:?} to {dtype} (range {min}..={max})"),
+    ))
 }

@@ -52,11 +52,24 @@ pub fn concatenate(arrays: &[&Array], axis: isize) -> Result<Array> {
                 ),
             ));
         }
-        total += a.shape()[ax];
+        total = total.checked_add(a.shape()[ax]).ok_or_else(|| {
+            Error::overflow(
+                op,
+                format!(
+                    "the lengths along axis {ax} ({:?}) add up past {}",
+                    arrays.iter().map(|a| a.shape()[ax]).collect::<Vec<_>>(),
+                    usize::MAX
+                ),
+            )
+        })?;
     }
     let mut shape = first.shape().to_vec();
     shape[ax] = total;
     let out = Array::empty(op, first.device(), &shape, first.dtype())?;
+    if out.is_empty() {
+        return Ok(out);
+    }
+    // Every length is at most the total, which `empty` checked against isize::MAX.
     let mut at = 0isize;
     for a in arrays {
         let n = a.shape()[ax] as isize;
@@ -205,12 +218,40 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn tile(&self, reps: &[usize]) -> Result<Array> {
+        let op = "tile";
         let d = reps.len().max(self.ndim());
         let mut shape = vec![1usize; d - self.ndim()];
         shape.extend_from_slice(self.shape());
         let mut r = vec![1usize; d - reps.len()];
         r.extend_from_slice(reps);
+        let out: Vec<usize> = shape
+            .iter()
+            .zip(&r)
+            .map(|(&s, &k)| {
+                s.checked_mul(k)
+                    .filter(|&n| n <= isize::MAX as usize)
+                    .ok_or_else(|| {
+                        Error::overflow(
+                            op,
+                            format!(
+                                "{k} repetitions of an axis of length {s} are longer than the \
+                                 maximum allowed dimension {}",
+                                isize::MAX
+                            ),
+                        )
+                    })
+            })
+            .collect::<Result<_>>()?;
+        let numel = checked_numel(op, &out)?;
+        if numel == 0 {
+            // Nothing to copy; the (repetitions, length) pairs below might not even be a valid
+            // shape (`usize::MAX` repetitions of an empty axis are an empty axis).
+            return Array::empty(op, self.device(), &out, self.dtype());
+        }
+        // Refused here, in tile's name, rather than by the copy that would allocate it.
+        self.device().check_buffer_size(op, numel, self.dtype())?;
         // View as (1, s0, 1, s1, ...), broadcast to (r0, s0, r1, s1, ...), copy, merge pairs.
+        // Every entry is a factor of a checked, non-zero output size: the casts are exact.
         let a = self.reshape(&shape.iter().map(|&x| x as isize).collect::<Vec<_>>())?;
         let mut inter = Vec::new();
         let mut big = Vec::new();
@@ -218,12 +259,7 @@ impl Array {
             inter.extend([1isize, s as isize]);
             big.extend([r[i], s]);
         }
-        checked_numel("tile", &big)?;
-        let out: Vec<isize> = shape
-            .iter()
-            .zip(&r)
-            .map(|(&s, &k)| (s * k) as isize)
-            .collect();
+        let out: Vec<isize> = out.iter().map(|&n| n as isize).collect();
         a.reshape(&inter)?
             .broadcast_to(&big)?
             .contiguous()?
@@ -236,13 +272,34 @@ impl Array {
         let Some(axis) = axis else {
             return self.reshape(&[-1])?.repeat(repeats, Some(0));
         };
-        let ax = normalize_axis("repeat", axis, self.ndim())?;
+        let op = "repeat";
+        let ax = normalize_axis(op, axis, self.ndim())?;
+        let mut out = self.shape().to_vec();
+        out[ax] = out[ax]
+            .checked_mul(repeats)
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| {
+                Error::overflow(
+                    op,
+                    format!(
+                        "{repeats} repeats of axis {ax} (length {}) of shape {:?} make an axis \
+                         longer than the maximum allowed dimension {}",
+                        out[ax],
+                        self.shape(),
+                        isize::MAX
+                    ),
+                )
+            })?;
+        let numel = checked_numel(op, &out)?;
+        if numel == 0 {
+            return Array::empty(op, self.device(), &out, self.dtype());
+        }
+        self.device().check_buffer_size(op, numel, self.dtype())?;
         let e = self.expand_dims(ax as isize + 1)?;
         let mut big = e.shape().to_vec();
         big[ax + 1] = repeats;
-        checked_numel("repeat", &big)?;
-        let mut out: Vec<isize> = self.shape().iter().map(|&x| x as isize).collect();
-        out[ax] *= repeats as isize;
+        // A factor of the checked, non-zero output size: the casts below are exact.
+        let out: Vec<isize> = out.iter().map(|&x| x as isize).collect();
         e.broadcast_to(&big)?.contiguous()?.reshape(&out)
     }
 
@@ -267,14 +324,34 @@ impl Array {
                 ),
             ));
         }
+        let op = "pad";
         let shape: Vec<usize> = self
             .shape()
             .iter()
             .zip(pad_width)
-            .map(|(&s, &(b, a))| s + b + a)
-            .collect();
-        checked_numel("pad", &shape)?;
-        let out = Array::full(self.device(), &shape, value, self.dtype())?;
+            .enumerate()
+            .map(|(d, (&s, &(b, a)))| {
+                s.checked_add(b)
+                    .and_then(|n| n.checked_add(a))
+                    .filter(|&n| n <= isize::MAX as usize)
+                    .ok_or_else(|| {
+                        Error::overflow(
+                            op,
+                            format!(
+                                "padding ({b}, {a}) of axis {d} (length {s}) passes the maximum \
+                                 allowed dimension {}",
+                                isize::MAX
+                            ),
+                        )
+                    })
+            })
+            .collect::<Result<_>>()?;
+        checked_numel(op, &shape)?;
+        let out = Array::full_op(op, self.device(), &shape, value, self.dtype())?;
+        if self.is_empty() {
+            // Nothing to place; with an empty output the offsets below need not even fit isize.
+            return Ok(out);
+        }
         let sl: Vec<SliceArg> = self
             .shape()
             .iter()
@@ -305,41 +382,44 @@ impl Array {
             return self.reshape(&[-1])?.take(indices, Some(0));
         };
         let ax = normalize_axis(op, axis, self.ndim())?;
-        let idx = match indices.dtype() {
-            DType::I32 => indices.contiguous()?,
-            DType::U32 => indices.astype(DType::I32)?,
-            other => {
-                return Err(Error::invalid(
-                    op,
-                    format!("indices must be integers, got {other}"),
-                ))
-            }
-        };
+        if !matches!(indices.dtype(), DType::I32 | DType::U32) {
+            return Err(Error::invalid(
+                op,
+                format!("indices must be i32 or u32, got {}", indices.dtype()),
+            ));
+        }
         let n = self.shape()[ax];
         let mut shape: Vec<usize> = self.shape()[..ax].to_vec();
-        shape.extend_from_slice(idx.shape());
+        shape.extend_from_slice(indices.shape());
         shape.extend_from_slice(&self.shape()[ax + 1..]);
         let out = Array::empty(op, self.device(), &shape, self.dtype())?;
         if out.is_empty() {
             return Ok(out);
         }
-        let (lo, hi) = (
-            idx.min(Axes::All, false)?.item::<i32>()?,
-            idx.max(Axes::All, false)?.item::<i32>()?,
-        );
+        // The bounds in the indices' own dtype: a u32 index above i32::MAX would read as negative
+        // once converted for the kernel, and the message must show the index the caller gave.
+        let (lo, hi) = match indices.dtype() {
+            DType::I32 => (
+                i64::from(indices.min(Axes::All, false)?.item::<i32>()?),
+                i64::from(indices.max(Axes::All, false)?.item::<i32>()?),
+            ),
+            _ => (
+                i64::from(indices.min(Axes::All, false)?.item::<u32>()?),
+                i64::from(indices.max(Axes::All, false)?.item::<u32>()?),
+            ),
+        };
         let limit = n as i64;
-        if n == 0
-            || (lo as i64) < -limit
-            || (hi as i64) >= limit
-            || (indices.dtype() == DType::U32 && lo < 0)
-        {
+        if let Some(bad) = [hi, lo].into_iter().find(|&i| i >= limit || i < -limit) {
             return Err(Error::invalid(
                 op,
-                format!(
-                    "index out of bounds for axis {ax} with size {n} (indices span {lo}..={hi})"
-                ),
+                format!("index {bad} is out of bounds for axis {ax} with size {n}"),
             ));
         }
+        // In range, so below 2^31: the conversion of u32 indices is exact.
+        let idx = match indices.dtype() {
+            DType::I32 => indices.contiguous()?,
+            _ => indices.astype(DType::I32)?,
+        };
         // (outer, j, inner) over a contiguous copy of the data.
         let x = self.contiguous()?;
         let outer: usize = self.shape()[..ax].iter().product();

@@ -63,8 +63,24 @@ pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
     strides
 }
 
-/// The number of elements of `shape`, or `Err(Overflow)` when it does not fit in 63 bits.
+/// The number of elements of `shape`, or `Err(Overflow)` when it does not fit in 63 bits or a
+/// dimension exceeds `isize::MAX` (NumPy's "maximum allowed dimension": strides, slice bounds
+/// and `reshape`'s `-1` are `isize`, so a longer axis could not be addressed even when another
+/// axis is 0).
 pub(crate) fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> {
+    if let Some(&n) = shape.iter().find(|&&n| n > isize::MAX as usize) {
+        return Err(Error::overflow(
+            op,
+            format!(
+                "dimension {n} of shape {shape:?} exceeds the maximum allowed dimension {}",
+                isize::MAX
+            ),
+        ));
+    }
+    if shape.contains(&0) {
+        // [2^40, 2^40, 0] is empty; left to right, its product would overflow first.
+        return Ok(0);
+    }
     shape
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))
@@ -72,9 +88,21 @@ pub(crate) fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> 
         .ok_or_else(|| {
             Error::overflow(
                 op,
-                format!("the shape {shape:?} has more than 2^63 elements"),
+                format!("the shape {shape:?} has more than {} elements", isize::MAX),
             )
         })
+}
+
+/// The product of some of an array's dimensions, 0 when any is 0. Left to right, `[2^40, 2^40,
+/// 0]` would overflow before it met the 0; with the zero test first, the product of dimensions
+/// of an array that exists (so at most `isize::MAX` elements) cannot overflow. Saturates for
+/// shapes no array has (callers check those with [`checked_numel`]).
+pub(crate) fn dims_product<'a>(dims: impl IntoIterator<Item = &'a usize> + Clone) -> usize {
+    if dims.clone().into_iter().any(|&n| n == 0) {
+        return 0;
+    }
+    dims.into_iter()
+        .fold(1usize, |acc, &n| acc.saturating_mul(n))
 }
 
 /// Normalises an axis in `-ndim..ndim`.
@@ -104,7 +132,7 @@ impl Layout {
     }
 
     pub fn numel(&self) -> usize {
-        self.shape.iter().product()
+        dims_product(&self.shape)
     }
 
     /// The lowest and highest buffer element index the view reaches (for a non-empty view):
@@ -124,15 +152,17 @@ impl Layout {
 
     /// Row-major contiguous, so the elements are `offset..offset+numel` in order.
     pub fn is_contiguous(&self) -> bool {
+        // Empty views hold nothing out of order; checking first also keeps `expected` below
+        // the element count, so the product cannot overflow (shape [0, 2^40, 2^40] is legal).
+        if self.shape.contains(&0) {
+            return true;
+        }
         let mut expected = 1isize;
         for (&n, &s) in self.shape.iter().zip(&self.strides).rev() {
-            if n == 0 {
-                return true;
-            }
             if n != 1 && s != expected {
                 return false;
             }
-            expected *= n as isize;
+            expected = expected.saturating_mul(n as isize);
         }
         true
     }
@@ -166,10 +196,16 @@ impl Layout {
         }
         for &a in axes {
             if a >= nd {
-                return Err(Error::Axis {
-                    op,
-                    axis: a as isize,
-                    ndim: nd,
+                // An axis past isize::MAX cannot be stored in `Error::Axis` without turning
+                // negative (usize::MAX would read as "axis -1"): say it in words instead.
+                return Err(match isize::try_from(a) {
+                    Ok(axis) => Error::Axis { op, axis, ndim: nd },
+                    Err(_) => Error::invalid(
+                        op,
+                        format!(
+                            "axis {a} in {axes:?} is out of bounds for an array of dimension {nd}"
+                        ),
+                    ),
                 });
             }
             if std::mem::replace(&mut seen[a], true) {
@@ -243,6 +279,7 @@ impl Layout {
                 }
                 SliceArg::Index(i) => {
                     let n = self.shape[axis] as isize;
+                    // `i + n` cannot overflow: `i < 0` and `n >= 0`.
                     let j = if i < 0 { i + n } else { i };
                     if j < 0 || j >= n {
                         return Err(Error::invalid(
@@ -250,7 +287,10 @@ impl Layout {
                             format!("index {i} is out of bounds for axis {axis} with size {n}"),
                         ));
                     }
-                    offset += j * self.strides[axis];
+                    offset = j
+                        .checked_mul(self.strides[axis])
+                        .and_then(|d| offset.checked_add(d))
+                        .ok_or_else(|| self.offset_overflow(op, axis))?;
                     axis += 1;
                 }
                 SliceArg::Range { start, stop, step } => {
@@ -260,10 +300,28 @@ impl Layout {
                     let n = self.shape[axis] as isize;
                     let (first, len) = slice_indices(n, start, stop, step);
                     if len > 0 {
-                        offset += first * self.strides[axis];
+                        offset = first
+                            .checked_mul(self.strides[axis])
+                            .and_then(|d| offset.checked_add(d))
+                            .ok_or_else(|| self.offset_overflow(op, axis))?;
                     }
+                    // With at most one element the stride is never used, and `stride * step`
+                    // may not fit (`a[::isize::MAX]` is NumPy's `[a[0]]`): keep the old one.
+                    let stride = if len <= 1 {
+                        self.strides[axis]
+                    } else {
+                        self.strides[axis].checked_mul(step).ok_or_else(|| {
+                            Error::overflow(
+                                op,
+                                format!(
+                                    "step {step} times stride {} on axis {axis} of shape {:?}",
+                                    self.strides[axis], self.shape
+                                ),
+                            )
+                        })?
+                    };
                     shape.push(len as usize);
-                    strides.push(self.strides[axis] * step);
+                    strides.push(stride);
                     axis += 1;
                 }
             }
@@ -275,6 +333,16 @@ impl Layout {
             strides,
             offset: offset as usize,
         })
+    }
+
+    fn offset_overflow(&self, op: &'static str, axis: usize) -> Error {
+        Error::overflow(
+            op,
+            format!(
+                "the element offset on axis {axis} of shape {:?} with strides {:?} passes isize::MAX",
+                self.shape, self.strides
+            ),
+        )
     }
 
     pub fn squeeze(&self, op: &'static str, axes: Option<&[isize]>) -> Result<Layout> {
@@ -314,6 +382,8 @@ impl Layout {
 }
 
 /// NumPy's `PySlice_AdjustIndices`: the first index and length of `start:stop:step` on `n`.
+/// Any `step` works, `isize::MIN` and `isize::MAX` included: the length is computed in i128,
+/// where `stop - start + step - 1` and `-step` cannot overflow.
 pub(crate) fn slice_indices(
     n: isize,
     start: Option<isize>,
@@ -322,6 +392,7 @@ pub(crate) fn slice_indices(
 ) -> (isize, isize) {
     let clamp = |v: isize, lo: isize, hi: isize| v.max(lo).min(hi);
     let (lo, hi) = if step > 0 { (0, n) } else { (-1, n - 1) };
+    // `v + n` cannot overflow: `v < 0` and `0 <= n`.
     let fix = |v: isize| if v < 0 { v + n } else { v };
     let start = start
         .map(|s| clamp(fix(s), lo, hi))
@@ -329,18 +400,20 @@ pub(crate) fn slice_indices(
     let stop = stop
         .map(|s| clamp(fix(s), lo, hi))
         .unwrap_or(if step > 0 { n } else { -1 });
+    let (first, last, step) = (start as i128, stop as i128, step as i128);
     let len = if step > 0 {
-        if stop > start {
-            (stop - start + step - 1) / step
+        if last > first {
+            (last - first + step - 1) / step
         } else {
             0
         }
-    } else if start > stop {
-        (start - stop + (-step) - 1) / (-step)
+    } else if first > last {
+        (first - last - step - 1) / -step
     } else {
         0
     };
-    (start, len)
+    // 0 <= len <= n: it fits.
+    (start, len as isize)
 }
 
 fn infer_shape(
@@ -462,6 +535,15 @@ mod tests {
         assert_eq!(slice_indices(10, Some(20), Some(30), 1), (10, 0));
         assert_eq!(slice_indices(10, Some(-20), Some(-30), -1), (-1, 0));
         assert_eq!(slice_indices(0, None, None, -1), (-1, 0));
+        // Extreme steps: one element, as `a[::sys.maxsize]` and `a[::-sys.maxsize - 1]`.
+        assert_eq!(slice_indices(5, None, None, isize::MAX), (0, 1));
+        assert_eq!(slice_indices(5, None, None, isize::MIN), (4, 1));
+        assert_eq!(slice_indices(5, Some(3), None, -(1 << 62)), (3, 1));
+        assert_eq!(
+            slice_indices(5, Some(isize::MIN), Some(isize::MAX), 1 << 62),
+            (0, 1)
+        );
+        assert_eq!(slice_indices(0, None, None, isize::MIN), (-1, 0));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Linear algebra on arrays: `matmul` and the NumPy products built on it.
 
-use super::layout::normalize_axis;
+use super::layout::{checked_numel, dims_product, normalize_axis};
 use super::Array;
 use crate::error::{Error, Result};
 use crate::ops::matmul;
@@ -159,9 +159,16 @@ impl Array {
         }
         let free_a: Vec<usize> = (0..self.ndim()).filter(|d| !na.contains(d)).collect();
         let free_b: Vec<usize> = (0..other.ndim()).filter(|d| !nb.contains(d)).collect();
-        let k: usize = na.iter().map(|&d| self.shape()[d]).product();
-        let m: usize = free_a.iter().map(|&d| self.shape()[d]).product();
-        let n: usize = free_b.iter().map(|&d| other.shape()[d]).product();
+        let k = dims_product(na.iter().map(|&d| &self.shape()[d]));
+        let m = dims_product(free_a.iter().map(|&d| &self.shape()[d]));
+        let n = dims_product(free_b.iter().map(|&d| &other.shape()[d]));
+        // The result's shape may be too big even when an operand is empty.
+        let out: Vec<usize> = free_a
+            .iter()
+            .map(|&d| self.shape()[d])
+            .chain(free_b.iter().map(|&d| other.shape()[d]))
+            .collect();
+        checked_numel(op, &out)?;
         // (free_a, summed) @ (summed, free_b): reshape copies only when the permuted view needs it.
         let pa: Vec<usize> = free_a.iter().chain(&na).copied().collect();
         let pb: Vec<usize> = nb.iter().chain(&free_b).copied().collect();
@@ -209,17 +216,20 @@ impl Array {
                 format!("axis1 and axis2 cannot be the same ({a1})"),
             ));
         }
-        let (n1, n2) = (self.shape()[a1] as isize, self.shape()[a2] as isize);
+        let (n1, n2) = (self.shape()[a1], self.shape()[a2]);
+        // `unsigned_abs` and saturating differences: `-isize::MIN` does not exist, and an offset
+        // past either axis gives NumPy's answer, an empty diagonal.
         let (r0, c0) = if offset >= 0 {
-            (0, offset)
+            (0, offset.unsigned_abs())
         } else {
-            (-offset, 0)
+            (offset.unsigned_abs(), 0)
         };
-        let len = (n1 - r0).min(n2 - c0).max(0) as usize;
+        let len = n1.saturating_sub(r0).min(n2.saturating_sub(c0));
         let mut l = self.layout.clone();
         let (s1, s2) = (l.strides[a1], l.strides[a2]);
         if len > 0 {
-            l.offset = (l.offset as isize + r0 * s1 + c0 * s2) as usize;
+            // r0 < n1 and c0 < n2 here, so both are element positions inside the view.
+            l.offset = (l.offset as isize + r0 as isize * s1 + c0 as isize * s2) as usize;
         }
         let keep: Vec<usize> = (0..self.ndim()).filter(|&d| d != a1 && d != a2).collect();
         let mut shape: Vec<usize> = keep.iter().map(|&d| l.shape[d]).collect();
@@ -257,6 +267,8 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn kron(&self, other: &Array) -> Result<Array> {
+        let op = "kron";
+        self.same_device(op, other)?;
         let nd = self.ndim().max(other.ndim());
         let pad = |a: &Array| -> Vec<usize> {
             let mut s = vec![1usize; nd - a.ndim()];
@@ -267,11 +279,27 @@ impl Array {
         // a as (a0, 1, a1, 1, ...) times b as (1, b0, 1, b1, ...), then merge the pairs.
         let ia: Vec<isize> = sa.iter().flat_map(|&n| [n as isize, 1]).collect();
         let ib: Vec<isize> = sb.iter().flat_map(|&n| [1, n as isize]).collect();
-        let out: Vec<isize> = sa
+        let out: Vec<usize> = sa
             .iter()
             .zip(&sb)
-            .map(|(&x, &y)| (x * y) as isize)
-            .collect();
+            .map(|(&x, &y)| {
+                x.checked_mul(y).ok_or_else(|| {
+                    Error::overflow(
+                        op,
+                        format!(
+                            "axes of length {x} and {y} (shapes {:?} and {:?})",
+                            self.shape(),
+                            other.shape()
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<_>>()?;
+        // Checked here so a product too big for the device is refused in kron's name, not in
+        // the name of the multiplication that would allocate it.
+        let numel = checked_numel(op, &out)?;
+        self.device.check_buffer_size(op, numel, self.dtype)?;
+        let out: Vec<isize> = out.iter().map(|&n| n as isize).collect();
         self.reshape(&ia)?.mul(&other.reshape(&ib)?)?.reshape(&out)
     }
 }

@@ -39,18 +39,7 @@ impl Storage {
         dtype: DType,
     ) -> Result<Arc<Storage>> {
         device.check_dtype(op, dtype)?;
-        let bytes = (numel as u64)
-            .checked_mul(dtype.size_bytes())
-            .ok_or_else(|| Error::overflow(op, format!("{numel} elements of {dtype}")))?;
-        let max = device.inner.limits.max_buffer_size;
-        if bytes > max {
-            return Err(Error::TooLarge {
-                op,
-                requested: bytes,
-                max,
-                what: "max_buffer_size",
-            });
-        }
+        let bytes = device.check_buffer_size(op, numel, dtype)?;
         let block = if bytes == 0 {
             None
         } else {
@@ -214,6 +203,36 @@ impl fmt::Debug for Array {
 }
 
 impl Device {
+    /// The bytes of `numel` elements of `dtype`, or `Err(TooLarge)` past the adapter's
+    /// `max_buffer_size`. Host code that sizes a vector from the caller's numbers (random
+    /// indices, say) checks the array it will upload or produce with this first, so a request
+    /// the device could never hold fails before the host allocates for it.
+    pub(crate) fn check_buffer_size(
+        &self,
+        op: &'static str,
+        numel: usize,
+        dtype: DType,
+    ) -> Result<u64> {
+        let bytes = (numel as u64)
+            .checked_mul(dtype.size_bytes())
+            .ok_or_else(|| {
+                Error::overflow(
+                    op,
+                    format!("{numel} elements of {dtype} need 2^64 bytes or more, past any buffer"),
+                )
+            })?;
+        let max = self.inner.limits.max_buffer_size;
+        if bytes > max {
+            return Err(Error::TooLarge {
+                op,
+                requested: bytes,
+                max,
+                what: "max_buffer_size",
+            });
+        }
+        Ok(bytes)
+    }
+
     /// `Err(Unsupported)` unless arrays of `dtype` can live on this device.
     pub(crate) fn check_dtype(&self, op: &'static str, dtype: DType) -> Result<()> {
         self.inner.check_alive()?;

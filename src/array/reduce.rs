@@ -9,7 +9,7 @@
 //! Empty reductions behave like NumPy: sum → 0, prod → 1, any → false, all → true, mean → NaN,
 //! max/min/argmax/argmin → `Err`.
 
-use super::layout::normalize_axis;
+use super::layout::{checked_numel, dims_product, normalize_axis};
 use super::math::{binary, unary};
 use super::Array;
 use crate::dtype::DType;
@@ -47,7 +47,9 @@ impl From<i32> for Axes {
 }
 impl From<usize> for Axes {
     fn from(a: usize) -> Self {
-        Axes::List(vec![a as isize])
+        // `as isize` would turn usize::MAX into -1, the last axis. No array has isize::MAX
+        // axes, so the saturated value is always refused as out of bounds.
+        Axes::List(vec![isize::try_from(a).unwrap_or(isize::MAX)])
     }
 }
 impl From<&[isize]> for Axes {
@@ -165,8 +167,10 @@ impl Array {
                 _ => a,
             }
         };
-        let m: usize = shape.iter().product();
-        let k: usize = axes.iter().map(|&d| self.shape()[d]).product();
+        // The result of an empty array's reduction can still be too big ([2^40, 2^40, 0] summed
+        // over its last axis): check it, naming this reduction.
+        let m = checked_numel(op, &shape)?;
+        let k = dims_product(axes.iter().map(|&d| &self.shape()[d]));
         if m == 0 {
             return Ok(relabel(Array::empty(op, &self.device, &shape, out_dtype)?));
         }
@@ -184,7 +188,8 @@ impl Array {
                     ))
                 }
             };
-            return Ok(relabel(Array::full(
+            return Ok(relabel(Array::full_op(
+                op,
                 &self.device,
                 &shape,
                 identity,
@@ -292,7 +297,7 @@ impl Array {
         let op = "mean";
         let axes = axes.into();
         let ax = resolve_axes(op, &axes, self.ndim())?;
-        let k: usize = ax.iter().map(|&d| self.shape()[d]).product();
+        let k = dims_product(ax.iter().map(|&d| &self.shape()[d]));
         let work = self.float_work_dtype();
         let x = if work == self.dtype {
             self.clone()
@@ -301,7 +306,7 @@ impl Array {
         };
         if k == 0 {
             let shape = reduced_shape(self.shape(), &ax, keepdims);
-            return Array::full(&self.device, &shape, f64::NAN, work);
+            return Array::full_op(op, &self.device, &shape, f64::NAN, work);
         }
         if work == DType::F16 {
             return x
@@ -335,7 +340,7 @@ impl Array {
         } else {
             self.astype(work)?
         };
-        let k: usize = ax.iter().map(|&d| self.shape()[d]).product();
+        let k = dims_product(ax.iter().map(|&d| &self.shape()[d]));
         let shape = reduced_shape(self.shape(), &ax, keepdims);
         let out_dtype = if self.dtype == DType::F16 {
             DType::F16
@@ -343,7 +348,7 @@ impl Array {
             work
         };
         if k == 0 {
-            return Array::full(&self.device, &shape, f64::NAN, out_dtype);
+            return Array::full_op(op, &self.device, &shape, f64::NAN, out_dtype);
         }
         let mean = x.mean(axes.clone(), true)?;
         let dev2 = binary(
@@ -526,7 +531,7 @@ impl Array {
         let ax = resolve_axes(op, &axes, self.ndim())?;
         if ax.iter().any(|&d| self.shape()[d] == 0) {
             let shape = reduced_shape(self.shape(), &ax, keepdims);
-            return Array::full(&self.device, &shape, f64::NEG_INFINITY, self.dtype);
+            return Array::full_op(op, &self.device, &shape, f64::NEG_INFINITY, self.dtype);
         }
         let m = self.max(axes.clone(), true)?;
         let m = super::math::where_(&unary(UnaryOp::IsFinite, &m)?, &m, 0.0)?;

@@ -101,6 +101,14 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn item<T: Element>(&self) -> Result<T> {
+        // Checked here so the error names `item`, not the `to_vec` it reads with.
+        if T::DTYPE != self.dtype {
+            return Err(Error::DTypeMismatch {
+                op: "item",
+                expected: self.dtype,
+                got: T::DTYPE,
+            });
+        }
         if self.len() != 1 {
             return Err(Error::invalid(
                 "item",

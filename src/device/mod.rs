@@ -96,7 +96,17 @@ impl DeviceOptions {
         let adapter_name = std::env::var("GPUARRAY_ADAPTER")
             .ok()
             .filter(|s| !s.trim().is_empty());
-        let force_fallback = env_flag("GPUARRAY_FORCE_FALLBACK");
+        let force_fallback = match std::env::var("GPUARRAY_FORCE_FALLBACK") {
+            Ok(s) => parse_flag(&s).ok_or_else(|| {
+                Error::invalid(
+                    "Device::new",
+                    format!(
+                        "GPUARRAY_FORCE_FALLBACK={s:?}: expected 1, true, yes, on, 0, false, no or off"
+                    ),
+                )
+            })?,
+            Err(_) => false,
+        };
         Ok(DeviceOptions {
             backend,
             adapter_name,
@@ -144,18 +154,26 @@ impl DeviceConfig {
             _ => None,
         };
         let timeout = match std::env::var("GPUARRAY_TIMEOUT_SECS") {
-            Ok(s) if !s.trim().is_empty() => Some(Duration::from_secs_f64(
-                s.trim()
+            Ok(s) if !s.trim().is_empty() => {
+                let secs = s
+                    .trim()
                     .parse::<f64>()
                     .ok()
                     .filter(|v| *v > 0.0 && v.is_finite())
                     .ok_or_else(|| {
                         Error::invalid(
                             "Device::new",
-                            format!("GPUARRAY_TIMEOUT_SECS={s:?}: expected seconds > 0"),
+                            format!("GPUARRAY_TIMEOUT_SECS={s:?}: expected a finite number of seconds > 0"),
                         )
-                    })?,
-            )),
+                    })?;
+                // `Duration::from_secs_f64` panics past ~1.8e19 s (1e20, say): longer than
+                // `MAX_TIMEOUT` is stored as `MAX_TIMEOUT`, which is "never" in practice.
+                Some(if secs >= MAX_TIMEOUT.as_secs_f64() {
+                    MAX_TIMEOUT
+                } else {
+                    Duration::from_secs_f64(secs)
+                })
+            }
             _ => None,
         };
         Ok(DeviceConfig {
@@ -177,6 +195,32 @@ fn parse_bytes(s: &str) -> Option<u64> {
         _ => (s, 1),
     };
     num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
+/// A boolean environment value; an empty one is false. `None` when it is none of the words.
+fn parse_flag(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "" | "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// The longest wait timeout a device keeps: 100 years, "never" for any real program. Longer
+/// requests are stored as this, so `Instant::now() + timeout` cannot overflow on any platform
+/// and `Device::timeout` reports what is in force.
+///
+/// ```
+/// assert_eq!(gpuarray::MAX_TIMEOUT.as_secs(), 100 * 365 * 86_400);
+/// ```
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
+
+/// A timeout as the device stores it: whole milliseconds in 1..=`MAX_TIMEOUT`.
+fn timeout_millis(timeout: Duration) -> u64 {
+    // MAX_TIMEOUT is about 3.2e12 ms: the conversion cannot fail after the clamp.
+    u64::try_from(timeout.min(MAX_TIMEOUT).as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
 }
 
 fn env_flag(name: &str) -> bool {
@@ -421,7 +465,7 @@ impl Device {
             lost,
             lost_reason,
             uncaptured,
-            timeout_ms: AtomicU64::new(timeout.as_millis() as u64),
+            timeout_ms: AtomicU64::new(timeout_millis(timeout)),
             log_dispatches: env_flag("GPUARRAY_LOG"),
             subgroup_sizes: (ainfo.subgroup_min_size, ainfo.subgroup_max_size),
             is_cpu: ainfo.device_type == wgpu::DeviceType::Cpu,
@@ -535,11 +579,24 @@ impl Device {
         self.inner.timeout()
     }
 
-    /// Sets the wait timeout.
+    /// Sets the wait timeout, in whole milliseconds (at least 1). A timeout above
+    /// [`MAX_TIMEOUT`] (100 years) is stored as `MAX_TIMEOUT`: waits are then unbounded in
+    /// practice, and [`Device::timeout`] says so.
+    ///
+    /// ```no_run
+    /// use std::time::Duration;
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// dev.set_timeout(Duration::from_secs(30));
+    /// assert_eq!(dev.timeout(), Duration::from_secs(30));
+    /// dev.set_timeout(Duration::MAX);
+    /// assert_eq!(dev.timeout(), gpuarray::MAX_TIMEOUT);
+    /// # Ok(()) }
+    /// ```
     pub fn set_timeout(&self, timeout: Duration) {
         self.inner
             .timeout_ms
-            .store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);
+            .store(timeout_millis(timeout), Ordering::Relaxed);
     }
 
     /// Destroys the GPU device now. Every later op on this device (or its arrays) returns

@@ -204,6 +204,11 @@ impl Generator {
     /// (seed, this subsequence, a spawn counter) with Philox, so children of children differ
     /// too. Each call gives new children; a clone of this generator spawns the same ones.
     ///
+    /// # Panics
+    ///
+    /// When the `n` children (`n * size_of::<Generator>()` bytes of host memory) cannot be
+    /// allocated, `usize::MAX` say. [`Generator::try_spawn`] returns that as an `Err` instead.
+    ///
     /// ```no_run
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
@@ -213,13 +218,44 @@ impl Generator {
     /// # Ok(()) }
     /// ```
     pub fn spawn(&mut self, n: usize) -> Vec<Generator> {
-        (0..n)
-            .map(|_| {
-                let s = philox::spawn_subsequence(self.seed, self.subsequence, self.spawned);
-                self.spawned = self.spawned.wrapping_add(1);
-                Generator::with_stream(&self.device, self.seed, s, 0)
-            })
-            .collect()
+        self.try_spawn(n).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Generator::spawn`], with a host allocation that does not fit returned as
+    /// `Err(TooLarge)` (and the spawn counter left as it was) rather than a panic.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let mut g = gpuarray::random::Generator::new(&dev, 1);
+    /// assert_eq!(g.try_spawn(3)?.len(), 3);
+    /// assert!(matches!(g.try_spawn(usize::MAX), Err(gpuarray::Error::TooLarge { .. })));
+    /// # Ok(()) }
+    /// ```
+    pub fn try_spawn(&mut self, n: usize) -> Result<Vec<Generator>> {
+        let op = "spawn";
+        let each = std::mem::size_of::<Generator>() as u64;
+        let requested = (n as u64).saturating_mul(each);
+        let too_large = |what| Error::TooLarge {
+            op,
+            requested,
+            max: isize::MAX as u64,
+            what,
+        };
+        // Check and reserve first: a capacity past isize::MAX bytes, or one the allocator
+        // refuses, is an error here instead of a panic or an abort inside `collect`.
+        if requested > isize::MAX as u64 {
+            return Err(too_large("host allocation limit (isize::MAX bytes)"));
+        }
+        let mut kids = Vec::new();
+        kids.try_reserve_exact(n)
+            .map_err(|_| too_large("host memory the allocator could provide"))?;
+        for _ in 0..n {
+            let s = philox::spawn_subsequence(self.seed, self.subsequence, self.spawned);
+            self.spawned = self.spawned.wrapping_add(1);
+            kids.push(Generator::with_stream(&self.device, self.seed, s, 0));
+        }
+        Ok(kids)
     }
 
     /// One independent child generator (`spawn(1)`).
@@ -274,9 +310,10 @@ impl Generator {
     }
 
     /// Uniform floats in [lo, hi): `lo + (hi - lo) * random`, with a value that rounds up to
-    /// `hi` replaced by `lo` (PyTorch's convention). Needs finite `lo <= hi`. Computed in f32
-    /// (f64 for f64), so adapters may differ in the last bit (WGSL's `*` and `+` may round
-    /// either way); `random` itself is exact.
+    /// `hi` replaced by `lo` (PyTorch's convention). Needs finite `lo <= hi` within the dtype's
+    /// range and, as NumPy, `hi - lo` finite in f64. Computed in f32 (f64 for f64; with halved
+    /// bounds, then doubled, when `hi - lo` overflows f32), so adapters may differ in the last
+    /// bit (WGSL's `*` and `+` may round either way); `random` itself is exact.
     ///
     /// ```no_run
     /// # fn main() -> gpuarray::Result<()> {
@@ -289,10 +326,35 @@ impl Generator {
     pub fn uniform(&mut self, lo: f64, hi: f64, shape: &[usize], dtype: DType) -> Result<Array> {
         let op = "uniform";
         check_dtype(op, dtype, &[DType::F32, DType::F16, DType::F64])?;
-        if !(lo.is_finite() && hi.is_finite() && lo <= hi && (hi - lo).is_finite()) {
+        // `{:?}` prints 1e308 as `1e308`, not as 309 digits.
+        if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
             return Err(Error::invalid(
                 op,
-                format!("needs finite lo <= hi, got lo={lo}, hi={hi}"),
+                format!("needs finite lo <= hi, got lo={lo:?}, hi={hi:?}"),
+            ));
+        }
+        if !(hi - lo).is_finite() {
+            // NumPy: OverflowError "high - low range exceeds valid bounds".
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "the range hi - lo exceeds f64's largest value (lo={lo:?}, hi={hi:?}): \
+                     NumPy refuses it too"
+                ),
+            ));
+        }
+        let max = match dtype {
+            DType::F32 => f64::from(f32::MAX),
+            DType::F16 => f64::from(crate::f16::MAX),
+            _ => f64::MAX,
+        };
+        if lo < -max || hi > max {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "lo={lo:?} and hi={hi:?} must lie within {dtype}'s finite range \
+                     (±{max:?}), or every sample would be infinite or out of bounds"
+                ),
             ));
         }
         let dist = if dtype == DType::F64 {
@@ -300,12 +362,23 @@ impl Generator {
         } else {
             Dist::Uniform
         };
+        // The f32 kernel computes lo + (hi - lo) * u in f32, where hi - lo can overflow to inf
+        // (-3e38..3e38 would give lo everywhere). Halved bounds never overflow, and halving and
+        // doubling are exact in binary floating point, so 2 * (lo/2 + (hi/2 - lo/2) * u) is
+        // the value an f32 with unbounded range would give. (f16 computes in f32: no overflow.)
+        let halve = dtype == DType::F32 && !(hi as f32 - lo as f32).is_finite();
+        let scale = if halve { 0.5 } else { 1.0 };
         let extra = Extra {
-            fa: lo,
-            fb: hi,
+            fa: lo * scale,
+            fb: hi * scale,
             ..Default::default()
         };
-        self.draw(op, shape, dtype, dist, extra)
+        let out = self.draw(op, shape, dtype, dist, extra)?;
+        if halve {
+            out.mul(2.0)
+        } else {
+            Ok(out)
+        }
     }
 
     /// Standard normal samples by Box–Muller on consecutive word pairs (cuRAND's
@@ -459,6 +532,19 @@ impl Generator {
         let used = integers::integers(op, &out, start, lo, (hi - lo) as u64)?;
         self.offset = self.after(op, used)?;
         Ok(out)
+    }
+
+    /// `Err(DeviceMismatch)` unless `a` lives on this generator's device.
+    fn same_device(&self, op: &'static str, a: &Array) -> Result<()> {
+        if self.device.same_as(a.device()) {
+            Ok(())
+        } else {
+            Err(Error::DeviceMismatch {
+                op,
+                lhs: format!("the generator's {:?}", self.device),
+                rhs: format!("the array's {:?}", a.device()),
+            })
+        }
     }
 
     fn position(&self) -> StreamPos {

@@ -10,6 +10,7 @@ use super::philox::HostWords;
 use super::Generator;
 use crate::array::layout::{checked_numel, normalize_axis};
 use crate::array::Array;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::take::take_axis;
 use std::collections::HashMap;
@@ -38,7 +39,11 @@ impl Generator {
                 format!("n = {n} does not fit i32 indices"),
             ));
         }
+        // The result must fit on the device: check before the host builds n entries (2^31 of
+        // them would be 8 GiB here, and the allocation would abort the process on a small host).
+        self.device.check_buffer_size(op, n, DType::I32)?;
         let mut words = HostWords::new(self.position());
+        // n <= 2^31, so every index fits i32.
         let perm: Vec<i32> = fisher_yates(&mut words, n as u64)
             .into_iter()
             .map(|i| i as i32)
@@ -98,6 +103,7 @@ impl Generator {
     }
 
     fn permute_op(&mut self, op: &'static str, a: &Array, axis: isize) -> Result<Array> {
+        self.same_device(op, a)?;
         if a.ndim() == 0 {
             return Err(Error::invalid(
                 op,
@@ -112,6 +118,10 @@ impl Generator {
                 format!("axis of length {n} is longer than 2^32"),
             ));
         }
+        // The result (a's shape) and the uploaded indices must fit on the device: check before
+        // the host builds n indices (a broadcast view can be long without using memory).
+        self.device.check_buffer_size(op, a.len(), a.dtype())?;
+        self.device.check_buffer_size(op, n as usize, DType::I32)?;
         let mut words = HostWords::new(self.position());
         let perm = fisher_yates(&mut words, n);
         let out = take_axis(op, a, axis, &perm)?;
@@ -129,8 +139,9 @@ impl Generator {
     /// * without replacement and weights: Efraimidis–Spirakis — the `k` largest
     ///   `ln(u_i) / p_i` over one 53-bit uniform per item (2 words per item).
     ///
-    /// Weights must be finite and non-negative with a positive sum (they are normalised); items
-    /// of weight 0 are never chosen.
+    /// Weights must be finite and non-negative and sum to 1 within NumPy's tolerance
+    /// (`sqrt(f64::EPSILON)`, about 1.5e-8; they are then normalised exactly); items of weight 0
+    /// are never chosen.
     ///
     /// ```no_run
     /// use gpuarray::{Array, DType};
@@ -152,6 +163,7 @@ impl Generator {
         p: Option<&[f64]>,
     ) -> Result<Array> {
         let op = "choice";
+        self.same_device(op, a)?;
         if a.ndim() == 0 {
             return Err(Error::invalid(
                 op,
@@ -188,6 +200,13 @@ impl Generator {
                 ));
             }
         }
+        // The result and the k uploaded indices must fit on the device: check before the host
+        // builds k indices (`choice(a, [1 << 40])` would otherwise abort on the allocation).
+        let mut out_shape = shape.to_vec();
+        out_shape.extend_from_slice(&a.shape()[1..]);
+        let out_numel = checked_numel(op, &out_shape)?;
+        self.device.check_buffer_size(op, out_numel, a.dtype())?;
+        self.device.check_buffer_size(op, k as usize, DType::I32)?;
         let mut words = HostWords::new(self.position());
         let idx: Vec<u64> = match (&weights, replace) {
             (None, true) => (0..k).map(|_| words.bounded(m)).collect(),
@@ -196,8 +215,8 @@ impl Generator {
             (Some(w), false) => weighted_without_replacement(&mut words, w, k),
         };
         let taken = take_axis(op, a, 0, &idx)?;
-        let mut out_shape: Vec<isize> = shape.iter().map(|&n| n as isize).collect();
-        out_shape.extend(a.shape()[1..].iter().map(|&n| n as isize));
+        // Checked above: every dimension fits isize.
+        let out_shape: Vec<isize> = out_shape.iter().map(|&n| n as isize).collect();
         let out = taken.reshape(&out_shape)?;
         self.offset = self.after(op, words.consumed())?;
         Ok(out)
@@ -284,8 +303,17 @@ fn normalised(op: &'static str, p: &[f64], m: u64) -> Result<Vec<f64>> {
         ));
     }
     let sum: f64 = p.iter().sum();
-    if !(sum > 0.0 && sum.is_finite()) {
-        return Err(Error::invalid(op, format!("weights sum to {sum}")));
+    // NumPy's `choice` refuses probabilities that do not sum to 1 within sqrt(eps) (a plain
+    // sum here, Kahan's there: the difference is far below the tolerance).
+    let tolerance = f64::EPSILON.sqrt();
+    if (sum - 1.0).abs() > tolerance {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "probabilities do not sum to 1: {} weights sum to {sum:?} (tolerance {tolerance:e})",
+                p.len()
+            ),
+        ));
     }
     Ok(p.iter().map(|x| x / sum).collect())
 }
@@ -315,7 +343,7 @@ mod tests {
 
     #[test]
     fn weights_never_pick_zero_items() {
-        let w = normalised("t", &[0.0, 2.0, 0.0, 2.0, 0.0], 5).unwrap();
+        let w = normalised("t", &[0.0, 0.5, 0.0, 0.5, 0.0], 5).unwrap();
         let mut words = HostWords::new(StreamPos::curand(1, 0, 0));
         let picks = weighted_with_replacement(&mut words, &w, 1000);
         assert!(picks.iter().all(|&i| i == 1 || i == 3));
@@ -326,5 +354,9 @@ mod tests {
         assert!(normalised("t", &[1.0, -1.0], 2).is_err());
         assert!(normalised("t", &[0.0, 0.0], 2).is_err());
         assert!(normalised("t", &[1.0], 2).is_err());
+        // NumPy's ValueError: probabilities do not sum to 1.
+        assert!(normalised("t", &[0.25, 0.25], 2).is_err());
+        assert!(normalised("t", &[2.0, 2.0], 2).is_err());
+        assert!(normalised("t", &[0.5, 0.5 + 1e-9], 2).is_ok());
     }
 }

@@ -24,8 +24,13 @@ pub enum Error {
     #[error("no GPU adapter: {0}")]
     NoAdapter(String),
     /// The device was lost (destroyed, reset, or a driver failure); every later op fails fast.
-    #[error("the GPU device was lost; create a new Device")]
-    DeviceLost,
+    #[error("{op}: the GPU device was lost ({reason}); create a new Device")]
+    DeviceLost {
+        /// The operation that found the device lost.
+        op: &'static str,
+        /// Why the device was lost, as far as it is known (e.g. "Device::destroy was called").
+        reason: String,
+    },
     /// A wait for the GPU exceeded the device's timeout.
     #[error("{op}: timed out after {after:?} waiting for the GPU")]
     Timeout {

@@ -675,10 +675,17 @@ fn every_op_after_destroy_is_device_lost() {
         let t = Instant::now();
         dev.destroy();
         assert!(dev.lost_reason().is_some());
-        let lost = |r: gpuarray::Result<Array>, what: &str| match r {
-            Err(Error::DeviceLost) => {}
-            other => panic!("{what}: expected Err(DeviceLost), got {other:?}"),
-        };
+        // Each error names the call the user made and why the device is gone.
+        fn lost<T: std::fmt::Debug>(r: gpuarray::Result<T>, call: &str) {
+            match r {
+                Err(e @ Error::DeviceLost { .. }) => {
+                    let msg = e.to_string();
+                    assert!(msg.starts_with(&format!("{call}: ")), "{call}: {msg}");
+                    assert!(msg.contains("Device::destroy"), "{call}: {msg}");
+                }
+                other => panic!("{call}: expected Err(DeviceLost), got {other:?}"),
+            }
+        }
         lost(Array::zeros(&dev, &[4], DType::F32), "zeros");
         lost(Array::ones(&dev, &[4], DType::F32), "ones");
         lost(Array::from_slice(&dev, &[1.0f32, 2.0], &[2]), "from_slice");
@@ -687,16 +694,13 @@ fn every_op_after_destroy_is_device_lost() {
         lost(a.astype(DType::I32), "astype");
         lost(a.transpose(&[1, 0]).unwrap().contiguous(), "contiguous");
         // Empty arrays too: the device is gone.
-        lost(Array::zeros(&dev, &[0], DType::F32), "zeros([0])");
-        assert!(matches!(a.to_vec::<f32>(), Err(Error::DeviceLost)));
-        assert!(matches!(pending.to_vec::<i32>(), Err(Error::DeviceLost)));
-        assert!(matches!(
-            pollster::block_on(b.to_vec_async::<f32>()),
-            Err(Error::DeviceLost)
-        ));
-        assert!(matches!(a.assign(&b), Err(Error::DeviceLost)));
-        assert!(matches!(a.fill(0.0), Err(Error::DeviceLost)));
-        assert!(matches!(dev.synchronize(), Err(Error::DeviceLost)));
+        lost(Array::zeros(&dev, &[0], DType::F32), "zeros");
+        lost(a.to_vec::<f32>(), "to_vec");
+        lost(pending.to_vec::<i32>(), "to_vec");
+        lost(pollster::block_on(b.to_vec_async::<f32>()), "to_vec_async");
+        lost(a.assign(&b), "assign");
+        lost(a.fill(0.0), "fill");
+        lost(dev.synchronize(), "synchronize");
         // Views are host-only and still fine.
         assert_eq!(a.transpose(&[1, 0]).unwrap().shape(), &[100, 10]);
         assert!(
@@ -704,8 +708,6 @@ fn every_op_after_destroy_is_device_lost() {
             "ops after the loss took {:?}",
             t.elapsed()
         );
-        let e = Error::DeviceLost.to_string();
-        assert!(e.contains("lost"), "{e}");
 
         // Dropping everything, emptying the cache and dropping the device does not panic.
         drop((a, b, pending));
@@ -760,8 +762,14 @@ fn destroy_during_a_readback_returns_instead_of_hanging() {
             "reader: {rounds} full rounds, then {e:?} {:?} after destroy",
             t.elapsed()
         );
-        assert!(matches!(e, Error::DeviceLost | Error::Gpu(_)), "{e:?}");
-        assert!(matches!(big.to_vec::<f32>(), Err(Error::DeviceLost)));
+        assert!(
+            matches!(e, Error::DeviceLost { .. } | Error::Gpu(_)),
+            "{e:?}"
+        );
+        assert!(matches!(
+            big.to_vec::<f32>(),
+            Err(Error::DeviceLost { op: "to_vec", .. })
+        ));
         drop(big);
         drop(dev);
     });

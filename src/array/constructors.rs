@@ -18,10 +18,15 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn zeros(device: &Device, shape: &[usize], dtype: DType) -> Result<Array> {
-        let a = Array::empty("zeros", device, shape, dtype)?;
+        Array::zeros_op("zeros", device, shape, dtype)
+    }
+
+    /// `zeros` with the caller's name in errors.
+    fn zeros_op(op: &'static str, device: &Device, shape: &[usize], dtype: DType) -> Result<Array> {
+        let a = Array::empty(op, device, shape, dtype)?;
         if let Some(buffer) = a.storage.buffer() {
             let dev = &device.inner;
-            dev.guarded("zeros", || {
+            dev.guarded(op, || {
                 dev.record(|enc| enc.clear_buffer(buffer, 0, None));
                 Ok(())
             })?;
@@ -245,7 +250,7 @@ impl Array {
     ) -> Result<Array> {
         let op = "eye";
         checked_numel(op, &[rows, cols])?;
-        let a = Array::zeros(device, &[rows, cols], dtype)?;
+        let a = Array::zeros_op(op, device, &[rows, cols], dtype)?;
         // The diagonal is a strided view: start at (0, k) or (-k, 0), step cols + 1.
         let (r0, c0) = if k >= 0 {
             (0, k.unsigned_abs())

@@ -126,7 +126,7 @@ pub(crate) fn binary(op: BinaryOp, lhs: Operand, rhs: Operand) -> Result<Array> 
             ));
         }
     }
-    arr.device.inner.check_alive()?;
+    arr.device.inner.check_alive(name)?;
     if op == BinaryOp::Div && (dtype.is_int() || dtype == DType::Bool) {
         // NumPy's true division of integers gives floats.
         let work = true_divide_dtype(arr);
@@ -208,7 +208,7 @@ fn check_int_exponent(arr: &Array, other: Operand, scalar_left: bool) -> Result<
 
 pub(crate) fn unary(op: UnaryOp, a: &Array) -> Result<Array> {
     let name = op.name();
-    a.device.inner.check_alive()?;
+    a.device.inner.check_alive(name)?;
     match op.plan(a.dtype)? {
         UnaryPlan::Identity => a.astype(a.dtype),
         UnaryPlan::Kernel(set, code, out_dtype) => {

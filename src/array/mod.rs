@@ -235,7 +235,7 @@ impl Device {
 
     /// `Err(Unsupported)` unless arrays of `dtype` can live on this device.
     pub(crate) fn check_dtype(&self, op: &'static str, dtype: DType) -> Result<()> {
-        self.inner.check_alive()?;
+        self.inner.check_alive(op)?;
         if self.supports(dtype) {
             return Ok(());
         }

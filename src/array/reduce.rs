@@ -147,7 +147,7 @@ impl Array {
         keepdims: bool,
         f16_sum_in_f32: bool,
     ) -> Result<Array> {
-        self.device.inner.check_alive()?;
+        self.device.inner.check_alive(op)?;
         let axes = resolve_axes(op, &axes, self.ndim())?;
         let shape = reduced_shape(self.shape(), &axes, keepdims);
         let (x, out_dtype) = match (rop, self.dtype) {
@@ -389,7 +389,7 @@ impl Array {
         axis: Option<isize>,
         keepdims: bool,
     ) -> Result<Array> {
-        self.device.inner.check_alive()?;
+        self.device.inner.check_alive(op)?;
         let (x, axes, shape) = match axis {
             None => {
                 let shape = if keepdims {
@@ -466,7 +466,7 @@ impl Array {
     }
 
     fn scan_op(&self, op: &'static str, code: u32, axis: Option<isize>) -> Result<Array> {
-        self.device.inner.check_alive()?;
+        self.device.inner.check_alive(op)?;
         let x = match self.dtype {
             DType::Bool => self.astype(DType::I32)?,
             _ => self.clone(),

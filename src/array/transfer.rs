@@ -124,7 +124,7 @@ impl Array {
     /// Reads the array back in row-major order, blocking until the GPU is done.
     /// `Err(DTypeMismatch)` unless `T` is the array's dtype.
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        let Some((c, start, skip, len)) = self.readback_plan::<T>()? else {
+        let Some((c, start, skip, len)) = self.readback_plan::<T>("to_vec")? else {
             return Ok(Vec::new());
         };
         let buffer = c.storage.buffer().expect("non-empty arrays have a buffer");
@@ -142,7 +142,7 @@ impl Array {
 
     /// [`Array::to_vec`] for async callers (and wasm, where blocking is not allowed).
     pub async fn to_vec_async<T: Element>(&self) -> Result<Vec<T>> {
-        let Some((c, start, skip, len)) = self.readback_plan::<T>()? else {
+        let Some((c, start, skip, len)) = self.readback_plan::<T>("to_vec_async")? else {
             return Ok(Vec::new());
         };
         let buffer = c.storage.buffer().expect("non-empty arrays have a buffer");
@@ -161,15 +161,18 @@ impl Array {
 
     /// The contiguous array to read, the 4-byte-aligned byte range to copy, and where the data
     /// starts within it. `None` for an empty array.
-    fn readback_plan<T: Element>(&self) -> Result<Option<(Array, u64, u64, u64)>> {
+    fn readback_plan<T: Element>(
+        &self,
+        op: &'static str,
+    ) -> Result<Option<(Array, u64, u64, u64)>> {
         if T::DTYPE != self.dtype {
             return Err(Error::DTypeMismatch {
-                op: "to_vec",
+                op,
                 expected: self.dtype,
                 got: T::DTYPE,
             });
         }
-        self.device.inner.check_alive()?;
+        self.device.inner.check_alive(op)?;
         if self.is_empty() {
             return Ok(None);
         }
@@ -186,7 +189,7 @@ impl Array {
     /// storage, like `numpy.ascontiguousarray`), otherwise a strided-copy kernel on the GPU.
     pub fn contiguous(&self) -> Result<Array> {
         if self.is_contiguous() {
-            self.device.inner.check_alive()?;
+            self.device.inner.check_alive("contiguous")?;
             return Ok(self.clone());
         }
         self.copy_as("contiguous", self.dtype)

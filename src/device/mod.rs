@@ -396,8 +396,17 @@ impl Device {
         {
             let (lost, reason) = (Arc::clone(&lost), Arc::clone(&lost_reason));
             device.set_device_lost_callback(move |why, msg| {
+                // Keep a reason recorded first (Device::destroy records its own before wgpu's
+                // callback says only "Destroyed").
+                let mut r = reason.lock().unwrap_or_else(|p| p.into_inner());
+                if r.is_none() {
+                    *r = Some(if msg.is_empty() {
+                        format!("{why:?}")
+                    } else {
+                        format!("{why:?}: {msg}")
+                    });
+                }
                 lost.store(true, Ordering::SeqCst);
-                *reason.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{why:?}: {msg}"));
             });
         }
 
@@ -507,7 +516,7 @@ impl Device {
     /// Submits all recorded work and waits for it; reports errors that wgpu raised outside any
     /// op (for example on another thread) since the last call.
     pub fn synchronize(&self) -> Result<()> {
-        self.inner.check_alive()?;
+        self.inner.check_alive("synchronize")?;
         let idx = self.inner.flush();
         self.inner.wait("synchronize", &idx)?;
         let errors = self.take_uncaptured_errors();
@@ -637,6 +646,17 @@ impl fmt::Debug for Device {
 impl DeviceInner {
     pub(crate) fn is_lost(&self) -> bool {
         self.lost.load(Ordering::SeqCst)
+    }
+
+    /// `Error::DeviceLost` for `op`, with the recorded reason.
+    pub(crate) fn lost_error(&self, op: &'static str) -> Error {
+        let reason = self
+            .lost_reason
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .unwrap_or_else(|| "reason unknown".into());
+        Error::DeviceLost { op, reason }
     }
 
     pub(crate) fn mark_lost(&self, why: &str) {

@@ -24,10 +24,10 @@ impl DeviceInner {
         self.pending.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Fails fast once the device is lost.
-    pub(crate) fn check_alive(&self) -> Result<()> {
+    /// Fails fast once the device is lost, naming `op` and the reason.
+    pub(crate) fn check_alive(&self, op: &'static str) -> Result<()> {
         if self.is_lost() {
-            Err(Error::DeviceLost)
+            Err(self.lost_error(op))
         } else {
             Ok(())
         }
@@ -36,7 +36,7 @@ impl DeviceInner {
     /// Runs `f` inside out-of-memory, validation and internal error scopes on this thread, so a
     /// wgpu error raised by anything `f` creates, records or submits becomes an `Err` of `op`.
     pub(crate) fn guarded<T>(&self, op: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
-        self.check_alive()?;
+        self.check_alive(op)?;
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
@@ -47,7 +47,7 @@ impl DeviceInner {
             pollster::block_on(validation.pop()),
             pollster::block_on(oom.pop()),
         ];
-        self.check_alive()?;
+        self.check_alive(op)?;
         if let Some(e) = errors.into_iter().flatten().next() {
             return Err(match e {
                 wgpu::Error::OutOfMemory { .. } => {
@@ -130,9 +130,9 @@ impl DeviceInner {
         let start = Instant::now();
         let mut backoff = Backoff::new();
         loop {
-            self.check_alive()?;
+            self.check_alive(op)?;
             match self.maintainer.check(&self.device, index) {
-                Progress::Done => return self.check_alive(),
+                Progress::Done => return self.check_alive(op),
                 Progress::Running => {
                     let waited = start.elapsed();
                     if waited >= timeout {
@@ -141,12 +141,12 @@ impl DeviceInner {
                     backoff.pause(waited);
                 }
                 Progress::Failed(e) => {
-                    self.check_alive()?;
+                    self.check_alive(op)?;
                     return Err(Error::Gpu(format!("{op}: waiting for the GPU failed: {e}")));
                 }
                 Progress::Panicked => {
                     self.mark_lost("wgpu panicked while polling the device");
-                    return Err(Error::DeviceLost);
+                    return Err(self.lost_error(op));
                 }
             }
         }

@@ -19,6 +19,7 @@ type MapResult = std::result::Result<(), wgpu::BufferAsyncError>;
 
 /// Copies `len` bytes at `offset` (both multiples of 4) into a staging buffer and asks to map it.
 fn start_chunk(
+    op: &'static str,
     dev: &DeviceInner,
     src: &wgpu::Buffer,
     offset: u64,
@@ -26,7 +27,7 @@ fn start_chunk(
     on_mapped: impl FnOnce(MapResult) + Send + 'static,
 ) -> Result<(PoolBlock<WgpuBacking>, wgpu::SubmissionIndex)> {
     let staging = dev.staging.alloc(len)?;
-    let started = dev.guarded("to_vec", || {
+    let started = dev.guarded(op, || {
         let index =
             dev.submit_now(|enc| enc.copy_buffer_to_buffer(src, offset, staging.buffer(), 0, len));
         staging
@@ -75,11 +76,11 @@ fn finish_chunk(
     }
 }
 
-fn map_failed(dev: &DeviceInner, e: wgpu::BufferAsyncError) -> Error {
+fn map_failed(dev: &DeviceInner, op: &'static str, e: wgpu::BufferAsyncError) -> Error {
     if dev.is_lost() {
-        Error::DeviceLost
+        dev.lost_error(op)
     } else {
-        Error::Gpu(format!("to_vec: mapping the readback buffer failed: {e}"))
+        Error::Gpu(format!("{op}: mapping the readback buffer failed: {e}"))
     }
 }
 
@@ -97,7 +98,7 @@ pub(crate) fn read_bytes(
     while done < len {
         let n = CHUNK.min(len - done);
         let (tx, rx) = mpsc::channel();
-        let (staging, index) = start_chunk(dev, src, offset + done, n, move |r| {
+        let (staging, index) = start_chunk("to_vec", dev, src, offset + done, n, move |r| {
             let _ = tx.send(r);
         })?;
         let waited = dev.wait("to_vec", &index).and_then(|()| {
@@ -106,7 +107,7 @@ pub(crate) fn read_bytes(
             loop {
                 match rx.recv_timeout(Duration::from_millis(10)) {
                     Ok(Ok(())) => return Ok(()),
-                    Ok(Err(e)) => return Err(map_failed(dev, e)),
+                    Ok(Err(e)) => return Err(map_failed(dev, "to_vec", e)),
                     Err(_) if start.elapsed() > dev.timeout() => {
                         return Err(Error::Timeout {
                             op: "to_vec",
@@ -114,7 +115,7 @@ pub(crate) fn read_bytes(
                         })
                     }
                     Err(_) => {
-                        dev.check_alive()?;
+                        dev.check_alive("to_vec")?;
                         dev.poll_once();
                     }
                 }
@@ -142,9 +143,9 @@ impl Future for Mapped<'_> {
     type Output = Result<()>;
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<()>> {
         if let Some(r) = self.slot.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            return Poll::Ready(r.map_err(|e| map_failed(self.dev, e)));
+            return Poll::Ready(r.map_err(|e| map_failed(self.dev, "to_vec_async", e)));
         }
-        if let Err(e) = self.dev.check_alive() {
+        if let Err(e) = self.dev.check_alive("to_vec_async") {
             return Poll::Ready(Err(e));
         }
         if Instant::now() > self.deadline {
@@ -173,9 +174,10 @@ pub(crate) async fn read_bytes_async(
         let n = CHUNK.min(len - done);
         let slot = Arc::new(Mutex::new(None));
         let sink = Arc::clone(&slot);
-        let (staging, _index) = start_chunk(dev, src, offset + done, n, move |r| {
-            *sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
-        })?;
+        let (staging, _index) =
+            start_chunk("to_vec_async", dev, src, offset + done, n, move |r| {
+                *sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+            })?;
         let mapped = Mapped {
             dev,
             slot,

@@ -12,7 +12,7 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
     debug_assert_eq!(src.shape(), dst.shape());
     src.same_device(op, dst)?;
     let dev = &dst.device.inner;
-    dev.check_alive()?;
+    dev.check_alive(op)?;
     if dst.is_empty() {
         return Ok(());
     }

@@ -451,7 +451,7 @@ pub(crate) fn binary_into(
     out: &Array,
 ) -> Result<()> {
     let dev = &out.device.inner;
-    dev.check_alive()?;
+    dev.check_alive(op)?;
     if out.is_empty() {
         return Ok(());
     }
@@ -506,7 +506,7 @@ pub(crate) fn unary_into(
     out: &Array,
 ) -> Result<()> {
     let dev = &out.device.inner;
-    dev.check_alive()?;
+    dev.check_alive(op)?;
     if out.is_empty() {
         return Ok(());
     }
@@ -546,7 +546,7 @@ pub(crate) fn where_into(
     out: &Array,
 ) -> Result<()> {
     let dev = &out.device.inner;
-    dev.check_alive()?;
+    dev.check_alive(op)?;
     if out.is_empty() {
         return Ok(());
     }

@@ -22,7 +22,7 @@ fn push_value(p: &mut Params, dtype: DType, v: f64) {
 /// Writes `value` (converted to the array's dtype) into every element of the view `dst`.
 pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()> {
     let dev = &dst.device.inner;
-    dev.check_alive()?;
+    dev.check_alive(op)?;
     if dst.is_empty() {
         return Ok(());
     }

@@ -174,7 +174,7 @@ pub(crate) fn generate(
     extra: &Extra,
 ) -> Result<()> {
     let dev = &out.device.inner;
-    dev.check_alive()?;
+    dev.check_alive(op)?;
     let n = out.len() as u64;
     if n == 0 {
         return Ok(());

@@ -161,7 +161,7 @@ fn prepare(
             });
         }
     }
-    first.device().inner.check_alive()?;
+    first.device().inner.check_alive("einsum")?;
     let shapes: Vec<&[usize]> = operands.iter().map(|a| a.shape()).collect();
     let parsed = parse(subscripts, &shapes)?;
     let path = plan(&parsed, strategy, None);

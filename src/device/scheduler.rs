@@ -121,10 +121,11 @@ impl DeviceInner {
         self.maintainer.submit(&self.queue, buffers)
     }
 
-    /// Waits, with the device's timeout, for a submission to finish. Never hangs and never
-    /// blocks inside wgpu: checks the submission without blocking and backs off between checks
-    /// (see `memory/maintain.rs` for why), checking for device loss each time; a panic inside
-    /// wgpu's poll (its fatal-error path) is reported as a lost device.
+    /// Waits, with the device's timeout, for a submission to finish. Never hangs: checks the
+    /// submission in short blocking slices while alone, or without blocking and backing off
+    /// between checks while other threads use the device (see `memory/maintain.rs` for why),
+    /// checking for device loss each time; a panic inside wgpu's poll (its fatal-error path) is
+    /// reported as a lost device.
     pub(crate) fn wait(&self, op: &'static str, index: &wgpu::SubmissionIndex) -> Result<()> {
         let timeout = self.timeout();
         let start = Instant::now();
@@ -133,12 +134,14 @@ impl DeviceInner {
             self.check_alive(op)?;
             match self.maintainer.check(&self.device, index) {
                 Progress::Done => return self.check_alive(op),
-                Progress::Running => {
+                Progress::Running { blocked } => {
                     let waited = start.elapsed();
                     if waited >= timeout {
                         return Err(Error::Timeout { op, after: waited });
                     }
-                    backoff.pause(waited);
+                    if !blocked {
+                        backoff.pause(waited);
+                    }
                 }
                 Progress::Failed(e) => {
                     self.check_alive(op)?;

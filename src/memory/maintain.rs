@@ -10,22 +10,29 @@
 //! wgpu-core with it, this module can go: call `queue.submit` and `device.poll` directly again
 //! (the waits in `device/scheduler.rs` may then block in wgpu instead of polling).
 //!
-//! Nothing blocks while holding the lock: submits and polls here never wait for the GPU, so
-//! a thread waiting on a long kernel never holds up another thread's submits. Waiters check
-//! their submission with a zero-timeout wait and back off between checks (see
-//! [`Maintainer::check`]); GPU work itself is never serialised by this lock.
+//! The lock is held only briefly: submits and plain polls never wait for the GPU. A waiter blocks
+//! in wgpu (under the lock, for at most [`BLOCKING_SLICE`]) only while no other thread is using
+//! the device's submits or polls, so a lone thread wakes the moment its work is done; with
+//! company it checks without blocking and backs off between checks ([`Backoff`]), so another
+//! thread's submit waits at most one slice. GPU work itself is never serialised by this lock.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
+
+/// The longest a lone waiter blocks inside wgpu before it looks again (for device loss, its
+/// deadline, and threads that arrived meanwhile).
+pub(crate) const BLOCKING_SLICE: Duration = Duration::from_millis(1);
 
 /// The outcome of one non-blocking look at a submission.
 #[derive(Debug)]
 pub(crate) enum Progress {
     /// The submission (and everything before it) has finished.
     Done,
-    /// Still running.
-    Running,
+    /// Still running; `blocked` when the check already waited (a [`BLOCKING_SLICE`]), so the
+    /// caller need not pause before the next one.
+    Running { blocked: bool },
     /// wgpu refused the wait (for example the index of a submission that failed validation).
     Failed(String),
     /// wgpu panicked inside the poll (its fatal-error path, e.g. a lost Vulkan device).
@@ -36,11 +43,29 @@ pub(crate) enum Progress {
 #[derive(Default)]
 pub(crate) struct Maintainer {
     lock: Mutex<()>,
+    /// Threads inside a call here (holding the lock or waiting for it).
+    users: AtomicUsize,
+}
+
+/// The lock, and this thread counted among its users until dropped.
+struct Held<'a> {
+    users: &'a AtomicUsize,
+    _guard: MutexGuard<'a, ()>,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.users.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Maintainer {
-    fn lock(&self) -> MutexGuard<'_, ()> {
-        self.lock.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> Held<'_> {
+        self.users.fetch_add(1, Ordering::SeqCst);
+        Held {
+            users: &self.users,
+            _guard: self.lock.lock().unwrap_or_else(|e| e.into_inner()),
+        }
     }
 
     /// `queue.submit(buffers)` under the lock.
@@ -60,28 +85,37 @@ impl Maintainer {
         catch_unwind(AssertUnwindSafe(|| device.poll(wgpu::PollType::Poll))).is_ok()
     }
 
-    /// Whether `index` has finished, without blocking: a wait with a zero timeout, which also
-    /// runs the callbacks of whatever has finished.
+    /// Whether `index` has finished: a wait that blocks for up to [`BLOCKING_SLICE`] when this
+    /// thread is the only one using the lock, and otherwise does not block at all. It also runs
+    /// the callbacks of whatever has finished.
     pub fn check(&self, device: &wgpu::Device, index: &wgpu::SubmissionIndex) -> Progress {
-        let _guard = self.lock();
+        let held = self.lock();
+        let alone = held.users.load(Ordering::SeqCst) == 1;
+        let timeout = if alone {
+            BLOCKING_SLICE
+        } else {
+            Duration::ZERO
+        };
         let polled = catch_unwind(AssertUnwindSafe(|| {
             device.poll(wgpu::PollType::Wait {
                 submission_index: Some(index.clone()),
-                timeout: Some(Duration::ZERO),
+                timeout: Some(timeout),
             })
         }));
+        drop(held);
         match polled {
             Ok(Ok(_)) => Progress::Done,
-            Ok(Err(wgpu::PollError::Timeout)) => Progress::Running,
+            Ok(Err(wgpu::PollError::Timeout)) => Progress::Running { blocked: alone },
             Ok(Err(e)) => Progress::Failed(e.to_string()),
             Err(_) => Progress::Panicked,
         }
     }
 }
 
-/// Paces a waiter's checks: yields for the first few (small kernels finish in microseconds),
-/// then sleeps a thirty-second of the time waited so far, between 10 µs and 500 µs, so a wait
-/// overshoots the GPU's finish by about 3 % at most and costs a few checks per millisecond.
+/// Paces a waiter's non-blocking checks (when other threads use the device too): yields for the
+/// first few (small kernels finish in microseconds), then sleeps a thirty-second of the time
+/// waited so far, between 10 µs and 500 µs, so a wait overshoots the GPU's finish by about 3 %
+/// at most and costs a few checks per millisecond.
 pub(crate) struct Backoff {
     checks: u32,
 }

@@ -40,16 +40,15 @@ mod array;
 mod device;
 mod dtype;
 mod error;
+mod layout;
 mod memory;
 pub(crate) mod ops;
 pub mod random;
 
-pub use array::layout::SliceArg;
 pub use array::math::{
     add, arctan2, bitwise_and, bitwise_or, bitwise_xor, copysign, div, floor_divide, fmax, fmin,
     hypot, left_shift, maximum, minimum, mul, pow, remainder, right_shift, sub, where_, Operand,
 };
-pub use array::reduce::Axes;
 pub use array::{concatenate, matmul, stack, Array};
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
@@ -59,6 +58,7 @@ pub use dtype::{DType, Element};
 pub use error::{Error, Result};
 /// The host type of [`DType::F16`] elements (from the `half` crate).
 pub use half::f16;
+pub use layout::{Axes, SliceArg};
 pub use memory::MemoryStats;
 pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};
 pub use ops::einsum::path::{EinsumPath, Strategy as EinsumStrategy};

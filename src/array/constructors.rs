@@ -1,10 +1,10 @@
 //! Arrays made on the GPU: zeros, ones, full, arange, linspace, eye.
 
-use super::layout::{checked_numel, Layout};
 use super::Array;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::{checked_numel, Layout};
 use crate::ops::fill::{fill_sequence, fill_view, Sequence};
 
 impl Array {

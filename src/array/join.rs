@@ -1,11 +1,11 @@
 //! Joining and rearranging: concatenate, stack, split, flip, roll, tile, repeat, pad, take.
 //! Most are views plus strided copies (`assign`); `take` gathers with a kernel.
 
-use super::layout::{checked_numel, normalize_axis, SliceArg};
-use super::reduce::Axes;
 use super::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::Axes;
+use crate::layout::{checked_numel, normalize_axis, SliceArg};
 use crate::ops::take::gather;
 
 /// `numpy.concatenate(arrays, axis)`: the arrays, which agree on every other axis, end to end.

@@ -1,8 +1,8 @@
 //! Linear algebra on arrays: `matmul` and the NumPy products built on it.
 
-use super::layout::{checked_numel, dims_product, normalize_axis};
 use super::Array;
 use crate::error::{Error, Result};
+use crate::layout::{checked_numel, dims_product, normalize_axis};
 use crate::ops::matmul;
 
 impl Array {
@@ -236,7 +236,7 @@ impl Array {
         let mut strides: Vec<isize> = keep.iter().map(|&d| l.strides[d]).collect();
         shape.push(len);
         strides.push(s1 + s2);
-        Ok(self.with_layout(super::layout::Layout {
+        Ok(self.with_layout(crate::layout::Layout {
             shape,
             strides,
             offset: l.offset,

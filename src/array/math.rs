@@ -13,6 +13,7 @@
 use super::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::broadcast_shapes;
 use crate::ops::elementwise::{
     binary_into, unary_into, where_into, BinaryOp, ScalarValue, UnaryOp, UnaryPlan,
 };
@@ -61,35 +62,6 @@ impl From<crate::f16> for Operand<'_> {
     fn from(v: crate::f16) -> Self {
         Operand::Scalar(v.to_f64())
     }
-}
-
-/// NumPy's broadcast of several shapes, or `Err(Shape)` naming them.
-pub(crate) fn broadcast_shapes(op: &'static str, shapes: &[&[usize]]) -> Result<Vec<usize>> {
-    let nd = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut out = vec![1usize; nd];
-    for s in shapes {
-        let lead = nd - s.len();
-        for (i, &n) in s.iter().enumerate() {
-            let o = &mut out[lead + i];
-            if *o == 1 {
-                *o = n;
-            } else if n != 1 && n != *o {
-                return Err(Error::shape(
-                    op,
-                    format!(
-                        "operands could not be broadcast together with shapes {}",
-                        shapes
-                            .iter()
-                            .map(|s| format!("{s:?}"))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    ),
-                ));
-            }
-        }
-    }
-    super::layout::checked_numel(op, &out)?;
-    Ok(out)
 }
 
 /// The dtype integer `divide` computes in (NumPy: float64).

@@ -6,7 +6,6 @@
 pub(crate) mod blocks;
 mod constructors;
 mod join;
-pub(crate) mod layout;
 mod linalg;
 pub(crate) mod math;
 pub(crate) mod reduce;
@@ -16,9 +15,9 @@ mod views;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::memory::{PoolBlock, WgpuBacking};
 pub use join::{concatenate, stack};
-use layout::Layout;
 pub use linalg::matmul;
 use std::fmt;
 use std::sync::Arc;
@@ -151,7 +150,7 @@ impl Array {
         shape: &[usize],
         dtype: DType,
     ) -> Result<Array> {
-        let numel = layout::checked_numel(op, shape)?;
+        let numel = crate::layout::checked_numel(op, shape)?;
         Ok(Array {
             storage: Storage::new(op, device, numel, dtype)?,
             layout: Layout::contiguous(shape),

@@ -9,96 +9,14 @@
 //! Empty reductions behave like NumPy: sum → 0, prod → 1, any → false, all → true, mean → NaN,
 //! max/min/argmax/argmin → `Err`.
 
-use super::layout::{checked_numel, dims_product, normalize_axis};
 use super::math::{binary, unary};
 use super::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::{checked_numel, dims_product, normalize_axis, resolve_axes, Axes};
 use crate::ops::elementwise::{unsupported, BinaryOp, UnaryOp};
 use crate::ops::reduce::{reduce, ReduceOp};
 use crate::ops::scan::scan;
-
-/// Which axes a reduction folds: all of them, or a list (negative counts from the end).
-///
-/// ```
-/// use gpuarray::Axes;
-/// let all = Axes::All;
-/// let one: Axes = 1.into();
-/// let two: Axes = [0, -1].into();
-/// # let _ = (all, one, two);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Axes {
-    /// Every axis (NumPy's `axis=None`).
-    All,
-    /// These axes.
-    List(Vec<isize>),
-}
-
-impl From<isize> for Axes {
-    fn from(a: isize) -> Self {
-        Axes::List(vec![a])
-    }
-}
-impl From<i32> for Axes {
-    fn from(a: i32) -> Self {
-        Axes::List(vec![a as isize])
-    }
-}
-impl From<usize> for Axes {
-    fn from(a: usize) -> Self {
-        // `as isize` would turn usize::MAX into -1, the last axis. No array has isize::MAX
-        // axes, so the saturated value is always refused as out of bounds.
-        Axes::List(vec![isize::try_from(a).unwrap_or(isize::MAX)])
-    }
-}
-impl From<&[isize]> for Axes {
-    fn from(a: &[isize]) -> Self {
-        Axes::List(a.to_vec())
-    }
-}
-impl<const N: usize> From<[isize; N]> for Axes {
-    fn from(a: [isize; N]) -> Self {
-        Axes::List(a.to_vec())
-    }
-}
-impl<const N: usize> From<[i32; N]> for Axes {
-    fn from(a: [i32; N]) -> Self {
-        Axes::List(a.iter().map(|&x| x as isize).collect())
-    }
-}
-impl From<Vec<isize>> for Axes {
-    fn from(a: Vec<isize>) -> Self {
-        Axes::List(a)
-    }
-}
-impl From<Option<isize>> for Axes {
-    fn from(a: Option<isize>) -> Self {
-        a.map_or(Axes::All, |a| Axes::List(vec![a]))
-    }
-}
-
-/// Sorted distinct axes, or `Err(Axis)` / `Err(InvalidArgument)` for a bad or repeated one.
-fn resolve_axes(op: &'static str, axes: &Axes, ndim: usize) -> Result<Vec<usize>> {
-    match axes {
-        Axes::All => Ok((0..ndim).collect()),
-        Axes::List(list) => {
-            let mut out = Vec::with_capacity(list.len());
-            for &a in list {
-                let n = normalize_axis(op, a, ndim)?;
-                if out.contains(&n) {
-                    return Err(Error::invalid(
-                        op,
-                        format!("duplicate value in 'axis': {a}"),
-                    ));
-                }
-                out.push(n);
-            }
-            out.sort_unstable();
-            Ok(out)
-        }
-    }
-}
 
 /// The shape of a reduction's result.
 fn reduced_shape(shape: &[usize], axes: &[usize], keepdims: bool) -> Vec<usize> {

@@ -1,11 +1,11 @@
 //! Moving data between the host and the GPU, and copies on the GPU (`contiguous`, `astype`,
 //! `assign`).
 
-use super::layout::{checked_numel, Layout};
 use super::{Array, Storage};
 use crate::device::Device;
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
+use crate::layout::{checked_numel, Layout};
 use crate::memory::{read_bytes, read_bytes_async};
 use crate::ops::copy::copy_into;
 

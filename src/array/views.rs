@@ -1,8 +1,8 @@
 //! Views: new layouts over the same storage, no GPU work.
 
-use super::layout::{normalize_axis, SliceArg};
 use super::Array;
 use crate::error::Result;
+use crate::layout::{normalize_axis, SliceArg};
 
 impl Array {
     /// The same elements in a new shape; `-1` is inferred. A view when the strides allow it
@@ -73,7 +73,7 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Array> {
-        super::layout::checked_numel("broadcast_to", shape)?;
+        crate::layout::checked_numel("broadcast_to", shape)?;
         Ok(self.with_layout(self.layout.broadcast_to("broadcast_to", shape)?))
     }
 

@@ -38,7 +38,7 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
 
     let shape: Vec<u64> = dst.shape().iter().map(|&n| n as u64).collect();
     let strides =
-        |l: &crate::array::layout::Layout| l.strides.iter().map(|&s| s as i64).collect::<Vec<_>>();
+        |l: &crate::layout::Layout| l.strides.iter().map(|&s| s as i64).collect::<Vec<_>>();
     let (shape, st) = collapse(&shape, &[strides(sl), strides(dl)]);
     let operands = [
         Operand {

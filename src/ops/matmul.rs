@@ -10,6 +10,7 @@ use crate::device::matmul_sgb::TILE_ROWS;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::broadcast_shapes;
 use std::time::{Duration, Instant};
 
 const OP: &str = "matmul";
@@ -105,17 +106,21 @@ pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Resu
             format!("shapes {:?} and {:?} do not align: the last axis of the first has {ka} elements, the second-to-last of the second {kb}", a.shape(), b.shape()),
         ));
     }
-    let batch = broadcast_shapes(&a2.shape()[..a2.ndim() - 2], &b2.shape()[..b2.ndim() - 2])
-        .ok_or_else(|| {
-            Error::shape(
-                OP,
-                format!(
-                    "batch dimensions of shapes {:?} and {:?} do not broadcast",
-                    a.shape(),
-                    b.shape()
-                ),
-            )
-        })?;
+    let batch = broadcast_shapes(
+        OP,
+        &[&a2.shape()[..a2.ndim() - 2], &b2.shape()[..b2.ndim() - 2]],
+    )
+    .map_err(|e| match e {
+        Error::Shape { .. } => Error::shape(
+            OP,
+            format!(
+                "batch dimensions of shapes {:?} and {:?} do not broadcast",
+                a.shape(),
+                b.shape()
+            ),
+        ),
+        other => other,
+    })?;
     let mut full: Vec<usize> = batch.clone();
     full.extend([m, n]);
     let mut out_shape: Vec<usize> = batch.clone();
@@ -152,31 +157,6 @@ pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Resu
     };
     let shape: Vec<isize> = out_shape.iter().map(|&d| d as isize).collect();
     c.reshape(&shape)
-}
-
-/// NumPy broadcasting of two shapes.
-pub(crate) fn broadcast_shapes(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
-    let n = a.len().max(b.len());
-    (0..n)
-        .map(|i| {
-            let x = if i + a.len() >= n {
-                a[i + a.len() - n]
-            } else {
-                1
-            };
-            let y = if i + b.len() >= n {
-                b[i + b.len() - n]
-            } else {
-                1
-            };
-            match (x, y) {
-                _ if x == y => Some(x),
-                (1, _) => Some(y),
-                (_, 1) => Some(x),
-                _ => None,
-            }
-        })
-        .collect()
 }
 
 /// One batched problem on raw operands: C[b] = A[b] @ B[b] with element strides.
@@ -996,18 +976,5 @@ impl crate::Device {
     /// ```
     pub fn matmul_kernels(&self) -> Vec<MatmulKernel> {
         kernels_for(&self.inner)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::broadcast_shapes;
-
-    #[test]
-    fn batch_shapes_broadcast_like_numpy() {
-        assert_eq!(broadcast_shapes(&[3, 1], &[4]), Some(vec![3, 4]));
-        assert_eq!(broadcast_shapes(&[], &[2, 5]), Some(vec![2, 5]));
-        assert_eq!(broadcast_shapes(&[2], &[3]), None);
-        assert_eq!(broadcast_shapes(&[0], &[1]), Some(vec![0]));
     }
 }

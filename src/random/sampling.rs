@@ -8,10 +8,10 @@
 
 use super::philox::HostWords;
 use super::Generator;
-use crate::array::layout::{checked_numel, normalize_axis};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::{checked_numel, normalize_axis};
 use crate::ops::take::take_axis;
 use std::collections::HashMap;
 

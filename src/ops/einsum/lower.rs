@@ -11,10 +11,10 @@
 use super::parse::{parse, Label, Parsed};
 use super::path::{plan, EinsumPath, Strategy};
 use crate::array::blocks::collapse;
-use crate::array::layout::Layout;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::ops::matmul::matmul_into;
 
 /// An operand during lowering: no repeated labels; axis `i` carries `labels[i]`.

@@ -174,3 +174,18 @@ impl Error {
         }
     }
 }
+
+/// The full text of a wgpu error (its `Display` shows only the first line).
+pub(crate) fn describe_wgpu_error(e: &wgpu::Error) -> String {
+    let mut msg = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let t = s.to_string();
+        if !msg.contains(&t) {
+            msg.push_str(": ");
+            msg.push_str(&t);
+        }
+        source = s.source();
+    }
+    msg
+}

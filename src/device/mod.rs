@@ -11,7 +11,7 @@ pub(crate) use kernels::{BinarySet, Form, Kernel, PipelineKey, UnarySet, Variant
 pub(crate) use launch::Binding;
 
 use crate::dtype::DType;
-use crate::error::{Error, Result};
+use crate::error::{describe_wgpu_error, Error, Result};
 use crate::memory::{Maintainer, MemoryStats, Pool, WgpuBacking};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -733,21 +733,6 @@ impl DeviceInner {
         }
         Ok(pipeline)
     }
-}
-
-/// The full text of a wgpu error (its `Display` shows only the first line).
-pub(crate) fn describe_wgpu_error(e: &wgpu::Error) -> String {
-    let mut msg = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        let t = s.to_string();
-        if !msg.contains(&t) {
-            msg.push_str(": ");
-            msg.push_str(&t);
-        }
-        source = s.source();
-    }
-    msg
 }
 
 fn choose_adapter(

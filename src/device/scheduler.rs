@@ -58,7 +58,10 @@ impl DeviceInner {
                         limit: s.limit.unwrap_or(u64::MAX),
                     }
                 }
-                other => Error::Gpu(format!("{op}: {}", super::describe_wgpu_error(&other))),
+                other => Error::Gpu(format!(
+                    "{op}: {}",
+                    crate::error::describe_wgpu_error(&other)
+                )),
             });
         }
         result

@@ -56,7 +56,7 @@ impl Backing for WgpuBacking {
         ];
         match errors.into_iter().flatten().next() {
             None => Ok(buffer),
-            Some(e) => Err(crate::device::describe_wgpu_error(&e)),
+            Some(e) => Err(crate::error::describe_wgpu_error(&e)),
         }
     }
 

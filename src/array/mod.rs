@@ -3,7 +3,6 @@
 //! Constructors live in `constructors.rs`, host transfers in `transfer.rs`, views in `views.rs`;
 //! the kernels they launch are in `crate::ops`.
 
-pub(crate) mod blocks;
 mod constructors;
 mod join;
 mod linalg;

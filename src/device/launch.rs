@@ -1,8 +1,8 @@
 //! Recording one kernel launch: pipeline, uniform parameters, storage bindings, a 2-D grid.
 
+use super::blocks::grid;
 use super::kernels::PipelineKey;
 use super::DeviceInner;
-use crate::array::blocks::grid;
 use crate::error::{Error, Result};
 use std::num::NonZeroU64;
 use wgpu::util::DeviceExt;

@@ -1,9 +1,11 @@
 //! The `Device`: adapter choice, limits and features, kernels compiled at start-up, the memory
 //! pools and the scheduler, behind one cheap-to-clone handle.
 
+pub(crate) mod blocks;
 mod kernels;
 mod launch;
 pub(crate) mod matmul_sgb;
+pub(crate) mod params;
 mod scheduler;
 
 pub use kernels::{shader_variants, ShaderVariant};

@@ -1,8 +1,8 @@
 //! Strided copy with conversion (`shaders/copy.wgsl`): contiguous(), astype(), assign().
 
-use super::params::Params;
-use crate::array::blocks::{collapse, plan, Operand};
 use crate::array::Array;
+use crate::device::blocks::{collapse, plan, Operand};
+use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::error::Result;
 

@@ -7,9 +7,9 @@
 //! elements takes the `vec4` skeleton; any other block takes the strided one. Scalars travel in
 //! the uniform parameters (`SCALAR` override), so `a + 2.0` is one dispatch with no upload.
 
-use super::params::{block_count, Params};
-use crate::array::blocks::{collapse, plan, Block, Operand as BlockOperand};
 use crate::array::Array;
+use crate::device::blocks::{collapse, plan, Block, Operand as BlockOperand};
+use crate::device::params::{block_count, Params};
 use crate::device::{BinarySet, Binding, Form, Kernel, PipelineKey, UnarySet, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};

@@ -1,8 +1,8 @@
 //! Fills (`shaders/fill.wgsl`) and arithmetic sequences (`shaders/sequence.wgsl`).
 
-use super::params::{base_i32, block_count, Params};
-use crate::array::blocks::{collapse, plan, Operand};
 use crate::array::Array;
+use crate::device::blocks::{collapse, plan, Operand};
+use crate::device::params::{base_i32, block_count, Params};
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::Result;

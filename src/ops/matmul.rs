@@ -3,10 +3,10 @@
 //! launches whose operands fit one storage binding each (chunks over batch, rows, columns and K;
 //! later K chunks accumulate).
 
-use super::params::Params;
-use crate::array::blocks::{collapse, plan_granular, Block, BlockLimits, Operand, Window};
 use crate::array::Array;
+use crate::device::blocks::{collapse, plan_granular, Block, BlockLimits, Operand, Window};
 use crate::device::matmul_sgb::TILE_ROWS;
+use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -610,7 +610,7 @@ fn launch_gemv(dev: &DeviceInner, p: &Problem) -> Result<()> {
             par.i32(i32_of(bl.windows[2].base)?)
                 .i32(i32_of(os)?)
                 .i32(i32_of(p.c.bs)?);
-            let (gx, gy) = crate::array::blocks::grid(r.div_ceil(256), max_dim)
+            let (gx, gy) = crate::device::blocks::grid(r.div_ceil(256), max_dim)
                 .ok_or_else(|| Error::overflow(OP, format!("{r} rows in one launch")))?;
             let binds = [
                 bind(x, &bl.windows[0]),

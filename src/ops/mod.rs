@@ -6,7 +6,6 @@ pub(crate) mod einsum;
 pub(crate) mod elementwise;
 pub(crate) mod fill;
 pub(crate) mod matmul;
-pub(crate) mod params;
 pub(crate) mod reduce;
 pub(crate) mod reduce_cols;
 pub(crate) mod reduce_rows;

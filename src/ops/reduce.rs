@@ -17,14 +17,14 @@
 //! (outer, inner) order (a copy only when it is not already), then reduced in pieces — groups of
 //! rows, or segments of one row — whose chunks write to their own partial slots.
 
-use super::params::Params;
 use super::reduce_cols::{cols_blocks, reduce_cols};
 use super::reduce_rows::{
     reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable, whole,
 };
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
-use crate::array::blocks::collapse;
 use crate::array::Array;
+use crate::device::blocks::collapse;
+use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -210,7 +210,7 @@ fn record(dev: &DeviceInner, s: Stage) -> Result<()> {
     let mut p = Params::default();
     s.outer.push(&mut p);
     s.inner.push(&mut p);
-    p.i32(super::params::base_i32(s.src_base)?)
+    p.i32(crate::device::params::base_i32(s.src_base)?)
         .u32(s.outer.shape.len() as u32)
         .u32(s.inner.shape.len() as u32)
         .u32(u32_of(s.m, "outputs")?)

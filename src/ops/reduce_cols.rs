@@ -6,10 +6,10 @@
 //! rows. Stage 1 folds blocks of `BLOCK` rows into partials stored [M, blocks]; stage 2 is the
 //! rows kernel over those rows (a tree per column), so there are two stages at most.
 
-use super::params::Params;
 use super::reduce::{partial_dtype, u32_of, ReduceOp};
 use super::reduce_rows::{new_partials, rows_stage2, whole};
 use crate::array::Array;
+use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};

@@ -16,10 +16,10 @@
 //! from 0.88 GB/s with the strided kernel to 9.4 GB/s; each 32-bit element still costs one trip
 //! of lavapipe's per-lane load loop, which is what bounds it.
 
-use super::params::Params;
 use super::reduce::{partial_dtype, u32_of, ReduceOp};
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use crate::array::Array;
+use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};

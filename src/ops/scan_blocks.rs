@@ -12,10 +12,10 @@
 //! cumsum line of BENCHMARKS.md (the workgroup-per-line kernel it replaces ran a 1-d array on
 //! one core, in barriers).
 
-use super::params::{base_i32, Params};
 use super::reduce::{u32_of, Group};
 use super::reduce_rows::whole;
 use crate::array::Array;
+use crate::device::params::{base_i32, Params};
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};

@@ -1,8 +1,8 @@
 //! Gather along an axis (`shaders/take.wgsl`): the host side of `Array::take`.
 
-use super::params::Params;
-use crate::array::blocks::{grid, plan_granular, Operand, Window};
 use crate::array::Array;
+use crate::device::blocks::{grid, plan_granular, Operand, Window};
+use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::error::{Error, Result};
 

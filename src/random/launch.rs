@@ -3,10 +3,10 @@
 
 use super::philox::StreamPos;
 use crate::array::{Array, Storage};
+use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::ops::params::Params;
 
 /// The kernel's `DIST` override values (the `DIST_*` constants in `philox.wgsl`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

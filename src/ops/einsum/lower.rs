@@ -10,8 +10,8 @@
 
 use super::parse::{parse, Label, Parsed};
 use super::path::{plan, EinsumPath, Strategy};
-use crate::array::blocks::collapse;
 use crate::array::Array;
+use crate::device::blocks::collapse;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Layout;

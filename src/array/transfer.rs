@@ -3,10 +3,10 @@
 
 use super::{Array, Storage};
 use crate::device::Device;
+use crate::device::{read_bytes, read_bytes_async};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, Layout};
-use crate::memory::{read_bytes, read_bytes_async};
 use crate::ops::copy::copy_into;
 
 /// Bytes per `write_buffer` call: bounds the staging memory wgpu holds for one upload.

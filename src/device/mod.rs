@@ -7,10 +7,12 @@ mod launch;
 pub(crate) mod matmul_sgb;
 pub(crate) mod params;
 mod scheduler;
+mod staging;
 
 pub use kernels::{shader_variants, ShaderVariant};
 pub(crate) use kernels::{BinarySet, Form, Kernel, PipelineKey, UnarySet, Variant};
 pub(crate) use launch::Binding;
+pub(crate) use staging::{read_bytes, read_bytes_async};
 
 use crate::dtype::DType;
 use crate::error::{describe_wgpu_error, Error, Result};

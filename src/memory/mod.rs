@@ -1,15 +1,14 @@
-//! GPU memory: the caching pool (pool.rs), the wgpu allocator behind it, and readback through
-//! pooled staging buffers (staging.rs).
+//! GPU memory: the caching pool (pool.rs), the wgpu allocator behind it, and the lock that
+//! serialises submits and polls (maintain.rs). Readback staging, which drives the device's
+//! scheduler, lives in `device/staging.rs`.
 
 mod maintain;
 mod pool;
-mod staging;
 
 pub(crate) use maintain::{Backoff, Maintainer, Progress};
 
 pub use pool::MemoryStats;
 pub(crate) use pool::{Backing, Pool, PoolBlock};
-pub(crate) use staging::{read_bytes, read_bytes_async};
 
 use std::sync::Arc;
 

@@ -2,10 +2,9 @@
 //! Large reads go through fixed-size chunks, so host and staging memory stay bounded and each
 //! chunk is awaited with the device's timeout.
 
-use crate::device::DeviceInner;
+use super::DeviceInner;
 use crate::error::{Error, Result};
-use crate::memory::PoolBlock;
-use crate::memory::WgpuBacking;
+use crate::memory::{PoolBlock, WgpuBacking};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{mpsc, Arc, Mutex};

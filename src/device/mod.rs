@@ -2,6 +2,7 @@
 //! pools and the scheduler, behind one cheap-to-clone handle.
 
 pub(crate) mod blocks;
+mod extensions;
 mod kernels;
 mod launch;
 pub(crate) mod matmul_sgb;
@@ -318,9 +319,8 @@ pub(crate) struct DeviceInner {
     /// A CPU adapter (lavapipe, llvmpipe, WARP): launch shapes that suit a GPU's thousands of
     /// threads waste a CPU's few cores on per-workgroup start-up, so some kernels ask.
     pub is_cpu: bool,
-    /// The f32 matmul kernel choice, made by a tune at the first large f32 matmul.
-    pub matmul_tuning: std::sync::OnceLock<crate::ops::matmul::MatmulTuning>,
-    pub matmul_tune_lock: Mutex<()>,
+    /// State the ops keep per device (the matmul tune, ...), by type.
+    pub extensions: extensions::Extensions,
 }
 
 static NEXT_DEVICE_ID: AtomicU64 = AtomicU64::new(1);
@@ -482,8 +482,7 @@ impl Device {
             log_dispatches: env_flag("GPUARRAY_LOG"),
             subgroup_sizes: (ainfo.subgroup_min_size, ainfo.subgroup_max_size),
             is_cpu: ainfo.device_type == wgpu::DeviceType::Cpu,
-            matmul_tuning: Default::default(),
-            matmul_tune_lock: Mutex::new(()),
+            extensions: Default::default(),
         };
         // Compile every kernel for every supported dtype now, so no op pays for it later.
         let compile_started = Instant::now();
@@ -540,20 +539,6 @@ impl Device {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner()),
         )
-    }
-
-    /// The f32 matmul kernel this device uses for large products, running the one-time tune
-    /// now if no matmul has run it yet (see [`MatmulTuning`](crate::MatmulTuning)).
-    ///
-    /// ```no_run
-    /// # fn main() -> gpuarray::Result<()> {
-    /// let dev = gpuarray::Device::new()?;
-    /// let t = dev.matmul_tuning()?;
-    /// println!("matmul kernel: {} (tuned in {:?})", t.chosen, t.elapsed);
-    /// # Ok(()) }
-    /// ```
-    pub fn matmul_tuning(&self) -> Result<crate::MatmulTuning> {
-        crate::ops::matmul::tuned_kernel(&self.inner, self)
     }
 
     /// Compute pipelines compiled on this device so far: those compiled at start-up plus any

@@ -11,6 +11,7 @@ use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::broadcast_shapes;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 const OP: &str = "matmul";
@@ -838,17 +839,22 @@ fn flat3(shape: &[usize]) -> [isize; 3] {
     ]
 }
 
+/// The matmul state each device keeps: the tune's result, made once.
+#[derive(Default)]
+struct TuneState {
+    tuning: OnceLock<MatmulTuning>,
+    /// Serialises tuning; whoever comes second reuses the result.
+    lock: Mutex<()>,
+}
+
 /// The device's f32 kernel choice, tuning on first use.
 pub(crate) fn tuned_kernel(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
-    if let Some(t) = dev.matmul_tuning.get() {
+    let state = dev.extensions.get::<TuneState>();
+    if let Some(t) = state.tuning.get() {
         return Ok(t.clone());
     }
-    // Serialise tuning; whoever comes second reuses the result.
-    let _guard = dev
-        .matmul_tune_lock
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(t) = dev.matmul_tuning.get() {
+    let _guard = state.lock.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = state.tuning.get() {
         return Ok(t.clone());
     }
     let t = tune(dev, device)?;
@@ -858,7 +864,7 @@ pub(crate) fn tuned_kernel(dev: &DeviceInner, device: &crate::Device) -> Result<
         t.chosen,
         t.elapsed
     );
-    let _ = dev.matmul_tuning.set(t.clone());
+    let _ = state.tuning.set(t.clone());
     Ok(t)
 }
 
@@ -962,6 +968,20 @@ fn kernels_for(dev: &DeviceInner) -> Vec<MatmulKernel> {
 }
 
 impl crate::Device {
+    /// The f32 matmul kernel this device uses for large products, running the one-time tune
+    /// now if no matmul has run it yet (see [`MatmulTuning`](crate::MatmulTuning)).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// let t = dev.matmul_tuning()?;
+    /// println!("matmul kernel: {} (tuned in {:?})", t.chosen, t.elapsed);
+    /// # Ok(()) }
+    /// ```
+    pub fn matmul_tuning(&self) -> Result<MatmulTuning> {
+        tuned_kernel(&self.inner, self)
+    }
+
     /// Every matmul kernel this device can run (each accepted by
     /// [`Array::matmul_with`](crate::Array::matmul_with)), whichever the tune chooses.
     ///

@@ -49,7 +49,7 @@ pub use array::math::{
     add, arctan2, bitwise_and, bitwise_or, bitwise_xor, copysign, div, floor_divide, fmax, fmin,
     hypot, left_shift, maximum, minimum, mul, pow, remainder, right_shift, sub, where_, Operand,
 };
-pub use array::{concatenate, matmul, stack, Array};
+pub use array::Array;
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
     MAX_TIMEOUT,
@@ -62,4 +62,6 @@ pub use layout::{Axes, SliceArg};
 pub use memory::MemoryStats;
 pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};
 pub use ops::einsum::path::{EinsumPath, Strategy as EinsumStrategy};
+pub use ops::join::{concatenate, stack};
+pub use ops::linalg::matmul;
 pub use ops::matmul::{MatmulKernel, MatmulTuning};

@@ -3,9 +3,7 @@
 //! Constructors live in `constructors.rs`, host transfers in `transfer.rs`, views in `views.rs`;
 //! the kernels they launch are in `crate::ops`.
 
-mod constructors;
-mod join;
-mod linalg;
+mod copy;
 pub(crate) mod math;
 pub(crate) mod reduce;
 mod transfer;
@@ -16,8 +14,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::memory::{PoolBlock, WgpuBacking};
-pub use join::{concatenate, stack};
-pub use linalg::matmul;
+
 use std::fmt;
 use std::sync::Arc;
 

@@ -1,13 +1,13 @@
 //! Moving data between the host and the GPU, and copies on the GPU (`contiguous`, `astype`,
 //! `assign`).
 
+use super::copy::copy_into;
 use super::{Array, Storage};
 use crate::device::Device;
 use crate::device::{read_bytes, read_bytes_async};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, Layout};
-use crate::ops::copy::copy_into;
 
 /// Bytes per `write_buffer` call: bounds the staging memory wgpu holds for one upload.
 const UPLOAD_CHUNK: usize = 64 << 20;

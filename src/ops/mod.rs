@@ -1,10 +1,11 @@
 //! The host side of each kernel family: building parameters, splitting launches into blocks
 //! that fit the adapter's limits, and recording them.
 
-pub(crate) mod copy;
+mod constructors;
 pub(crate) mod einsum;
 pub(crate) mod elementwise;
-pub(crate) mod fill;
+pub(crate) mod join;
+pub(crate) mod linalg;
 pub(crate) mod matmul;
 pub(crate) mod reduce;
 pub(crate) mod reduce_cols;
@@ -12,4 +13,3 @@ pub(crate) mod reduce_rows;
 mod row_pieces;
 pub(crate) mod scan;
 mod scan_blocks;
-pub(crate) mod take;

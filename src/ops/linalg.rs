@@ -1,6 +1,6 @@
 //! Linear algebra on arrays: `matmul` and the NumPy products built on it.
 
-use super::Array;
+use crate::array::Array;
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, dims_product, normalize_axis};
 use crate::ops::matmul;

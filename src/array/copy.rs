@@ -1,6 +1,6 @@
 //! Strided copy with conversion (`shaders/copy.wgsl`): contiguous(), astype(), assign().
 
-use crate::array::Array;
+use super::Array;
 use crate::device::blocks::{collapse, plan, Operand};
 use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};

@@ -1,0 +1,225 @@
+//! The host side of matmul: NumPy's semantics (1-D promotion, batch broadcasting), the choice of
+//! kernel (GEMV, shared-memory tiles, subgroup broadcast), packing, and splitting any problem into
+//! launches whose operands fit one storage binding each (chunks over batch, rows, columns and K;
+//! later K chunks accumulate).
+
+mod plan;
+mod sgb;
+mod strided;
+mod tune;
+
+use self::plan::for_each_batch;
+use self::sgb::{run_sgb, sgb_fits};
+use self::strided::{launch_gemv, launch_strided, launch_tiled};
+use self::tune::tuned_kernel;
+use crate::array::Array;
+use crate::device::matmul_sgb::TILE_ROWS;
+use crate::device::{DeviceInner, Kernel};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::layout::broadcast_shapes;
+use std::time::Duration;
+
+const OP: &str = "matmul";
+
+/// Batches per launch: the z dimension of the grid.
+const MAX_BATCH: u64 = 65535;
+
+/// Loop iterations one invocation may run: lavapipe ends all loops of an invocation after 65535
+/// iterations in total, so long K is split into launches that accumulate.
+const MAX_LOOP_TRIPS: u64 = 32768;
+
+/// The f32 kernel a device uses for large matmuls, chosen by a one-time tune.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatmulKernel {
+    /// One invocation per output element: the textbook baseline.
+    Naive,
+    /// Shared-memory tiles (64 x 64 per workgroup, 4 x 4 per invocation): the GPU kernel.
+    Tiled,
+    /// Subgroup-broadcast register tiles of `rows` x 8 per invocation (adapters with 8-wide
+    /// subgroups, such as lavapipe).
+    SubgroupBroadcast {
+        /// Rows of C per invocation.
+        rows: u32,
+    },
+}
+
+impl std::fmt::Display for MatmulKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatmulKernel::Naive => f.write_str("naive (one output per invocation)"),
+            MatmulKernel::Tiled => f.write_str("tiled 64x64 (shared memory, 4x4 per invocation)"),
+            MatmulKernel::SubgroupBroadcast { rows } => {
+                write!(f, "subgroup-broadcast {rows}x8 per invocation")
+            }
+        }
+    }
+}
+
+/// What the first large f32 matmul on a device measured to choose its kernel.
+#[derive(Debug, Clone)]
+pub struct MatmulTuning {
+    /// The kernel chosen.
+    pub chosen: MatmulKernel,
+    /// Each candidate with its GFLOP/s on the tuning problem (compile excluded).
+    pub candidates: Vec<(MatmulKernel, f64)>,
+    /// The tuning problem's (M, N, K).
+    pub shape: (usize, usize, usize),
+    /// Wall time of the whole tune, kernel compilation included.
+    pub elapsed: Duration,
+    /// Candidates left out because their result differed from the first candidate's (a driver
+    /// that breaks a kernel's assumptions), with the reason. Normally empty; the test suite fails
+    /// when it is not, so a broken kernel cannot drop out of use unnoticed.
+    pub rejected: Vec<(MatmulKernel, String)>,
+}
+
+/// `numpy.matmul(a, b)`, with the kernel chosen automatically or forced.
+pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Result<Array> {
+    a.same_device(OP, b)?;
+    if a.dtype() != b.dtype() {
+        return Err(Error::DTypeMismatch {
+            op: OP,
+            expected: a.dtype(),
+            got: b.dtype(),
+        });
+    }
+    if a.dtype() == DType::Bool {
+        return Err(Error::Unsupported {
+            op: OP,
+            feature: "bool operands (NumPy's boolean matmul); use astype to a numeric dtype".into(),
+        });
+    }
+    if a.ndim() == 0 || b.ndim() == 0 {
+        return Err(Error::shape(
+            OP,
+            format!("operands must have at least one dimension (shapes {:?} and {:?}); use mul for scalars", a.shape(), b.shape()),
+        ));
+    }
+    let a2 = if a.ndim() == 1 {
+        a.expand_dims(0)?
+    } else {
+        a.clone()
+    };
+    let b2 = if b.ndim() == 1 {
+        b.expand_dims(-1)?
+    } else {
+        b.clone()
+    };
+    let (m, ka) = (a2.shape()[a2.ndim() - 2], a2.shape()[a2.ndim() - 1]);
+    let (kb, n) = (b2.shape()[b2.ndim() - 2], b2.shape()[b2.ndim() - 1]);
+    if ka != kb {
+        return Err(Error::shape(
+            OP,
+            format!("shapes {:?} and {:?} do not align: the last axis of the first has {ka} elements, the second-to-last of the second {kb}", a.shape(), b.shape()),
+        ));
+    }
+    let batch = broadcast_shapes(
+        OP,
+        &[&a2.shape()[..a2.ndim() - 2], &b2.shape()[..b2.ndim() - 2]],
+    )
+    .map_err(|e| match e {
+        Error::Shape { .. } => Error::shape(
+            OP,
+            format!(
+                "batch dimensions of shapes {:?} and {:?} do not broadcast",
+                a.shape(),
+                b.shape()
+            ),
+        ),
+        other => other,
+    })?;
+    let mut full: Vec<usize> = batch.clone();
+    full.extend([m, n]);
+    let mut out_shape: Vec<usize> = batch.clone();
+    if a.ndim() > 1 {
+        out_shape.push(m);
+    }
+    if b.ndim() > 1 {
+        out_shape.push(n);
+    }
+    let dev = &a.device().inner;
+    let c = if ka == 0 {
+        // An empty sum: zeros, like NumPy.
+        Array::zeros(a.device(), &full, a.dtype())?
+    } else {
+        let c = Array::empty(OP, a.device(), &full, a.dtype())?;
+        if !c.is_empty() {
+            let mut ab = batch.clone();
+            ab.extend([m, ka]);
+            let mut bb = batch.clone();
+            bb.extend([ka, n]);
+            let batched_a = a2.ndim() > 2;
+            let batched_b = b2.ndim() > 2;
+            run(
+                dev,
+                forced,
+                &a2.broadcast_to(&ab)?,
+                batched_a,
+                &b2.broadcast_to(&bb)?,
+                batched_b,
+                &c,
+            )?;
+        }
+        c
+    };
+    let shape: Vec<isize> = out_shape.iter().map(|&d| d as isize).collect();
+    c.reshape(&shape)
+}
+
+/// `c[...] = a @ b` for 3-d views `(batch, M, K) @ (batch, K, N)` into the `(batch, M, N)` view
+/// `c`, which must not share memory with `a` or `b`; a batch stride of 0 broadcasts an operand.
+pub(crate) fn matmul_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
+    if c.is_empty() {
+        return Ok(());
+    }
+    if a.shape()[2] == 0 {
+        return c.fill(0.0);
+    }
+    let batched = |x: &Array| x.shape()[0] > 1 && x.strides()[0] != 0;
+    run(&c.device().inner, None, a, batched(a), b, batched(b), c)
+}
+
+/// `c = a @ b` for batch-broadcast 3+-d views of equal batch shape; `c` does not alias them.
+fn run(
+    dev: &DeviceInner,
+    forced: Option<MatmulKernel>,
+    a: &Array,
+    batched_a: bool,
+    b: &Array,
+    batched_b: bool,
+    c: &Array,
+) -> Result<()> {
+    let nd = c.ndim();
+    let (m, n, k) = (
+        c.shape()[nd - 2] as u64,
+        c.shape()[nd - 1] as u64,
+        a.shape()[nd - 1] as u64,
+    );
+    let kernel = match forced {
+        Some(MatmulKernel::SubgroupBroadcast { rows }) => {
+            if a.dtype() != DType::F32 || !dev.has_subgroups_of_8() || !TILE_ROWS.contains(&rows) {
+                return Err(Error::Unsupported {
+                    op: OP,
+                    feature: format!("the subgroup-broadcast kernel ({rows} rows) needs f32 (got {}), rows in {TILE_ROWS:?}, and an adapter with 8-wide subgroups", a.dtype()),
+                });
+            }
+            Some(MatmulKernel::SubgroupBroadcast { rows })
+        }
+        Some(other) => Some(other),
+        None if m == 1 || n == 1 => None,
+        None if a.dtype() == DType::F32 && m >= 64 && n >= 64 && k >= 32 && sgb_fits(dev, k, n) => {
+            Some(tuned_kernel(dev, a.device())?.chosen)
+        }
+        None => Some(MatmulKernel::Tiled),
+    };
+    match kernel {
+        Some(MatmulKernel::SubgroupBroadcast { rows }) => {
+            run_sgb(dev, rows, a, batched_a, b, batched_b, c)
+        }
+        Some(MatmulKernel::Tiled) => for_each_batch(a, b, c, |p| launch_tiled(dev, &p)),
+        Some(MatmulKernel::Naive) => {
+            for_each_batch(a, b, c, |p| launch_strided(dev, &p, Kernel::MatmulNaive))
+        }
+        None => for_each_batch(a, b, c, |p| launch_gemv(dev, &p)),
+    }
+}

@@ -1,0 +1,210 @@
+//! The subgroup-broadcast path (adapters with 8-wide subgroups): operands read in place when
+//! their rows are whole vec4s, packed once otherwise.
+
+use crate::array::Array;
+use crate::device::blocks::Operand;
+use crate::device::params::Params;
+use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
+use crate::dtype::DType;
+use crate::error::Result;
+
+use super::plan::{flat3, limits, plan_mnk, Launch, Problem, View};
+use super::{MAX_LOOP_TRIPS, OP};
+
+/// Whether the subgroup-broadcast kernel's smallest launch (64 padded rows of A, 32 rows of B)
+/// fits one binding; otherwise the tiled kernel, which can split to single rows, runs.
+pub(super) fn sgb_fits(dev: &DeviceInner, k: u64, n: u64) -> bool {
+    let max = limits(dev).max_binding;
+    64 * k.next_multiple_of(32) * 4 <= max && 32 * n.next_multiple_of(64) * 4 <= max
+}
+
+/// Rows of C per workgroup of the subgroup-broadcast kernel (2 subgroups of `rows` each).
+pub(super) fn sgb_rows_per_workgroup(rows: u32) -> u64 {
+    rows as u64 * 2
+}
+
+/// Whether a matrix view can feed the subgroup-broadcast kernel in place: rows of whole vec4s
+/// (unit column stride, row and batch strides and offset multiples of 4, columns a multiple of 4).
+pub(super) fn vec4_rows(x: &Array) -> bool {
+    let nd = x.ndim();
+    let (cols, cs, rs) = (x.shape()[nd - 1], x.strides()[nd - 1], x.strides()[nd - 2]);
+    let batch_ok = x.shape()[..nd - 2]
+        .iter()
+        .zip(&x.strides()[..nd - 2])
+        .all(|(&n, &s)| n == 1 || s % 4 == 0);
+    (cs == 1 || cols == 1)
+        && cols % 4 == 0
+        && rs % 4 == 0
+        && rs >= 0
+        && x.layout.offset.is_multiple_of(4)
+        && batch_ok
+}
+
+/// The subgroup-broadcast path. Operands whose rows are whole vec4s are read in place (the
+/// kernel handles any M, any K and the edges); others are packed once into such a layout.
+pub(super) fn run_sgb(
+    dev: &DeviceInner,
+    rows: u32,
+    a: &Array,
+    batched_a: bool,
+    b: &Array,
+    batched_b: bool,
+    c: &Array,
+) -> Result<()> {
+    let nd = c.ndim();
+    let (m, n, k) = (c.shape()[nd - 2], c.shape()[nd - 1], a.shape()[nd - 1]);
+    // Columns padded to a multiple of 4 where a copy is needed anyway.
+    let (k4, n4) = (k.next_multiple_of(4), n.next_multiple_of(4));
+    let prepare = |x: &Array, batched: bool, cols4: usize| -> Result<Array> {
+        // An unbatched operand stays one matrix (batch stride 0) instead of being replicated.
+        let x = if batched {
+            x.clone()
+        } else {
+            x.slice(&vec![crate::SliceArg::Index(0); nd - 2])?
+        };
+        let x = x.reshape(&flat3(x.shape()))?;
+        if vec4_rows(&x) {
+            return Ok(x);
+        }
+        let (bt, r, cols) = (x.shape()[0], x.shape()[1], x.shape()[2]);
+        let padded = Array::zeros(x.device(), &[bt, r, cols4], DType::F32)?;
+        padded
+            .slice(&[
+                crate::SliceArg::full(),
+                crate::SliceArg::full(),
+                crate::SliceArg::range(None, Some(cols as isize), 1),
+            ])?
+            .assign(&x)?;
+        Ok(padded)
+    };
+    let ap = prepare(a, batched_a, k4)?;
+    let bp = prepare(b, batched_b, n4)?;
+    // C's batch axes merged; when that needs a copy, C is written through a temporary.
+    let c3 = c.reshape(&flat3(c.shape()))?;
+    let in_place = c3.may_share_memory(c) && vec4_rows(&c3);
+    let cp = if in_place {
+        c3.clone()
+    } else {
+        Array::empty(OP, c.device(), &[c3.shape()[0], m, n4], DType::F32)?
+    };
+    let nbatch = c3.shape()[0] as u64;
+    let bs = |x: &Array| {
+        if x.shape()[0] > 1 {
+            x.strides()[0] as i64
+        } else {
+            0
+        }
+    };
+    let st = |x: &Array, d: usize| x.strides()[d] as i64;
+    let view = |x: &Array, strides: [i64; 4]| Operand {
+        offset: x.layout.offset as i64,
+        strides: strides.to_vec(),
+        elem_bytes: 4,
+        buffer_bytes: x.storage.bytes(),
+    };
+    let ops = [
+        view(&ap, [bs(&ap), st(&ap, 1), 0, 1]),
+        view(&bp, [bs(&bp), 0, 1, st(&bp, 1)]),
+        view(&cp, [bs(&cp), st(&cp, 1), 1, 0]),
+    ];
+    let p = Problem {
+        batch: nbatch,
+        m: m as u64,
+        n: n4 as u64,
+        k: k as u64,
+        a: View {
+            array: &ap,
+            offset: 0,
+            bs: 0,
+            rs: 0,
+            cs: 0,
+        },
+        b: View {
+            array: &bp,
+            offset: 0,
+            bs: 0,
+            rs: 0,
+            cs: 0,
+        },
+        c: View {
+            array: &cp,
+            offset: 0,
+            bs: 0,
+            rs: 0,
+            cs: 0,
+        },
+    };
+    let wg_rows = sgb_rows_per_workgroup(rows);
+    let launches = plan_mnk(
+        dev,
+        &p,
+        [1, wg_rows.max(64), 64, 32],
+        32 * MAX_LOOP_TRIPS,
+        &ops,
+    )?;
+    let key = PipelineKey::new(Kernel::MatmulSgb(rows), Variant::one(DType::F32));
+    let arrays = [&ap, &bp, &cp];
+    dev.guarded(OP, || {
+        for Launch {
+            block: bl,
+            accumulate,
+        } in &launches
+        {
+            let [nb, bm, bn, bk] = [bl.extent[0], bl.extent[1], bl.extent[2], bl.extent[3]];
+            let mut par = Params::default();
+            for w in &bl.windows {
+                par.u32((w.base / 4) as u32);
+            }
+            for x in arrays {
+                par.u32((x.strides()[1] / 4) as u32);
+            }
+            for o in &ops {
+                par.u32((o.strides[0] / 4) as u32);
+            }
+            par.u32((bk / 32) as u32)
+                .u32((bk % 32) as u32)
+                .u32(*accumulate as u32);
+            par.u32(bm as u32).u32((bn / 4) as u32);
+            let binds: Vec<Binding> = bl
+                .windows
+                .iter()
+                .zip(arrays)
+                .map(|(w, arr)| {
+                    // vec4 bindings: whole 16-byte elements.
+                    let size = w
+                        .byte_size
+                        .next_multiple_of(16)
+                        .min(arr.storage.bytes() - w.byte_offset);
+                    Binding {
+                        buffer: arr.storage.buffer().expect("non-empty"),
+                        offset: w.byte_offset,
+                        size,
+                    }
+                })
+                .collect();
+            let grid = (
+                bn.div_ceil(64) as u32,
+                bm.div_ceil(wg_rows) as u32,
+                nb as u32,
+            );
+            dev.dispatch_grid(
+                &key,
+                par.bytes(),
+                &binds,
+                grid,
+                &format!("{nb}x({bm}x{bk} @ {bk}x{bn})"),
+            )?;
+        }
+        Ok(())
+    })?;
+    if !in_place {
+        let result = cp.slice(&[
+            crate::SliceArg::full(),
+            crate::SliceArg::full(),
+            crate::SliceArg::range(None, Some(n as isize), 1),
+        ])?;
+        let shape: Vec<isize> = c.shape().iter().map(|&d| d as isize).collect();
+        c.assign(&result.reshape(&shape)?)?;
+    }
+    Ok(())
+}

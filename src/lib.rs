@@ -45,10 +45,6 @@ mod memory;
 pub(crate) mod ops;
 pub mod random;
 
-pub use array::math::{
-    add, arctan2, bitwise_and, bitwise_or, bitwise_xor, copysign, div, floor_divide, fmax, fmin,
-    hypot, left_shift, maximum, minimum, mul, pow, remainder, right_shift, sub, where_, Operand,
-};
 pub use array::Array;
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
@@ -62,6 +58,10 @@ pub use layout::{Axes, SliceArg};
 pub use memory::MemoryStats;
 pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};
 pub use ops::einsum::path::{EinsumPath, Strategy as EinsumStrategy};
+pub use ops::elementwise::{
+    add, arctan2, bitwise_and, bitwise_or, bitwise_xor, copysign, div, floor_divide, fmax, fmin,
+    hypot, left_shift, maximum, minimum, mul, pow, remainder, right_shift, sub, where_, Operand,
+};
 pub use ops::join::{concatenate, stack};
 pub use ops::linalg::matmul;
 pub use ops::matmul::{MatmulKernel, MatmulTuning};

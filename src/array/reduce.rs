@@ -9,12 +9,11 @@
 //! Empty reductions behave like NumPy: sum → 0, prod → 1, any → false, all → true, mean → NaN,
 //! max/min/argmax/argmin → `Err`.
 
-use super::math::{binary, unary};
 use super::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, dims_product, normalize_axis, resolve_axes, Axes};
-use crate::ops::elementwise::{unsupported, BinaryOp, UnaryOp};
+use crate::ops::elementwise::{binary, unary, unsupported, where_, BinaryOp, Operand, UnaryOp};
 use crate::ops::reduce::{reduce, ReduceOp};
 use crate::ops::scan::scan;
 
@@ -269,11 +268,7 @@ impl Array {
             return Array::full_op(op, &self.device, &shape, f64::NAN, out_dtype);
         }
         let mean = x.mean(axes.clone(), true)?;
-        let dev2 = binary(
-            BinaryOp::SqDiff,
-            super::math::Operand::Array(&x),
-            super::math::Operand::Array(&mean),
-        )?;
+        let dev2 = binary(BinaryOp::SqDiff, Operand::Array(&x), Operand::Array(&mean))?;
         let ss = dev2.sum(axes, keepdims)?;
         let v = ss.div(k.saturating_sub(ddof) as f64)?;
         if out_dtype != work {
@@ -452,12 +447,8 @@ impl Array {
             return Array::full_op(op, &self.device, &shape, f64::NEG_INFINITY, self.dtype);
         }
         let m = self.max(axes.clone(), true)?;
-        let m = super::math::where_(&unary(UnaryOp::IsFinite, &m)?, &m, 0.0)?;
-        let e = binary(
-            BinaryOp::SubExp,
-            super::math::Operand::Array(self),
-            super::math::Operand::Array(&m),
-        )?;
+        let m = where_(&unary(UnaryOp::IsFinite, &m)?, &m, 0.0)?;
+        let e = binary(BinaryOp::SubExp, Operand::Array(self), Operand::Array(&m))?;
         let s = e.sum(axes, true)?.log()?;
         let r = s.add(&m)?;
         if keepdims {
@@ -487,11 +478,7 @@ impl Array {
             return self.astype(self.dtype);
         }
         let m = self.max(a as isize, true)?;
-        let e = binary(
-            BinaryOp::SubExp,
-            super::math::Operand::Array(self),
-            super::math::Operand::Array(&m),
-        )?;
+        let e = binary(BinaryOp::SubExp, Operand::Array(self), Operand::Array(&m))?;
         let s = e.sum(a as isize, true)?;
         e.div(&s)
     }

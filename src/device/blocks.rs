@@ -101,6 +101,38 @@ pub(crate) fn collapse(shape: &[u64], strides: &[Vec<i64>]) -> (Vec<u64>, Vec<Ve
     (out_shape, out_strides)
 }
 
+impl BlockLimits {
+    /// The largest binding window: the binding limit, capped so that window-relative element
+    /// indices fit in `i32`, in whole 4-byte words.
+    pub fn max_window(&self) -> u64 {
+        self.max_binding.min(i32::MAX as u64) / 4 * 4
+    }
+
+    /// The binding window covering elements `lo..=hi` (indices into a buffer of `buffer_bytes`,
+    /// elements of `elem_bytes`): its offset rounded down to the binding alignment, its end up to
+    /// a whole word, and `base` the window-relative index of element `first`. Any size; `None`
+    /// when the byte arithmetic overflows.
+    pub fn span_window(
+        &self,
+        lo: i64,
+        hi: i64,
+        first: i64,
+        elem_bytes: u64,
+        buffer_bytes: u64,
+    ) -> Option<Window> {
+        let eb = i64::try_from(elem_bytes).ok()?;
+        let align = i64::try_from(lcm(lcm(self.offset_alignment, elem_bytes), 4)).ok()?;
+        let byte_lo = lo.checked_mul(eb)? / align * align;
+        let byte_hi = (hi.checked_add(1)?.checked_mul(eb)?.checked_add(3)? / 4 * 4)
+            .min(i64::try_from(buffer_bytes).ok()?);
+        Some(Window {
+            byte_offset: u64::try_from(byte_lo).ok()?,
+            byte_size: u64::try_from(byte_hi - byte_lo).ok()?,
+            base: first - byte_lo / eb,
+        })
+    }
+}
+
 fn lcm(a: u64, b: u64) -> u64 {
     fn gcd(a: u64, b: u64) -> u64 {
         if b == 0 {
@@ -196,7 +228,6 @@ fn try_block(
     let mut windows = Vec::with_capacity(operands.len());
     let mut worst: Option<(u64, Option<usize>)> = None; // (excess bytes, axis to split)
     for o in operands {
-        let eb = o.elem_bytes as i64;
         let mut first = o.offset;
         for (d, &s) in start.iter().enumerate() {
             first = first.checked_add((s as i64).checked_mul(o.strides[d])?)?;
@@ -210,13 +241,10 @@ fn try_block(
                 hi += reach
             }
         }
-        let align = lcm(lcm(limits.offset_alignment, o.elem_bytes), 4) as i64;
-        let byte_lo = lo.checked_mul(eb)? / align * align;
-        let byte_hi = ((hi + 1).checked_mul(eb)? + 3) / 4 * 4;
-        let byte_hi = byte_hi.min(o.buffer_bytes as i64);
-        let size = (byte_hi - byte_lo) as u64;
+        let window = limits.span_window(lo, hi, first, o.elem_bytes, o.buffer_bytes)?;
+        let size = window.byte_size;
         // The window must fit the binding limit and its element indices must fit in i32.
-        let max_window = limits.max_binding.min(i32::MAX as u64) / 4 * 4;
+        let max_window = limits.max_window();
         if size > max_window {
             // Split the axis along which this operand reaches furthest.
             let axis = splittable
@@ -230,11 +258,7 @@ fn try_block(
             }
             continue;
         }
-        windows.push(Window {
-            byte_offset: byte_lo as u64,
-            byte_size: size,
-            base: first - byte_lo / eb,
-        });
+        windows.push(window);
     }
     if let Some((_, axis)) = worst {
         return Some(Err(axis));

@@ -1,7 +1,7 @@
 //! Packing kernel parameters into the byte layout of WGSL uniform structs, and the block
 //! parameters every strided kernel shares.
 
-use super::blocks::{Block, BlockLimits, MAX_RANK};
+use super::blocks::{Block, BlockLimits, Window, MAX_RANK};
 use super::DeviceInner;
 use crate::error::{Error, Result};
 
@@ -97,5 +97,27 @@ impl DeviceInner {
             offset_alignment: self.limits.min_storage_buffer_offset_alignment as u64,
             max_elems: 1 << 30,
         }
+    }
+
+    /// The largest binding window on this device (see [`BlockLimits::max_window`]).
+    pub(crate) fn max_window(&self) -> u64 {
+        self.block_limits().max_window()
+    }
+
+    /// The window covering elements `lo..=hi` of a buffer of `buffer_bytes`, with `first` the
+    /// element whose window-relative index is reported; `None` when larger than
+    /// [`DeviceInner::max_window`].
+    pub(crate) fn window(
+        &self,
+        lo: i64,
+        hi: i64,
+        first: i64,
+        elem_bytes: u64,
+        buffer_bytes: u64,
+    ) -> Option<Window> {
+        let limits = self.block_limits();
+        limits
+            .span_window(lo, hi, first, elem_bytes, buffer_bytes)
+            .filter(|w| w.byte_size <= limits.max_window())
     }
 }

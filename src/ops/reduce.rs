@@ -107,54 +107,6 @@ impl Group {
     }
 }
 
-/// A binding window over a contiguous range or a strided span of a buffer.
-pub(super) struct Win {
-    pub offset: u64,
-    pub size: u64,
-    /// Window-relative element index of the range's first element.
-    pub base: i64,
-}
-
-impl DeviceInner {
-    pub(super) fn max_window(&self) -> u64 {
-        let l = self.block_limits();
-        l.max_binding.min(i32::MAX as u64) / 4 * 4
-    }
-
-    /// The window covering elements `lo..=hi` (element indices into a buffer of `buffer_bytes`),
-    /// with `first` the element whose window-relative index is reported. `None` when too large.
-    pub(super) fn window(
-        &self,
-        lo: i64,
-        hi: i64,
-        first: i64,
-        eb: u64,
-        buffer_bytes: u64,
-    ) -> Option<Win> {
-        let l = self.block_limits();
-        let align = lcm(lcm(l.offset_alignment, eb), 4) as i64;
-        let byte_lo = lo * eb as i64 / align * align;
-        let byte_hi = (((hi + 1) * eb as i64 + 3) / 4 * 4).min(buffer_bytes as i64);
-        let size = (byte_hi - byte_lo) as u64;
-        (size <= self.max_window()).then_some(Win {
-            offset: byte_lo as u64,
-            size,
-            base: first - byte_lo / eb as i64,
-        })
-    }
-}
-
-fn lcm(a: u64, b: u64) -> u64 {
-    fn gcd(a: u64, b: u64) -> u64 {
-        if b == 0 {
-            a
-        } else {
-            gcd(b, a % b)
-        }
-    }
-    a / gcd(a, b) * b
-}
-
 /// Chunk layout for `m` outputs of `k` elements: (MODE, chunk length, chunks per output).
 fn chunking(op: ReduceOp, m: u64, k: u64) -> (u32, u64, u64) {
     if k <= SHORT && !op.is_arg() {
@@ -293,8 +245,8 @@ pub(crate) fn reduce(
         .map(|w| {
             let src = Binding {
                 buffer: storage.buffer().expect("non-empty"),
-                offset: w.offset,
-                size: w.size,
+                offset: w.byte_offset,
+                size: w.byte_size,
             };
             (src, w.base)
         });
@@ -460,8 +412,8 @@ pub(crate) fn reduce(
                     variant: Variant::pair(x.dtype(), stage1_dt),
                     src: Binding {
                         buffer,
-                        offset: sw.offset,
-                        size: sw.size,
+                        offset: sw.byte_offset,
+                        size: sw.byte_size,
                     },
                     src_base: sw.base,
                     outer: Group {
@@ -478,13 +430,13 @@ pub(crate) fn reduce(
                     chunks,
                     dst: Binding {
                         buffer: dstore.buffer().expect("non-empty"),
-                        offset: dw.offset,
-                        size: dw.size,
+                        offset: dw.byte_offset,
+                        size: dw.byte_size,
                     },
                     dst_idx: idx_bind.as_ref().map(|(b, iw)| Binding {
                         buffer: b,
-                        offset: iw.offset,
-                        size: iw.size,
+                        offset: iw.byte_offset,
+                        size: iw.byte_size,
                     }),
                     src_idx: None,
                     dst_base: base_dst,
@@ -648,8 +600,8 @@ fn stage2(
         Ok((
             Binding {
                 buffer: s.buffer().expect("non-empty"),
-                offset: w.offset,
-                size: w.size,
+                offset: w.byte_offset,
+                size: w.byte_size,
             },
             w.base,
         ))

@@ -258,7 +258,7 @@ pub(super) fn rows_stage2(
         let last = first + (rows * p).max(4) as i64 - 1;
         let sw = dev
             .window(first, last, first, eb, ps.bytes())
-            .filter(|w| unit_bindable(w.size, unit(2, acc)))
+            .filter(|w| unit_bindable(w.byte_size, unit(2, acc)))
             .ok_or_else(|| Error::overflow(opname, "partials exceed a binding"))?;
         let oeb = out_dtype.size_bytes();
         let dw = dev
@@ -272,8 +272,8 @@ pub(super) fn rows_stage2(
             .ok_or_else(|| Error::overflow(opname, "results exceed a binding"))?;
         let src = Binding {
             buffer: ps.buffer().expect("non-empty"),
-            offset: sw.offset,
-            size: sw.size,
+            offset: sw.byte_offset,
+            size: sw.byte_size,
         };
         record_rows(
             dev,
@@ -289,8 +289,8 @@ pub(super) fn rows_stage2(
                 layout: single_chunk(p, unit(2, acc)),
                 dst: Binding {
                     buffer: os.buffer().expect("non-empty"),
-                    offset: dw.offset,
-                    size: dw.size,
+                    offset: dw.byte_offset,
+                    size: dw.byte_size,
                 },
                 dst_base: dw.base as u64,
                 dst_stride: 1,
@@ -355,7 +355,7 @@ pub(super) fn reduce_rows_pieces(
     for pc in pieces {
         let sw = dev
             .window(pc.first, pc.last, pc.first, eb, bytes)
-            .filter(|w| unit_bindable(w.size, u))
+            .filter(|w| unit_bindable(w.byte_size, u))
             .ok_or_else(|| Error::overflow(opname, "reduction piece exceeds a binding"))?;
         let chunks = seg_chunks(pc.kl);
         let layout = if seg == k {
@@ -381,8 +381,8 @@ pub(super) fn reduce_rows_pieces(
                 variant: Variant::pair(dtype, stage1_dt),
                 src: Binding {
                     buffer,
-                    offset: sw.offset,
-                    size: sw.size,
+                    offset: sw.byte_offset,
+                    size: sw.byte_size,
                 },
                 base: sw.base as u64,
                 row_stride: k as i64,
@@ -391,8 +391,8 @@ pub(super) fn reduce_rows_pieces(
                 layout,
                 dst: Binding {
                     buffer: dstore.buffer().expect("non-empty"),
-                    offset: dw.offset,
-                    size: dw.size,
+                    offset: dw.byte_offset,
+                    size: dw.byte_size,
                 },
                 dst_base: dw.base as u64,
                 dst_stride: p_total,

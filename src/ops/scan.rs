@@ -79,8 +79,8 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
             Lines {
                 binding: Binding {
                     buffer: sbuf,
-                    offset: sw.offset,
-                    size: sw.size,
+                    offset: sw.byte_offset,
+                    size: sw.byte_size,
                 },
                 base: sw.base,
                 outer: &outer,
@@ -90,8 +90,8 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
             Lines {
                 binding: Binding {
                     buffer: os.buffer().expect("non-empty"),
-                    offset: dw.offset,
-                    size: dw.size,
+                    offset: dw.byte_offset,
+                    size: dw.byte_size,
                 },
                 base: dw.base,
                 outer: &Group::collapsed(&dsh, &dst),
@@ -146,8 +146,8 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
                 Lines {
                     binding: Binding {
                         buffer: cbuf,
-                        offset: sw.offset,
-                        size: sw.size,
+                        offset: sw.byte_offset,
+                        size: sw.byte_size,
                     },
                     base: sw.base,
                     outer: &group,
@@ -157,8 +157,8 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
                 Lines {
                     binding: Binding {
                         buffer: obuf,
-                        offset: dw.offset,
-                        size: dw.size,
+                        offset: dw.byte_offset,
+                        size: dw.byte_size,
                     },
                     base: dw.base,
                     outer: &group,

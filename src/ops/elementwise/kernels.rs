@@ -1,7 +1,7 @@
 //! Element-wise kernels (`shaders/unary*.wgsl`, `shaders/binary*.wgsl`, `shaders/where.wgsl`):
 //! which kernel and op code serve an (op, dtype) pair, and the launches over blocks.
 //!
-//! Every launch is planned by `array::blocks::plan` over the output's shape with one operand per
+//! Every launch is planned by `device::blocks::plan` over the output's shape with one operand per
 //! input (broadcast axes have stride 0: nothing is materialised) plus the output. A block whose
 //! operands are all contiguous, start at a multiple of 4 elements and hold a multiple of 4
 //! elements takes the `vec4` skeleton; any other block takes the strided one. Scalars travel in

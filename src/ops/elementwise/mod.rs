@@ -9,14 +9,19 @@
 //! `Err(Unsupported)` naming the op and the dtype. On f64 the transcendentals (exp, log, trig,
 //! hyperbolic, `pow`, `arctan2`) run in software (`shaders/math_f64.wgsl`, within a few ulp; the
 //! GPU built-ins are 32-bit only), and float `remainder`/`floor_divide` use an exact fmod.
+//!
+//! This file holds the API; `kernels.rs` maps each (op, dtype) to a kernel and op code and
+//! records the launches.
 
-use super::Array;
+mod kernels;
+
+use kernels::{binary_into, unary_into, where_into, ScalarValue, UnaryPlan};
+pub(crate) use kernels::{unsupported, BinaryOp, UnaryOp};
+
+use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::broadcast_shapes;
-use crate::ops::elementwise::{
-    binary_into, unary_into, where_into, BinaryOp, ScalarValue, UnaryOp, UnaryPlan,
-};
 
 /// One side of a binary op: an array or a scalar (which adopts the array's dtype).
 ///

@@ -4,7 +4,6 @@
 //! the kernels they launch are in `crate::ops`.
 
 mod copy;
-pub(crate) mod reduce;
 mod transfer;
 mod views;
 

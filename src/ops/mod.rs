@@ -8,8 +8,4 @@ pub(crate) mod join;
 pub(crate) mod linalg;
 pub(crate) mod matmul;
 pub(crate) mod reduce;
-pub(crate) mod reduce_cols;
-pub(crate) mod reduce_rows;
-mod row_pieces;
 pub(crate) mod scan;
-mod scan_blocks;

@@ -16,7 +16,7 @@
 //! from 0.88 GB/s with the strided kernel to 9.4 GB/s; each 32-bit element still costs one trip
 //! of lavapipe's per-lane load loop, which is what bounds it.
 
-use super::reduce::{partial_dtype, u32_of, ReduceOp};
+use super::common::{new_partials, partial_dtype, u32_of, whole, ReduceOp};
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use crate::array::Array;
 use crate::device::params::Params;
@@ -150,28 +150,6 @@ pub(super) fn record_rows(dev: &DeviceInner, l: RowsLaunch) -> Result<()> {
         invocations,
         &[l.m, l.k],
     )
-}
-
-/// Partials `[m, p]`, as a flat array with 4 spare elements at the end so that even one row of
-/// fewer than 4 partials can be bound as vec4s (the spare elements are never read).
-pub(super) fn new_partials(
-    opname: &'static str,
-    like: &Array,
-    m: u64,
-    p: u64,
-    acc: DType,
-) -> Result<Array> {
-    Array::empty(opname, like.device(), &[(m * p + 4) as usize], acc)
-}
-
-/// The binding of a whole fresh array.
-pub(super) fn whole(a: &Array) -> Binding<'_> {
-    let (s, _) = a.storage_and_layout();
-    Binding {
-        buffer: s.buffer().expect("non-empty"),
-        offset: 0,
-        size: (a.len() as u64 * a.dtype().size_bytes()).next_multiple_of(4),
-    }
 }
 
 /// Reduces `m` rows of `k` elements (`row_stride` apart from `base` in the window `src`) into

@@ -1,16 +1,68 @@
-//! Inclusive scans along one axis: cumsum and cumprod, by the block-wise scan of
-//! `scan_blocks.rs`.
+//! Inclusive scans along one axis: `cumsum` and `cumprod` (the `impl Array` methods), and the host
+//! side that picks how lines are scanned; `blocks.rs` records the block-wise scan kernels.
 //!
 //! When the input and the result each fit one storage binding (every array up to 128 MiB on
 //! lavapipe), one call scans every line into a fresh C-contiguous result. Larger arrays are first
 //! made contiguous and scanned in pieces that each fit a binding — groups of whole rows, or
 //! segments of one row, each segment continuing from the last result of the one before.
 
-use super::reduce::Group;
-use super::scan_blocks::{scan_blocks, Lines};
+mod blocks;
+
+use self::blocks::{scan_blocks, Lines};
 use crate::array::Array;
 use crate::device::Binding;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::normalize_axis;
+use crate::ops::reduce::common::Group;
+
+impl Array {
+    fn scan_op(&self, op: &'static str, code: u32, axis: Option<isize>) -> Result<Array> {
+        self.device.inner.check_alive(op)?;
+        let x = match self.dtype {
+            DType::Bool => self.astype(DType::I32)?,
+            _ => self.clone(),
+        };
+        match axis {
+            None => {
+                let flat = x.reshape(&[-1])?;
+                scan(op, code, &flat, 0)
+            }
+            Some(a) => {
+                let a = normalize_axis(op, a, self.ndim())?;
+                scan(op, code, &x, a)
+            }
+        }
+    }
+
+    /// `numpy.cumsum` along `axis` (`None`: of the flattened array). Integers wrap; bool counts
+    /// as i32; f16 accumulates in f32.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3, 4, 5, 6], &[2, 3])?;
+    /// assert_eq!(a.cumsum(Some(1))?.to_vec::<i32>()?, vec![1, 3, 6, 4, 9, 15]);
+    /// assert_eq!(a.cumsum(Some(0))?.to_vec::<i32>()?, vec![1, 2, 3, 5, 7, 9]);
+    /// # Ok(()) }
+    /// ```
+    pub fn cumsum(&self, axis: Option<isize>) -> Result<Array> {
+        self.scan_op("cumsum", 0, axis)
+    }
+
+    /// `numpy.cumprod` along `axis` (`None`: of the flattened array).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;
+    /// assert_eq!(a.cumprod(None)?.to_vec::<f32>()?, vec![1.0, 2.0, 6.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn cumprod(&self, axis: Option<isize>) -> Result<Array> {
+        self.scan_op("cumprod", 1, axis)
+    }
+}
 
 /// Inclusive scan of `x` along `axis` into a fresh array of `x`'s shape (`code` 0: sum, 1: prod).
 pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> Result<Array> {

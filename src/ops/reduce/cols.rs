@@ -6,8 +6,8 @@
 //! rows. Stage 1 folds blocks of `BLOCK` rows into partials stored [M, blocks]; stage 2 is the
 //! rows kernel over those rows (a tree per column), so there are two stages at most.
 
-use super::reduce::{partial_dtype, u32_of, ReduceOp};
-use super::reduce_rows::{new_partials, rows_stage2, whole};
+use super::common::{new_partials, partial_dtype, u32_of, whole, ReduceOp};
+use super::rows::rows_stage2;
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};

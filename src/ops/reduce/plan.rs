@@ -17,13 +17,13 @@
 //! (outer, inner) order (a copy only when it is not already), then reduced in pieces — groups of
 //! rows, or segments of one row — whose chunks write to their own partial slots.
 
-use super::reduce_cols::{cols_blocks, reduce_cols};
-use super::reduce_rows::{
-    reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable, whole,
-};
+use super::cols::{cols_blocks, reduce_cols};
+use super::common::{partial_dtype, u32_of, whole, Group, ReduceOp};
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
+use super::rows::{
+    reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable,
+};
 use crate::array::Array;
-use crate::device::blocks::collapse;
 use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
@@ -34,78 +34,6 @@ use crate::error::{Error, Result};
 const SWG: u64 = 64;
 /// Reductions of at most this many elements per output run one invocation per output.
 const SHORT: u64 = 16;
-
-/// What a launch computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ReduceOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-    Any,
-    All,
-    ArgMax,
-    ArgMin,
-}
-
-impl ReduceOp {
-    pub(super) fn code(self) -> u32 {
-        match self {
-            ReduceOp::Sum | ReduceOp::ArgMax => 0,
-            ReduceOp::Prod | ReduceOp::ArgMin => 1,
-            ReduceOp::Max => 2,
-            ReduceOp::Min => 3,
-            ReduceOp::Any => 4,
-            ReduceOp::All => 5,
-        }
-    }
-    fn is_arg(self) -> bool {
-        matches!(self, ReduceOp::ArgMax | ReduceOp::ArgMin)
-    }
-}
-
-/// The accumulator/partial dtype for `op` on `dtype`.
-pub(super) fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {
-    match op {
-        ReduceOp::Any | ReduceOp::All => DType::Bool,
-        _ if dtype == DType::F16 => DType::F32,
-        _ => dtype,
-    }
-}
-
-/// Strided axes of one group (at most 4).
-#[derive(Debug, Clone)]
-pub(super) struct Group {
-    pub shape: Vec<u64>,
-    pub strides: Vec<i64>,
-}
-
-impl Group {
-    pub(super) fn numel(&self) -> u64 {
-        self.shape.iter().product()
-    }
-    pub(super) fn collapsed(shape: &[u64], strides: &[i64]) -> Group {
-        let (s, st) = collapse(shape, &[strides.to_vec()]);
-        if s.is_empty() {
-            return Group {
-                shape: vec![1],
-                strides: vec![0],
-            };
-        }
-        Group {
-            shape: s,
-            strides: st.into_iter().next().expect("one operand"),
-        }
-    }
-    pub(super) fn push(&self, p: &mut Params) {
-        for k in 0..4 {
-            p.u32(self.shape.get(k).copied().unwrap_or(1) as u32);
-        }
-        for k in 0..4 {
-            p.i32(self.strides.get(k).copied().unwrap_or(0) as i32);
-        }
-    }
-}
 
 /// Chunk layout for `m` outputs of `k` elements: (MODE, chunk length, chunks per output).
 fn chunking(op: ReduceOp, m: u64, k: u64) -> (u32, u64, u64) {
@@ -140,10 +68,6 @@ struct Stage<'a> {
     dst_base: u64,
     dst_stride: u64,
     k_offset: u64,
-}
-
-pub(super) fn u32_of(v: u64, what: &str) -> Result<u32> {
-    u32::try_from(v).map_err(|_| Error::overflow("reduce", format!("{what} {v} exceeds u32")))
 }
 
 fn record(dev: &DeviceInner, s: Stage) -> Result<()> {

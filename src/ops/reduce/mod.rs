@@ -1,6 +1,8 @@
-//! Reductions over any set of axes (`sum`, `prod`, `mean`, `var`, `std`, `max`, `min`, `argmax`,
-//! `argmin`, `any`, `all`), scans (`cumsum`, `cumprod`) and the stable compositions `logsumexp`
-//! and `softmax`.
+//! Reductions over any set of axes (`sum`, `prod`, `max`, `min`, `argmax`, `argmin`, `any`,
+//! `all`; the statistics `mean`, `var`, `std`, `logsumexp`, `softmax` are in `stats.rs`): the
+//! `impl Array` methods here, their kernels' launches beside them — `plan.rs` chooses and records
+//! the launches (strided kernels), `rows.rs` and `cols.rs` the contiguous-row and column kernels,
+//! `row_pieces.rs` cuts rows into binding-sized pieces, `common.rs` holds what the scans share.
 //!
 //! Result dtypes: sums and products keep the dtype (integers wrap, like NumPy with
 //! `dtype=np.int32`; NumPy's default would widen to int64, which WGSL lacks); the sum and product
@@ -9,16 +11,23 @@
 //! Empty reductions behave like NumPy: sum → 0, prod → 1, any → false, all → true, mean → NaN,
 //! max/min/argmax/argmin → `Err`.
 
-use super::Array;
+mod cols;
+pub(crate) mod common;
+mod plan;
+mod row_pieces;
+mod rows;
+mod stats;
+
+pub(crate) use common::ReduceOp;
+use plan::reduce;
+
+use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, dims_product, normalize_axis, resolve_axes, Axes};
-use crate::ops::elementwise::{binary, unary, unsupported, where_, BinaryOp, Operand, UnaryOp};
-use crate::ops::reduce::{reduce, ReduceOp};
-use crate::ops::scan::scan;
 
 /// The shape of a reduction's result.
-fn reduced_shape(shape: &[usize], axes: &[usize], keepdims: bool) -> Vec<usize> {
+pub(super) fn reduced_shape(shape: &[usize], axes: &[usize], keepdims: bool) -> Vec<usize> {
     shape
         .iter()
         .enumerate()
@@ -200,101 +209,6 @@ impl Array {
         self.reduce_values("all", ReduceOp::All, axes.into(), keepdims)
     }
 
-    /// `numpy.mean` over `axes` (integers give f64; f16 sums in f32 before the division; an empty
-    /// reduction gives NaN).
-    ///
-    /// ```no_run
-    /// # fn main() -> gpuarray::Result<()> {
-    /// # let dev = gpuarray::Device::new()?;
-    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 6.0], &[2, 2])?;
-    /// assert_eq!(a.mean(0, false)?.to_vec::<f32>()?, vec![2.0, 4.0]);
-    /// # Ok(()) }
-    /// ```
-    pub fn mean(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
-        let op = "mean";
-        let axes = axes.into();
-        let ax = resolve_axes(op, &axes, self.ndim())?;
-        let k = dims_product(ax.iter().map(|&d| &self.shape()[d]));
-        let work = self.float_work_dtype();
-        let x = if work == self.dtype {
-            self.clone()
-        } else {
-            self.astype(work)?
-        };
-        if k == 0 {
-            let shape = reduced_shape(self.shape(), &ax, keepdims);
-            return Array::full_op(op, &self.device, &shape, f64::NAN, work);
-        }
-        if work == DType::F16 {
-            return x
-                .reduce_values_as(op, ReduceOp::Sum, axes, keepdims, true)?
-                .div(k as f64)?
-                .astype(DType::F16);
-        }
-        x.sum(axes, keepdims)?.div(k as f64)
-    }
-
-    /// `numpy.var` over `axes` with `ddof` delta degrees of freedom: the mean of squared
-    /// deviations from the mean, computed in two passes (integers in f64, f16 in f32).
-    ///
-    /// ```no_run
-    /// # fn main() -> gpuarray::Result<()> {
-    /// # let dev = gpuarray::Device::new()?;
-    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 4.0], &[4])?;
-    /// assert_eq!(a.var(gpuarray::Axes::All, 0, false)?.item::<f32>()?, 1.25);
-    /// # Ok(()) }
-    /// ```
-    pub fn var(&self, axes: impl Into<Axes>, ddof: usize, keepdims: bool) -> Result<Array> {
-        let op = "var";
-        let axes = axes.into();
-        let ax = resolve_axes(op, &axes, self.ndim())?;
-        let work = match self.dtype {
-            DType::F16 => DType::F32,
-            _ => self.float_work_dtype(),
-        };
-        let x = if work == self.dtype {
-            self.clone()
-        } else {
-            self.astype(work)?
-        };
-        let k = dims_product(ax.iter().map(|&d| &self.shape()[d]));
-        let shape = reduced_shape(self.shape(), &ax, keepdims);
-        let out_dtype = if self.dtype == DType::F16 {
-            DType::F16
-        } else {
-            work
-        };
-        if k == 0 {
-            return Array::full_op(op, &self.device, &shape, f64::NAN, out_dtype);
-        }
-        let mean = x.mean(axes.clone(), true)?;
-        let dev2 = binary(BinaryOp::SqDiff, Operand::Array(&x), Operand::Array(&mean))?;
-        let ss = dev2.sum(axes, keepdims)?;
-        let v = ss.div(k.saturating_sub(ddof) as f64)?;
-        if out_dtype != work {
-            v.astype(out_dtype)
-        } else {
-            Ok(v)
-        }
-    }
-
-    /// `numpy.std`: the square root of [`Array::var`].
-    ///
-    /// ```no_run
-    /// # fn main() -> gpuarray::Result<()> {
-    /// # let dev = gpuarray::Device::new()?;
-    /// let a = gpuarray::Array::from_slice(&dev, &[2.0f32, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0], &[8])?;
-    /// assert_eq!(a.std(gpuarray::Axes::All, 0, false)?.item::<f32>()?, 2.0);
-    /// # Ok(()) }
-    /// ```
-    pub fn std(&self, axes: impl Into<Axes>, ddof: usize, keepdims: bool) -> Result<Array> {
-        let v = self.var(axes, ddof, keepdims)?;
-        if v.dtype == DType::F16 {
-            return v.astype(DType::F32)?.sqrt()?.astype(DType::F16);
-        }
-        v.sqrt()
-    }
-
     fn arg_reduce(
         &self,
         op: &'static str,
@@ -377,113 +291,8 @@ impl Array {
     pub fn argmin(&self, axis: Option<isize>, keepdims: bool) -> Result<Array> {
         self.arg_reduce("argmin", ReduceOp::ArgMin, axis, keepdims)
     }
-
-    fn scan_op(&self, op: &'static str, code: u32, axis: Option<isize>) -> Result<Array> {
-        self.device.inner.check_alive(op)?;
-        let x = match self.dtype {
-            DType::Bool => self.astype(DType::I32)?,
-            _ => self.clone(),
-        };
-        match axis {
-            None => {
-                let flat = x.reshape(&[-1])?;
-                scan(op, code, &flat, 0)
-            }
-            Some(a) => {
-                let a = normalize_axis(op, a, self.ndim())?;
-                scan(op, code, &x, a)
-            }
-        }
-    }
-
-    /// `numpy.cumsum` along `axis` (`None`: of the flattened array). Integers wrap; bool counts
-    /// as i32; f16 accumulates in f32.
-    ///
-    /// ```no_run
-    /// # fn main() -> gpuarray::Result<()> {
-    /// # let dev = gpuarray::Device::new()?;
-    /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3, 4, 5, 6], &[2, 3])?;
-    /// assert_eq!(a.cumsum(Some(1))?.to_vec::<i32>()?, vec![1, 3, 6, 4, 9, 15]);
-    /// assert_eq!(a.cumsum(Some(0))?.to_vec::<i32>()?, vec![1, 2, 3, 5, 7, 9]);
-    /// # Ok(()) }
-    /// ```
-    pub fn cumsum(&self, axis: Option<isize>) -> Result<Array> {
-        self.scan_op("cumsum", 0, axis)
-    }
-
-    /// `numpy.cumprod` along `axis` (`None`: of the flattened array).
-    ///
-    /// ```no_run
-    /// # fn main() -> gpuarray::Result<()> {
-    /// # let dev = gpuarray::Device::new()?;
-    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;
-    /// assert_eq!(a.cumprod(None)?.to_vec::<f32>()?, vec![1.0, 2.0, 6.0]);
-    /// # Ok(()) }
-    /// ```
-    pub fn cumprod(&self, axis: Option<isize>) -> Result<Array> {
-        self.scan_op("cumprod", 1, axis)
-    }
-
-    /// `log(sum(exp(x)))` over `axes`, computed stably as `m + log(sum(exp(x - m)))` with `m`
-    /// the maximum (SciPy's `logsumexp`: a non-finite maximum is replaced by 0). Floats only.
-    ///
-    /// ```no_run
-    /// # fn main() -> gpuarray::Result<()> {
-    /// # let dev = gpuarray::Device::new()?;
-    /// let a = gpuarray::Array::from_slice(&dev, &[1000.0f32, 1000.0], &[2])?;
-    /// let l = a.logsumexp(gpuarray::Axes::All, false)?.item::<f32>()?;
-    /// assert!((l - (1000.0 + 2f32.ln())).abs() < 1e-3);
-    /// # Ok(()) }
-    /// ```
-    pub fn logsumexp(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
-        let op = "logsumexp";
-        if !self.dtype.is_float() {
-            return Err(unsupported(op, self.dtype));
-        }
-        let axes = axes.into();
-        let ax = resolve_axes(op, &axes, self.ndim())?;
-        if ax.iter().any(|&d| self.shape()[d] == 0) {
-            let shape = reduced_shape(self.shape(), &ax, keepdims);
-            return Array::full_op(op, &self.device, &shape, f64::NEG_INFINITY, self.dtype);
-        }
-        let m = self.max(axes.clone(), true)?;
-        let m = where_(&unary(UnaryOp::IsFinite, &m)?, &m, 0.0)?;
-        let e = binary(BinaryOp::SubExp, Operand::Array(self), Operand::Array(&m))?;
-        let s = e.sum(axes, true)?.log()?;
-        let r = s.add(&m)?;
-        if keepdims {
-            Ok(r)
-        } else {
-            r.reshape(&to_isize(&reduced_shape(self.shape(), &ax, false)))
-        }
-    }
-
-    /// `softmax` along `axis`: `exp(x - max) / sum(exp(x - max))`, four launches (max, exp of the
-    /// difference, sum, divide). Floats only.
-    ///
-    /// ```no_run
-    /// # fn main() -> gpuarray::Result<()> {
-    /// # let dev = gpuarray::Device::new()?;
-    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 1.0, 1000.0, 1000.0], &[2, 2])?;
-    /// assert_eq!(a.softmax(-1)?.to_vec::<f32>()?, vec![0.5; 4]);
-    /// # Ok(()) }
-    /// ```
-    pub fn softmax(&self, axis: isize) -> Result<Array> {
-        let op = "softmax";
-        if !self.dtype.is_float() {
-            return Err(unsupported(op, self.dtype));
-        }
-        let a = normalize_axis(op, axis, self.ndim())?;
-        if self.is_empty() {
-            return self.astype(self.dtype);
-        }
-        let m = self.max(a as isize, true)?;
-        let e = binary(BinaryOp::SubExp, Operand::Array(self), Operand::Array(&m))?;
-        let s = e.sum(a as isize, true)?;
-        e.div(&s)
-    }
 }
 
-fn to_isize(shape: &[usize]) -> Vec<isize> {
+pub(super) fn to_isize(shape: &[usize]) -> Vec<isize> {
     shape.iter().map(|&n| n as isize).collect()
 }

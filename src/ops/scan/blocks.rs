@@ -12,13 +12,12 @@
 //! cumsum line of BENCHMARKS.md (the workgroup-per-line kernel it replaces ran a 1-d array on
 //! one core, in barriers).
 
-use super::reduce::{u32_of, Group};
-use super::reduce_rows::whole;
 use crate::array::Array;
 use crate::device::params::{base_i32, Params};
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::ops::reduce::common::{u32_of, whole, Group};
 
 /// Workgroup size: invocations are independent (no shared memory), so this only sets how many
 /// blocks one workgroup covers.
@@ -152,7 +151,8 @@ pub(super) fn scan_blocks(
             &shape,
         )
     })?;
-    let incl = super::scan::scan(opname, code, &totals, 1)?;
+    // The totals of the blocks are themselves scanned (recursively, through the entry point).
+    let incl = super::scan(opname, code, &totals, 1)?;
     let incl_binding = totals_binding(dev, opname, &incl)?;
     dev.guarded(opname, || {
         dev.dispatch(

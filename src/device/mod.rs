@@ -2,6 +2,7 @@
 //! pools and the scheduler, behind one cheap-to-clone handle.
 
 pub(crate) mod blocks;
+mod config;
 mod extensions;
 mod kernels;
 mod launch;
@@ -10,6 +11,8 @@ pub(crate) mod params;
 mod scheduler;
 mod staging;
 
+use config::{env_flag, timeout_millis};
+pub use config::{Backend, DeviceConfig, DeviceOptions, MAX_TIMEOUT};
 pub use kernels::{shader_variants, ShaderVariant};
 pub(crate) use kernels::{BinarySet, Form, Kernel, PipelineKey, UnarySet, Variant};
 pub(crate) use launch::Binding;
@@ -22,217 +25,6 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// A graphics API that wgpu can drive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// Vulkan (Linux, Windows, Android; lavapipe on CPUs).
-    Vulkan,
-    /// Metal (macOS, iOS).
-    Metal,
-    /// Direct3D 12 (Windows).
-    Dx12,
-    /// OpenGL / OpenGL ES.
-    Gl,
-}
-
-impl Backend {
-    fn wgpu(self) -> wgpu::Backends {
-        match self {
-            Backend::Vulkan => wgpu::Backends::VULKAN,
-            Backend::Metal => wgpu::Backends::METAL,
-            Backend::Dx12 => wgpu::Backends::DX12,
-            Backend::Gl => wgpu::Backends::GL,
-        }
-    }
-
-    /// Parses `vulkan`, `metal`, `dx12` or `gl` (case-insensitive).
-    ///
-    /// ```
-    /// assert_eq!(gpuarray::Backend::parse("Vulkan"), Some(gpuarray::Backend::Vulkan));
-    /// ```
-    pub fn parse(s: &str) -> Option<Backend> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "vulkan" | "vk" => Some(Backend::Vulkan),
-            "metal" | "mtl" => Some(Backend::Metal),
-            "dx12" | "d3d12" => Some(Backend::Dx12),
-            "gl" | "gles" | "opengl" => Some(Backend::Gl),
-            _ => None,
-        }
-    }
-}
-
-/// How to choose an adapter. `Default` reads nothing; [`DeviceOptions::from_env`] reads
-/// `GPUARRAY_BACKEND`, `GPUARRAY_ADAPTER` and `GPUARRAY_FORCE_FALLBACK`.
-///
-/// ```no_run
-/// use gpuarray::{Backend, Device, DeviceOptions};
-/// # fn main() -> gpuarray::Result<()> {
-/// let dev = Device::with_options(DeviceOptions {
-///     backend: Some(Backend::Vulkan),
-///     adapter_name: Some("llvmpipe".into()),
-///     force_fallback: false,
-/// })?;
-/// # Ok(()) }
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct DeviceOptions {
-    /// Only adapters of this backend.
-    pub backend: Option<Backend>,
-    /// Only adapters whose name contains this (case-insensitive).
-    pub adapter_name: Option<String>,
-    /// Only CPU adapters (lavapipe, WARP, SwiftShader).
-    pub force_fallback: bool,
-}
-
-impl DeviceOptions {
-    /// Options from `GPUARRAY_BACKEND` (vulkan|metal|dx12|gl), `GPUARRAY_ADAPTER` (name
-    /// substring) and `GPUARRAY_FORCE_FALLBACK=1`.
-    pub fn from_env() -> Result<Self> {
-        let backend = match std::env::var("GPUARRAY_BACKEND") {
-            Ok(s) if !s.trim().is_empty() => Some(Backend::parse(&s).ok_or_else(|| {
-                Error::invalid(
-                    "Device::new",
-                    format!("GPUARRAY_BACKEND={s:?}: expected vulkan, metal, dx12 or gl"),
-                )
-            })?),
-            _ => None,
-        };
-        let adapter_name = std::env::var("GPUARRAY_ADAPTER")
-            .ok()
-            .filter(|s| !s.trim().is_empty());
-        let force_fallback = match std::env::var("GPUARRAY_FORCE_FALLBACK") {
-            Ok(s) => parse_flag(&s).ok_or_else(|| {
-                Error::invalid(
-                    "Device::new",
-                    format!(
-                        "GPUARRAY_FORCE_FALLBACK={s:?}: expected 1, true, yes, on, 0, false, no or off"
-                    ),
-                )
-            })?,
-            Err(_) => false,
-        };
-        Ok(DeviceOptions {
-            backend,
-            adapter_name,
-            force_fallback,
-        })
-    }
-}
-
-/// Everything [`Device::with_config`] can set: the adapter choice plus device-level settings.
-///
-/// ```no_run
-/// use gpuarray::{DType, Device, DeviceConfig};
-/// # fn main() -> gpuarray::Result<()> {
-/// // A device that behaves like an adapter without f64 and with a 256 MiB buffer limit.
-/// let dev = Device::with_config(DeviceConfig {
-///     disabled_dtypes: vec![DType::F64],
-///     max_buffer_size: Some(256 << 20),
-///     ..DeviceConfig::from_env()?
-/// })?;
-/// assert!(!dev.supports(DType::F64));
-/// # Ok(()) }
-/// ```
-#[derive(Debug, Clone, Default)]
-pub struct DeviceConfig {
-    /// Which adapter.
-    pub options: DeviceOptions,
-    /// Dtypes to treat as unsupported even when the adapter has them (their features are not
-    /// requested from wgpu).
-    pub disabled_dtypes: Vec<DType>,
-    /// Ask wgpu for a smaller `max_buffer_size` than the adapter offers.
-    pub max_buffer_size: Option<u64>,
-    /// The memory pool's byte limit (`GPUARRAY_MEMORY_LIMIT`, e.g. `512M`, `2G`).
-    pub memory_limit: Option<u64>,
-    /// How long any wait for the GPU may take (`GPUARRAY_TIMEOUT_SECS`; default 600 s).
-    pub timeout: Option<Duration>,
-}
-
-impl DeviceConfig {
-    /// The configuration the environment asks for.
-    pub fn from_env() -> Result<Self> {
-        let memory_limit = match std::env::var("GPUARRAY_MEMORY_LIMIT") {
-            Ok(s) if !s.trim().is_empty() => Some(parse_bytes(&s).ok_or_else(|| {
-                Error::invalid("Device::new", format!("GPUARRAY_MEMORY_LIMIT={s:?}: expected bytes such as 1073741824, 512M or 2G"))
-            })?),
-            _ => None,
-        };
-        let timeout = match std::env::var("GPUARRAY_TIMEOUT_SECS") {
-            Ok(s) if !s.trim().is_empty() => {
-                let secs = s
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| *v > 0.0 && v.is_finite())
-                    .ok_or_else(|| {
-                        Error::invalid(
-                            "Device::new",
-                            format!("GPUARRAY_TIMEOUT_SECS={s:?}: expected a finite number of seconds > 0"),
-                        )
-                    })?;
-                // `Duration::from_secs_f64` panics past ~1.8e19 s (1e20, say): longer than
-                // `MAX_TIMEOUT` is stored as `MAX_TIMEOUT`, which is "never" in practice.
-                Some(if secs >= MAX_TIMEOUT.as_secs_f64() {
-                    MAX_TIMEOUT
-                } else {
-                    Duration::from_secs_f64(secs)
-                })
-            }
-            _ => None,
-        };
-        Ok(DeviceConfig {
-            options: DeviceOptions::from_env()?,
-            memory_limit,
-            timeout,
-            ..Default::default()
-        })
-    }
-}
-
-/// Parses `123`, `64K`, `512M`, `2G` (binary multiples).
-fn parse_bytes(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let (num, mult) = match s.char_indices().last()? {
-        (i, 'k' | 'K') => (&s[..i], 1u64 << 10),
-        (i, 'm' | 'M') => (&s[..i], 1 << 20),
-        (i, 'g' | 'G') => (&s[..i], 1 << 30),
-        _ => (s, 1),
-    };
-    num.trim().parse::<u64>().ok()?.checked_mul(mult)
-}
-
-/// A boolean environment value; an empty one is false. `None` when it is none of the words.
-fn parse_flag(s: &str) -> Option<bool> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => Some(true),
-        "" | "0" | "false" | "no" | "off" => Some(false),
-        _ => None,
-    }
-}
-
-/// The longest wait timeout a device keeps: 100 years, "never" for any real program. Longer
-/// requests are stored as this, so `Instant::now() + timeout` cannot overflow on any platform
-/// and `Device::timeout` reports what is in force.
-///
-/// ```
-/// assert_eq!(gpuarray::MAX_TIMEOUT.as_secs(), 100 * 365 * 86_400);
-/// ```
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
-
-/// A timeout as the device stores it: whole milliseconds in 1..=`MAX_TIMEOUT`.
-fn timeout_millis(timeout: Duration) -> u64 {
-    // MAX_TIMEOUT is about 3.2e12 ms: the conversion cannot fail after the clamp.
-    u64::try_from(timeout.min(MAX_TIMEOUT).as_millis())
-        .unwrap_or(u64::MAX)
-        .max(1)
-}
-
-fn env_flag(name: &str) -> bool {
-    std::env::var(name)
-        .map(|v| matches!(v.trim(), "1" | "true" | "yes" | "on"))
-        .unwrap_or(false)
-}
 
 /// What a [`Device`] runs on. `Display` gives one human line, e.g.
 /// `llvmpipe (LLVM 15.0.6, 256 bits) · Vulkan · Cpu`.
@@ -354,21 +146,7 @@ impl Device {
         let adapter = choose_adapter(&instance, backends, &config.options)?;
         let ainfo = adapter.get_info();
 
-        // Optional features, requested only when present and not disabled.
-        let wanted = [
-            (wgpu::Features::SHADER_F16, Some(DType::F16)),
-            (wgpu::Features::SHADER_F64, Some(DType::F64)),
-            (wgpu::Features::SHADER_INT64, None),
-            (wgpu::Features::TIMESTAMP_QUERY, None),
-            (wgpu::Features::SUBGROUP, None),
-        ];
-        let have = adapter.features();
-        let mut features = wgpu::Features::empty();
-        for (f, dtype) in wanted {
-            if have.contains(f) && !dtype.is_some_and(|d| config.disabled_dtypes.contains(&d)) {
-                features |= f;
-            }
-        }
+        let features = requested_features(&adapter, &config.disabled_dtypes);
         // The adapter's full limits (the defaults cap buffers at 256 MiB), optionally lowered.
         let mut limits = adapter.limits();
         if let Some(m) = config.max_buffer_size {
@@ -385,35 +163,7 @@ impl Device {
         }))
         .map_err(|e| Error::NoAdapter(format!("{} refused to create a device: {e}", ainfo.name)))?;
 
-        // wgpu's default handler panics: collect uncaptured errors instead, and record loss.
-        let uncaptured = Arc::new(Mutex::new(Vec::new()));
-        {
-            let sink = Arc::clone(&uncaptured);
-            device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
-                let msg = describe_wgpu_error(&e);
-                log::error!("uncaptured wgpu error: {msg}");
-                sink.lock().unwrap_or_else(|p| p.into_inner()).push(msg);
-            }));
-        }
-        let lost = Arc::new(AtomicBool::new(false));
-        let lost_reason = Arc::new(Mutex::new(None));
-        {
-            let (lost, reason) = (Arc::clone(&lost), Arc::clone(&lost_reason));
-            device.set_device_lost_callback(move |why, msg| {
-                // Keep a reason recorded first (Device::destroy records its own before wgpu's
-                // callback says only "Destroyed").
-                let mut r = reason.lock().unwrap_or_else(|p| p.into_inner());
-                if r.is_none() {
-                    *r = Some(if msg.is_empty() {
-                        format!("{why:?}")
-                    } else {
-                        format!("{why:?}: {msg}")
-                    });
-                }
-                lost.store(true, Ordering::SeqCst);
-            });
-        }
-
+        let sinks = ErrorSinks::install(&device);
         let limits = device.limits();
         let dtypes: Vec<DType> = DType::ALL
             .into_iter()
@@ -439,25 +189,17 @@ impl Device {
             None,
         );
         let timeout = config.timeout.unwrap_or(Duration::from_secs(600));
-        let mut feature_names = Vec::new();
-        for (f, name) in [
-            (wgpu::Features::SHADER_F16, "shader-f16"),
-            (wgpu::Features::SHADER_F64, "shader-f64"),
-            (wgpu::Features::SHADER_INT64, "shader-int64"),
-            (wgpu::Features::TIMESTAMP_QUERY, "timestamp-query"),
-            (wgpu::Features::SUBGROUP, "subgroup"),
-        ] {
-            if features.contains(f) {
-                feature_names.push(name);
-            }
-        }
         let info = DeviceInfo {
             name: ainfo.name.clone(),
             backend: format!("{:?}", ainfo.backend),
             device_type: format!("{:?}", ainfo.device_type),
             driver: ainfo.driver.clone(),
             driver_info: ainfo.driver_info.clone(),
-            features: feature_names,
+            features: OPTIONAL_FEATURES
+                .iter()
+                .filter(|f| features.contains(f.0))
+                .map(|f| f.1)
+                .collect(),
             max_buffer_size: limits.max_buffer_size,
             max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
             startup: Duration::ZERO,
@@ -475,9 +217,9 @@ impl Device {
             staging,
             pending: Mutex::new(Default::default()),
             maintainer,
-            lost,
-            lost_reason,
-            uncaptured,
+            lost: sinks.lost,
+            lost_reason: sinks.lost_reason,
+            uncaptured: sinks.uncaptured,
             timeout_ms: AtomicU64::new(timeout_millis(timeout)),
             log_dispatches: env_flag("GPUARRAY_LOG"),
             subgroup_sizes: (ainfo.subgroup_min_size, ainfo.subgroup_max_size),
@@ -777,6 +519,65 @@ impl DeviceInner {
     }
 }
 
+/// The optional wgpu features a device asks for when the adapter has them: the feature, its name
+/// in [`DeviceInfo::features`], and the dtype it enables (a dtype the caller disabled leaves its
+/// feature unrequested).
+const OPTIONAL_FEATURES: [(wgpu::Features, &str, Option<DType>); 5] = [
+    (wgpu::Features::SHADER_F16, "shader-f16", Some(DType::F16)),
+    (wgpu::Features::SHADER_F64, "shader-f64", Some(DType::F64)),
+    (wgpu::Features::SHADER_INT64, "shader-int64", None),
+    (wgpu::Features::TIMESTAMP_QUERY, "timestamp-query", None),
+    (wgpu::Features::SUBGROUP, "subgroup", None),
+];
+
+/// The optional features to request: those the adapter has, less those of disabled dtypes.
+fn requested_features(adapter: &wgpu::Adapter, disabled: &[DType]) -> wgpu::Features {
+    let have = adapter.features();
+    OPTIONAL_FEATURES
+        .iter()
+        .filter(|(f, _, dtype)| have.contains(*f) && !dtype.is_some_and(|d| disabled.contains(&d)))
+        .fold(wgpu::Features::empty(), |all, (f, _, _)| all | *f)
+}
+
+/// Where wgpu's asynchronous reports land: errors outside any error scope (wgpu's default handler
+/// would panic) and the device-lost callback.
+struct ErrorSinks {
+    uncaptured: Arc<Mutex<Vec<String>>>,
+    lost: Arc<AtomicBool>,
+    lost_reason: Arc<Mutex<Option<String>>>,
+}
+
+impl ErrorSinks {
+    fn install(device: &wgpu::Device) -> ErrorSinks {
+        let sinks = ErrorSinks {
+            uncaptured: Arc::new(Mutex::new(Vec::new())),
+            lost: Arc::new(AtomicBool::new(false)),
+            lost_reason: Arc::new(Mutex::new(None)),
+        };
+        let sink = Arc::clone(&sinks.uncaptured);
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            let msg = describe_wgpu_error(&e);
+            log::error!("uncaptured wgpu error: {msg}");
+            sink.lock().unwrap_or_else(|p| p.into_inner()).push(msg);
+        }));
+        let (lost, reason) = (Arc::clone(&sinks.lost), Arc::clone(&sinks.lost_reason));
+        device.set_device_lost_callback(move |why, msg| {
+            // Keep a reason recorded first (Device::destroy records its own before wgpu's
+            // callback says only "Destroyed").
+            let mut r = reason.lock().unwrap_or_else(|p| p.into_inner());
+            if r.is_none() {
+                *r = Some(if msg.is_empty() {
+                    format!("{why:?}")
+                } else {
+                    format!("{why:?}: {msg}")
+                });
+            }
+            lost.store(true, Ordering::SeqCst);
+        });
+        sinks
+    }
+}
+
 fn choose_adapter(
     instance: &wgpu::Instance,
     backends: wgpu::Backends,
@@ -830,24 +631,4 @@ fn choose_adapter(
             Error::NoAdapter(format!("no adapter matches ({wanted}); found: {}", seen.join(", ")))
         }
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn byte_sizes_parse() {
-        assert_eq!(parse_bytes("1024"), Some(1024));
-        assert_eq!(parse_bytes("512M"), Some(512 << 20));
-        assert_eq!(parse_bytes(" 2g "), Some(2 << 30));
-        assert_eq!(parse_bytes("x"), None);
-        assert_eq!(parse_bytes("99999999999999G"), None);
-    }
-
-    #[test]
-    fn backends_parse() {
-        assert_eq!(Backend::parse("GL"), Some(Backend::Gl));
-        assert_eq!(Backend::parse("cuda"), None);
-    }
 }

@@ -1,0 +1,237 @@
+//! How a device is chosen and configured: backends, adapter options, device-level settings and
+//! the environment variables that set them.
+
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use std::time::Duration;
+
+/// A graphics API that wgpu can drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Vulkan (Linux, Windows, Android; lavapipe on CPUs).
+    Vulkan,
+    /// Metal (macOS, iOS).
+    Metal,
+    /// Direct3D 12 (Windows).
+    Dx12,
+    /// OpenGL / OpenGL ES.
+    Gl,
+}
+
+impl Backend {
+    pub(super) fn wgpu(self) -> wgpu::Backends {
+        match self {
+            Backend::Vulkan => wgpu::Backends::VULKAN,
+            Backend::Metal => wgpu::Backends::METAL,
+            Backend::Dx12 => wgpu::Backends::DX12,
+            Backend::Gl => wgpu::Backends::GL,
+        }
+    }
+
+    /// Parses `vulkan`, `metal`, `dx12` or `gl` (case-insensitive).
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::Backend::parse("Vulkan"), Some(gpuarray::Backend::Vulkan));
+    /// ```
+    pub fn parse(s: &str) -> Option<Backend> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "vulkan" | "vk" => Some(Backend::Vulkan),
+            "metal" | "mtl" => Some(Backend::Metal),
+            "dx12" | "d3d12" => Some(Backend::Dx12),
+            "gl" | "gles" | "opengl" => Some(Backend::Gl),
+            _ => None,
+        }
+    }
+}
+
+/// How to choose an adapter. `Default` reads nothing; [`DeviceOptions::from_env`] reads
+/// `GPUARRAY_BACKEND`, `GPUARRAY_ADAPTER` and `GPUARRAY_FORCE_FALLBACK`.
+///
+/// ```no_run
+/// use gpuarray::{Backend, Device, DeviceOptions};
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = Device::with_options(DeviceOptions {
+///     backend: Some(Backend::Vulkan),
+///     adapter_name: Some("llvmpipe".into()),
+///     force_fallback: false,
+/// })?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeviceOptions {
+    /// Only adapters of this backend.
+    pub backend: Option<Backend>,
+    /// Only adapters whose name contains this (case-insensitive).
+    pub adapter_name: Option<String>,
+    /// Only CPU adapters (lavapipe, WARP, SwiftShader).
+    pub force_fallback: bool,
+}
+
+impl DeviceOptions {
+    /// Options from `GPUARRAY_BACKEND` (vulkan|metal|dx12|gl), `GPUARRAY_ADAPTER` (name
+    /// substring) and `GPUARRAY_FORCE_FALLBACK=1`.
+    pub fn from_env() -> Result<Self> {
+        let backend = match std::env::var("GPUARRAY_BACKEND") {
+            Ok(s) if !s.trim().is_empty() => Some(Backend::parse(&s).ok_or_else(|| {
+                Error::invalid(
+                    "Device::new",
+                    format!("GPUARRAY_BACKEND={s:?}: expected vulkan, metal, dx12 or gl"),
+                )
+            })?),
+            _ => None,
+        };
+        let adapter_name = std::env::var("GPUARRAY_ADAPTER")
+            .ok()
+            .filter(|s| !s.trim().is_empty());
+        let force_fallback = match std::env::var("GPUARRAY_FORCE_FALLBACK") {
+            Ok(s) => parse_flag(&s).ok_or_else(|| {
+                Error::invalid(
+                    "Device::new",
+                    format!(
+                        "GPUARRAY_FORCE_FALLBACK={s:?}: expected 1, true, yes, on, 0, false, no or off"
+                    ),
+                )
+            })?,
+            Err(_) => false,
+        };
+        Ok(DeviceOptions {
+            backend,
+            adapter_name,
+            force_fallback,
+        })
+    }
+}
+
+/// Everything [`Device::with_config`] can set: the adapter choice plus device-level settings.
+///
+/// ```no_run
+/// use gpuarray::{DType, Device, DeviceConfig};
+/// # fn main() -> gpuarray::Result<()> {
+/// // A device that behaves like an adapter without f64 and with a 256 MiB buffer limit.
+/// let dev = Device::with_config(DeviceConfig {
+///     disabled_dtypes: vec![DType::F64],
+///     max_buffer_size: Some(256 << 20),
+///     ..DeviceConfig::from_env()?
+/// })?;
+/// assert!(!dev.supports(DType::F64));
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct DeviceConfig {
+    /// Which adapter.
+    pub options: DeviceOptions,
+    /// Dtypes to treat as unsupported even when the adapter has them (their features are not
+    /// requested from wgpu).
+    pub disabled_dtypes: Vec<DType>,
+    /// Ask wgpu for a smaller `max_buffer_size` than the adapter offers.
+    pub max_buffer_size: Option<u64>,
+    /// The memory pool's byte limit (`GPUARRAY_MEMORY_LIMIT`, e.g. `512M`, `2G`).
+    pub memory_limit: Option<u64>,
+    /// How long any wait for the GPU may take (`GPUARRAY_TIMEOUT_SECS`; default 600 s).
+    pub timeout: Option<Duration>,
+}
+
+impl DeviceConfig {
+    /// The configuration the environment asks for.
+    pub fn from_env() -> Result<Self> {
+        let memory_limit = match std::env::var("GPUARRAY_MEMORY_LIMIT") {
+            Ok(s) if !s.trim().is_empty() => Some(parse_bytes(&s).ok_or_else(|| {
+                Error::invalid("Device::new", format!("GPUARRAY_MEMORY_LIMIT={s:?}: expected bytes such as 1073741824, 512M or 2G"))
+            })?),
+            _ => None,
+        };
+        let timeout = match std::env::var("GPUARRAY_TIMEOUT_SECS") {
+            Ok(s) if !s.trim().is_empty() => {
+                let secs = s
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| *v > 0.0 && v.is_finite())
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            "Device::new",
+                            format!("GPUARRAY_TIMEOUT_SECS={s:?}: expected a finite number of seconds > 0"),
+                        )
+                    })?;
+                // `Duration::from_secs_f64` panics past ~1.8e19 s (1e20, say): longer than
+                // `MAX_TIMEOUT` is stored as `MAX_TIMEOUT`, which is "never" in practice.
+                Some(if secs >= MAX_TIMEOUT.as_secs_f64() {
+                    MAX_TIMEOUT
+                } else {
+                    Duration::from_secs_f64(secs)
+                })
+            }
+            _ => None,
+        };
+        Ok(DeviceConfig {
+            options: DeviceOptions::from_env()?,
+            memory_limit,
+            timeout,
+            ..Default::default()
+        })
+    }
+}
+
+/// Parses `123`, `64K`, `512M`, `2G` (binary multiples).
+fn parse_bytes(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, mult) = match s.char_indices().last()? {
+        (i, 'k' | 'K') => (&s[..i], 1u64 << 10),
+        (i, 'm' | 'M') => (&s[..i], 1 << 20),
+        (i, 'g' | 'G') => (&s[..i], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
+/// A boolean environment value; an empty one is false. `None` when it is none of the words.
+fn parse_flag(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "" | "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// The longest wait timeout a device keeps: 100 years, "never" for any real program. Longer
+/// requests are stored as this, so `Instant::now() + timeout` cannot overflow on any platform
+/// and `Device::timeout` reports what is in force.
+///
+/// ```
+/// assert_eq!(gpuarray::MAX_TIMEOUT.as_secs(), 100 * 365 * 86_400);
+/// ```
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
+
+/// A timeout as the device stores it: whole milliseconds in 1..=`MAX_TIMEOUT`.
+pub(super) fn timeout_millis(timeout: Duration) -> u64 {
+    // MAX_TIMEOUT is about 3.2e12 ms: the conversion cannot fail after the clamp.
+    u64::try_from(timeout.min(MAX_TIMEOUT).as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+pub(super) fn env_flag(name: &str) -> bool {
+    std::env::var(name)
+        .map(|v| matches!(v.trim(), "1" | "true" | "yes" | "on"))
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_sizes_parse() {
+        assert_eq!(parse_bytes("1024"), Some(1024));
+        assert_eq!(parse_bytes("512M"), Some(512 << 20));
+        assert_eq!(parse_bytes(" 2g "), Some(2 << 30));
+        assert_eq!(parse_bytes("x"), None);
+        assert_eq!(parse_bytes("99999999999999G"), None);
+    }
+
+    #[test]
+    fn backends_parse() {
+        assert_eq!(Backend::parse("GL"), Some(Backend::Gl));
+        assert_eq!(Backend::parse("cuda"), None);
+    }
+}

@@ -12,16 +12,10 @@ use gpuarray::random::Generator;
 use gpuarray::{Array, Axes, DType, Device};
 use std::time::{Duration, Instant};
 
-fn best(reps: usize, mut f: impl FnMut() -> gpuarray::Result<()>) -> gpuarray::Result<Duration> {
-    f()?;
-    let mut t = Duration::MAX;
-    for _ in 0..reps {
-        let s = Instant::now();
-        f()?;
-        t = t.min(s.elapsed());
-    }
-    Ok(t)
-}
+#[path = "support/timing.rs"]
+mod timing;
+
+use timing::best;
 
 fn ms(t: Duration) -> f64 {
     t.as_secs_f64() * 1e3

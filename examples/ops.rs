@@ -12,21 +12,14 @@
 //! ```
 
 use gpuarray::{Array, Axes, DType, Device};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[path = "support/numpy.rs"]
 mod numpy;
+#[path = "support/timing.rs"]
+mod timing;
 
-fn best(reps: usize, mut f: impl FnMut() -> gpuarray::Result<()>) -> gpuarray::Result<Duration> {
-    f()?;
-    let mut t = Duration::MAX;
-    for _ in 0..reps {
-        let s = Instant::now();
-        f()?;
-        t = t.min(s.elapsed());
-    }
-    Ok(t)
-}
+use timing::best;
 
 fn main() -> gpuarray::Result<()> {
     let s = Instant::now();

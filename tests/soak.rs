@@ -47,6 +47,30 @@ fn cost_of_repeats(
     )
 }
 
+/// Prints what `cost_of_repeats` measured for `what` and fails when a call compiled anything,
+/// grew resident memory by 24 MiB or more over the calls, or took a compile's time (a compile
+/// per call took over 100 ms; these draws take well under a millisecond).
+fn assert_constant_cost(
+    what: &str,
+    calls: usize,
+    median: Duration,
+    grown: Option<i64>,
+    compiled: usize,
+) {
+    println!("{what}: median {median:?} per call, resident memory {grown:?} B over {calls} calls, {compiled} pipelines compiled");
+    assert_eq!(compiled, 0, "{what} compiled pipelines");
+    if let Some(grown) = grown {
+        assert!(
+            grown < 24 << 20,
+            "{what}: resident memory grew {grown} B over {calls} calls"
+        );
+    }
+    assert!(
+        median < Duration::from_millis(40),
+        "{what}: {median:?} per call"
+    );
+}
+
 /// Draws from a stream offset that is not a multiple of 4 start inside a Philox block and use
 /// the phased kernel, at a new counter every call. Lavapipe used to compile (and keep) a new
 /// shader variant for each counter value: about 150 ms and 1.2 MB per call.
@@ -62,18 +86,12 @@ fn draws_from_a_phased_stream_cost_the_same_every_call() {
             let v = b.to_vec::<i32>().unwrap();
             assert!(v.iter().all(|&x| x == 0 || x == 1));
         });
-        println!("bernoulli from {what}: median {median:?} per call, resident memory {grown:?} B over {calls} calls, {compiled} pipelines compiled");
-        assert_eq!(compiled, 0, "bernoulli from {what} compiled pipelines");
-        if let Some(grown) = grown {
-            assert!(
-                grown < 24 << 20,
-                "bernoulli from {what}: resident memory grew {grown} B over {calls} calls"
-            );
-        }
-        // A compile per call took over 100 ms; a draw of 1000 takes well under a millisecond.
-        assert!(
-            median < Duration::from_millis(40),
-            "bernoulli from {what}: {median:?} per call"
+        assert_constant_cost(
+            &format!("bernoulli from {what}"),
+            calls,
+            median,
+            grown,
+            compiled,
         );
     }
     // One word at a time moves the phase on every call: every phase and counter is new.
@@ -86,18 +104,7 @@ fn draws_from_a_phased_stream_cost_the_same_every_call() {
         assert_eq!(got, common::philox::stream(3, 1, offset, 999));
         offset += 999;
     });
-    println!("advance(1); bits(999): median {median:?}, resident memory {grown:?} B, {compiled} pipelines compiled");
-    assert_eq!(compiled, 0);
-    if let Some(grown) = grown {
-        assert!(
-            grown < 24 << 20,
-            "advance+bits: resident memory grew {grown} B"
-        );
-    }
-    assert!(
-        median < Duration::from_millis(40),
-        "advance+bits: {median:?} per call"
-    );
+    assert_constant_cost("advance(1); bits(999)", calls, median, grown, compiled);
 }
 
 /// Random ops for minutes, each checked against the host; then the pool holds no array, its

@@ -3,7 +3,7 @@
 
 mod common;
 
-use gpuarray::{f16, Array, DType, SliceArg};
+use gpuarray::{f16, Array, DType, Error, SliceArg};
 
 /// A host model of a strided view: the expected element order is computed by plain index
 /// arithmetic on the base data, not by gpuarray's own layout code.
@@ -340,7 +340,11 @@ fn reshape_squeeze_expand_dims() {
     let s = Array::from_slice(&dev, &data, &[1, 24, 1]).unwrap();
     assert_eq!(s.squeeze().shape(), &[24]);
     assert_eq!(s.squeeze_axes(&[-1]).unwrap().shape(), &[1, 24]);
-    assert!(s.squeeze_axes(&[1]).is_err());
+    assert_err!(
+        s.squeeze_axes(&[1]),
+        Error::InvalidArgument { op: "squeeze", .. },
+        "squeeze"
+    );
     assert_eq!(s.expand_dims(0).unwrap().shape(), &[1, 1, 24, 1]);
     assert_eq!(
         a.swapaxes(0, -1).unwrap().to_vec::<i32>().unwrap(),
@@ -390,8 +394,16 @@ fn constructors_are_exact() {
             .unwrap(),
         vec![9, 5, 1]
     );
-    assert!(Array::arange(&dev, 0.0, 1.0, 0.0, DType::F32).is_err());
-    assert!(Array::arange(&dev, 0.5, 3.0, 1.0, DType::I32).is_err());
+    assert_err!(
+        Array::arange(&dev, 0.0, 1.0, 0.0, DType::F32),
+        Error::InvalidArgument { op: "arange", .. },
+        "arange"
+    );
+    assert_err!(
+        Array::arange(&dev, 0.5, 3.0, 1.0, DType::I32),
+        Error::InvalidArgument { op: "arange", .. },
+        "arange"
+    );
     assert_eq!(
         Array::arange(&dev, 3.0, 0.0, 1.0, DType::F32)
             .unwrap()
@@ -494,10 +506,16 @@ fn assign_and_fill_write_through_views() {
         a.to_vec::<f32>().unwrap(),
         vec![1.0, 2.0, 3.0, -1.0, 9.0, 9.0, 9.0, -2.0, 1.0, 2.0, 3.0, -3.0]
     );
-    assert!(a
-        .assign(&Array::zeros(&dev, &[2], DType::F32).unwrap())
-        .is_err());
-    assert!(row.broadcast_to(&[2, 4]).unwrap().fill(0.0).is_err());
+    assert_err!(
+        a.assign(&Array::zeros(&dev, &[2], DType::F32).unwrap()),
+        Error::Shape { op: "assign", .. },
+        "assign"
+    );
+    assert_err!(
+        row.broadcast_to(&[2, 4]).unwrap().fill(0.0),
+        Error::InvalidArgument { op: "fill", .. },
+        "fill"
+    );
 }
 
 #[test]

@@ -511,7 +511,11 @@ fn diagonal_trace_kron() {
             .map(|(j, k)| h[k * 12 + j * 4 + k])
             .collect::<Vec<_>>()
     );
-    assert!(a.diagonal(0, 1, 1).is_err());
+    assert_err!(
+        a.diagonal(0, 1, 1),
+        Error::InvalidArgument { op: "diagonal", .. },
+        "diagonal"
+    );
     // trace of a 2-d view and of a 3-d array (per the first two axes), and einsum agrees.
     let m = a.slice(&[gpuarray::SliceArg::Index(1)]).unwrap(); // (3, 4)
     let want: i32 = (0..3).map(|k| h[12 + k * 4 + k]).sum();

@@ -508,7 +508,14 @@ fn dot_vdot_inner_outer_tensordot_follow_numpy() {
         }
     }
     assert_eq!(c.to_vec::<f32>().unwrap(), to_f32(&want));
-    assert!(a.tensordot(&b, &[0], &[0]).is_err());
+    assert_err!(
+        a.tensordot(&b, &[0], &[0]),
+        Error::Shape {
+            op: "tensordot",
+            ..
+        },
+        "tensordot"
+    );
     // dot of N-d and M-d: sum over a's last axis and b's second-to-last.
     let d = a.dot(&b.transpose(&[1, 0, 2]).unwrap()).unwrap(); // (2,3,4) . (3,4,5) -> (2,3,3,5)
     assert_eq!(d.shape(), &[2, 3, 3, 5]);
@@ -540,5 +547,5 @@ fn dot_vdot_inner_outer_tensordot_follow_numpy() {
         (sd.shape(), sd.to_vec::<f32>().unwrap()),
         (&[2usize, 3][..], vec![2.0, 4.0, 6.0, 8.0, 10.0, 12.0])
     );
-    assert!(v.vdot(&m2).is_err());
+    assert_err!(v.vdot(&m2), Error::Shape { op: "vdot", .. }, "vdot");
 }

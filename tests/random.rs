@@ -6,7 +6,7 @@ mod common;
 
 use common::philox as cpu;
 use gpuarray::random::{philox_blocks, Generator};
-use gpuarray::DType;
+use gpuarray::{DType, Error};
 
 #[test]
 fn random123_known_answers_through_the_kernel() {
@@ -87,10 +87,14 @@ fn bits_match_the_cpu_model_for_streams_and_offsets() {
 fn offsets_past_the_u64_range_are_errors() {
     let Some(dev) = common::device() else { return };
     let mut g = Generator::with_stream(&dev, 5, 0, u64::MAX - 40);
-    assert!(g.bits(&[41]).is_err());
+    assert_err!(g.bits(&[41]), Error::Overflow { op: "bits", .. }, "bits");
     assert_eq!(g.offset(), u64::MAX - 40, "a failed draw consumes nothing");
     assert_eq!(g.bits(&[40]).unwrap().len(), 40);
-    assert!(g.random(&[1], DType::F32).is_err());
+    assert_err!(
+        g.random(&[1], DType::F32),
+        Error::Overflow { op: "random", .. },
+        "random"
+    );
     common::check_clean(&dev, 0);
 }
 
@@ -569,20 +573,88 @@ fn bad_arguments_are_errors_and_empty_shapes_draw_nothing() {
         g.random(&[4], DType::I32),
         Err(gpuarray::Error::InvalidArgument { .. })
     ));
-    assert!(g.standard_normal(&[4], DType::U32).is_err());
-    assert!(g.uniform(1.0, 0.0, &[4], DType::F32).is_err());
-    assert!(g.uniform(f64::NAN, 1.0, &[4], DType::F32).is_err());
-    assert!(g.uniform(-f64::MAX, f64::MAX, &[4], DType::F32).is_err());
-    assert!(g.normal(0.0, -1.0, &[4], DType::F32).is_err());
-    assert!(g.normal(f64::INFINITY, 1.0, &[4], DType::F32).is_err());
-    assert!(g.exponential(-1.0, &[4], DType::F32).is_err());
-    assert!(g.bernoulli(1.5, &[4], DType::F32).is_err());
-    assert!(g.bernoulli(f64::NAN, &[4], DType::F32).is_err());
-    assert!(g.integers(5, 5, &[4], DType::I32).is_err());
-    assert!(g.integers(0, (1 << 31) + 1, &[4], DType::I32).is_err());
-    assert!(g.integers(-1, 3, &[4], DType::U32).is_err());
-    assert!(g.integers(0, 3, &[4], DType::F32).is_err());
-    assert!(g.bits(&[usize::MAX, 2]).is_err());
+    assert_err!(
+        g.standard_normal(&[4], DType::U32),
+        Error::InvalidArgument {
+            op: "standard_normal",
+            ..
+        },
+        "standard_normal"
+    );
+    assert_err!(
+        g.uniform(1.0, 0.0, &[4], DType::F32),
+        Error::InvalidArgument { op: "uniform", .. },
+        "uniform"
+    );
+    assert_err!(
+        g.uniform(f64::NAN, 1.0, &[4], DType::F32),
+        Error::InvalidArgument { op: "uniform", .. },
+        "uniform"
+    );
+    assert_err!(
+        g.uniform(-f64::MAX, f64::MAX, &[4], DType::F32),
+        Error::InvalidArgument { op: "uniform", .. },
+        "uniform"
+    );
+    assert_err!(
+        g.normal(0.0, -1.0, &[4], DType::F32),
+        Error::InvalidArgument { op: "normal", .. },
+        "normal"
+    );
+    assert_err!(
+        g.normal(f64::INFINITY, 1.0, &[4], DType::F32),
+        Error::InvalidArgument { op: "normal", .. },
+        "normal"
+    );
+    assert_err!(
+        g.exponential(-1.0, &[4], DType::F32),
+        Error::InvalidArgument {
+            op: "exponential",
+            ..
+        },
+        "exponential"
+    );
+    assert_err!(
+        g.bernoulli(1.5, &[4], DType::F32),
+        Error::InvalidArgument {
+            op: "bernoulli",
+            ..
+        },
+        "bernoulli"
+    );
+    assert_err!(
+        g.bernoulli(f64::NAN, &[4], DType::F32),
+        Error::InvalidArgument {
+            op: "bernoulli",
+            ..
+        },
+        "bernoulli"
+    );
+    assert_err!(
+        g.integers(5, 5, &[4], DType::I32),
+        Error::InvalidArgument { op: "integers", .. },
+        "integers"
+    );
+    assert_err!(
+        g.integers(0, (1 << 31) + 1, &[4], DType::I32),
+        Error::InvalidArgument { op: "integers", .. },
+        "integers"
+    );
+    assert_err!(
+        g.integers(-1, 3, &[4], DType::U32),
+        Error::InvalidArgument { op: "integers", .. },
+        "integers"
+    );
+    assert_err!(
+        g.integers(0, 3, &[4], DType::F32),
+        Error::InvalidArgument { op: "integers", .. },
+        "integers"
+    );
+    assert_err!(
+        g.bits(&[usize::MAX, 2]),
+        Error::Overflow { op: "bits", .. },
+        "bits"
+    );
     assert_eq!(g.offset(), 0, "failed draws consume nothing");
     for shape in [&[0usize][..], &[3, 0], &[0, 5, 2]] {
         assert_eq!(g.random(shape, DType::F32).unwrap().shape(), shape);

@@ -93,6 +93,26 @@ pub fn supports(dev: &Device, dtype: DType, what: &str) -> bool {
     false
 }
 
+/// A count of `elem_bytes`-byte elements, a multiple of `multiple`, that overfills `dev`'s
+/// storage binding by a sixteenth (136 MiB for lavapipe's 128 MiB), so a test of arrays larger
+/// than one binding crosses a binding boundary on every adapter. None (reported by [`skip`])
+/// when the adapter's buffers cannot exceed its binding, so nothing can cross one.
+pub fn past_binding(dev: &Device, elem_bytes: usize, multiple: usize, what: &str) -> Option<usize> {
+    let elems = dev.info().max_storage_buffer_binding_size as usize / elem_bytes;
+    let n = (elems + elems / 16).next_multiple_of(multiple);
+    if (n * elem_bytes) as u64 > dev.info().max_buffer_size {
+        skip(
+            what,
+            &format!(
+                "{} cannot hold a buffer larger than its storage binding",
+                dev.info()
+            ),
+        );
+        return None;
+    }
+    Some(n)
+}
+
 /// Fails the test unless an array of `bytes` bytes is larger than `dev`'s storage binding, so a
 /// test meant to split its launches over several bindings really does.
 pub fn assert_crosses_binding(dev: &Device, bytes: u64, what: &str) {

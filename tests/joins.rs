@@ -84,7 +84,10 @@ fn concatenate_and_stack() {
         let idx = unravel(f, &[2, 2, 3]);
         assert_eq!(g, at(&ha, &[2, 3], &[idx[0], idx[2]]));
     }
-    assert_eq!(stack(&[&a, &a], -1).unwrap().shape(), &[2, 3, 2]);
+    let s = stack(&[&a, &a.neg().unwrap()], -1).unwrap();
+    assert_eq!(s.shape(), &[2, 3, 2]);
+    let want: Vec<i32> = ha.iter().flat_map(|&v| [v, -v]).collect();
+    assert_eq!(s.to_vec::<i32>().unwrap(), want, "stack axis -1");
     assert_err!(
         stack(&[&a, &b], 0),
         Error::Shape { op: "stack", .. },
@@ -112,6 +115,13 @@ fn split_flip_roll() {
     assert_eq!(
         (p[0].shape(), p[1].shape(), p[2].shape()),
         (&[1usize, 4][..], &[2usize, 4][..], &[0usize, 4][..])
+    );
+    assert_eq!(p[0].to_vec::<i32>().unwrap(), h[..4]);
+    assert_eq!(p[1].to_vec::<i32>().unwrap(), h[4..]);
+    assert!(p[2].to_vec::<i32>().unwrap().is_empty());
+    assert_eq!(
+        parts[0].to_vec::<i32>().unwrap(),
+        [h[0], h[1], h[4], h[5], h[8], h[9]]
     );
     let f = a.flip(Some(1)).unwrap().to_vec::<i32>().unwrap();
     assert_eq!(
@@ -220,8 +230,14 @@ fn take_gathers_along_an_axis() {
 #[test]
 fn joins_beyond_the_binding_limit() {
     let Some(dev) = common::device() else { return };
-    // Two 80 MiB halves joined into 160 MiB, then rolled and gathered across the seam.
-    let n = 20 << 20;
+    // Two halves joined into a sixteenth more than one storage binding (136 MiB on lavapipe),
+    // then rolled and gathered across the seam.
+    let what = "joins_beyond_the_binding_limit";
+    let Some(total) = common::past_binding(&dev, 4, 2, what) else {
+        return;
+    };
+    common::assert_crosses_binding(&dev, 4 * total as u64, what);
+    let n = total / 2;
     let a = Array::arange(&dev, 0.0, n as f64, 1.0, DType::I32).unwrap();
     let b = Array::full(&dev, &[n], -1.0, DType::I32).unwrap();
     let c = concatenate(&[&a, &b], 0).unwrap();
@@ -240,4 +256,13 @@ fn joins_beyond_the_binding_limit() {
         c.take(&idx, None).unwrap().to_vec::<i32>().unwrap(),
         vec![0, 3, -1, -1, -1]
     );
+    // Every element of the join and of the roll, not just the probes.
+    let cv = c.to_vec::<i32>().unwrap();
+    let want = |i: usize| if i < n { i as i32 } else { -1 };
+    let bad = (0..2 * n).find(|&i| cv[i] != want(i));
+    assert_eq!(bad, None, "first wrong element of the concatenation");
+    drop(cv);
+    let rv = r.to_vec::<i32>().unwrap();
+    let bad = (0..2 * n).find(|&i| rv[i] != want((i + 2 * n - 3) % (2 * n)));
+    assert_eq!(bad, None, "first wrong element of the roll");
 }

@@ -300,7 +300,11 @@ fn float_contractions_within_tolerance_and_other_dtypes() {
         f32::EPSILON as f64,
         "f32",
     );
-    if dev.supports(DType::F64) {
+    if common::supports(
+        &dev,
+        DType::F64,
+        "float_contractions_within_tolerance_and_other_dtypes",
+    ) {
         let a64 = Array::from_slice(&dev, &ha, &shapes[0]).unwrap();
         let b64 = Array::from_slice(&dev, &hb, &shapes[1]).unwrap();
         check(
@@ -312,7 +316,11 @@ fn float_contractions_within_tolerance_and_other_dtypes() {
             "f64",
         );
     }
-    if dev.supports(DType::F16) {
+    if common::supports(
+        &dev,
+        DType::F16,
+        "float_contractions_within_tolerance_and_other_dtypes",
+    ) {
         let a16 = a32.astype(DType::F16).unwrap();
         let b16 = b32.astype(DType::F16).unwrap();
         let got = einsum("bhqd,bhkd->bhqk", &[&a16, &b16])

@@ -113,7 +113,7 @@ fn uniforms_are_bit_exact() {
                 "f32 element {i}, word {w:#x}"
             );
         }
-        if dev.supports(DType::F16) {
+        if common::supports(&dev, DType::F16, "uniforms_are_bit_exact") {
             let mut g = Generator::with_stream(&dev, seed, sub, off);
             let h = g
                 .random(&[n], DType::F16)
@@ -128,7 +128,7 @@ fn uniforms_are_bit_exact() {
                 );
             }
         }
-        if dev.supports(DType::F64) {
+        if common::supports(&dev, DType::F64, "uniforms_are_bit_exact") {
             let mut g = Generator::with_stream(&dev, seed, sub, off);
             let d = g.random(&[n], DType::F64).unwrap().to_vec::<f64>().unwrap();
             assert_eq!(g.offset(), off + 2 * n as u64);
@@ -192,7 +192,7 @@ fn normals_follow_curand_box_muller_pairing() {
         );
         assert!(err < 1e-6, "normal(3, 0.5) off by {err:e}");
 
-        if dev.supports(DType::F16) {
+        if common::supports(&dev, DType::F16, "normals_follow_curand_box_muller_pairing") {
             let mut g = Generator::with_stream(&dev, seed, sub, off);
             let h = g
                 .standard_normal(&[n], DType::F16)
@@ -209,7 +209,7 @@ fn normals_follow_curand_box_muller_pairing() {
                 );
             }
         }
-        if dev.supports(DType::F64) {
+        if common::supports(&dev, DType::F64, "normals_follow_curand_box_muller_pairing") {
             let words = cpu::stream(seed, sub, off, 2 * n + 4);
             let mut g = Generator::with_stream(&dev, seed, sub, off);
             let d = g
@@ -248,7 +248,11 @@ fn exponential_and_bernoulli_match_the_cpu_model() {
     );
     assert!(err < 1e-6, "exponential f32 off by {err:e}");
     assert!(e.iter().all(|&v| v >= 0.0 && v.is_finite()));
-    if dev.supports(DType::F64) {
+    if common::supports(
+        &dev,
+        DType::F64,
+        "exponential_and_bernoulli_match_the_cpu_model",
+    ) {
         let mut g = Generator::with_stream(&dev, 11, 2, 3);
         let d = g
             .exponential(2.5, &[n], DType::F64)
@@ -332,7 +336,7 @@ fn one_draw_equals_many_smaller_draws() {
     let pieces: Vec<usize> = splits.iter().copied().chain([rest]).collect();
     let mut dtypes = vec![DType::F32];
     for d in [DType::F16, DType::F64] {
-        if dev.supports(d) {
+        if common::supports(&dev, d, "one_draw_equals_many_smaller_draws") {
             dtypes.push(d);
         }
     }
@@ -462,10 +466,21 @@ fn vulkan_and_gl_give_the_same_numbers() {
     }) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("skipping the GL comparison: {e}");
+            common::skip(
+                "vulkan_and_gl_give_the_same_numbers",
+                &format!("no GL adapter: {e}"),
+            );
             return;
         }
     };
+    if vk.info().backend == gl.info().backend {
+        // Under GPUARRAY_BACKEND=gl the test device is a GL one too.
+        println!(
+            "vulkan_and_gl_give_the_same_numbers compares {} with itself ({}), not two backends",
+            vk.info().backend,
+            vk.info()
+        );
+    }
     let n = 10_007;
     let draw = |dev: &gpuarray::Device| {
         let mut g = Generator::with_stream(dev, 2024, 5, 3);
@@ -787,7 +802,7 @@ fn uniform_and_normal_statistics() {
     let k = ks(z, phi);
     assert!(k < 2.9, "normal KS {k}");
 
-    if dev.supports(DType::F64) {
+    if common::supports(&dev, DType::F64, "uniform_and_normal_statistics") {
         let z = g
             .standard_normal(&[N / 4], DType::F64)
             .unwrap()

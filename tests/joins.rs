@@ -60,8 +60,22 @@ fn concatenate_and_stack() {
         concatenate(&[&a, &a.astype(DType::F32).unwrap()], 0),
         Err(Error::DTypeMismatch { .. })
     ));
-    assert!(concatenate(&[], 0).is_err());
-    assert!(concatenate(&[&Array::full(&dev, &[], 1.0, DType::I32).unwrap()], 0).is_err());
+    assert_err!(
+        concatenate(&[], 0),
+        Error::InvalidArgument {
+            op: "concatenate",
+            ..
+        },
+        "concatenate"
+    );
+    assert_err!(
+        concatenate(&[&Array::full(&dev, &[], 1.0, DType::I32).unwrap()], 0),
+        Error::InvalidArgument {
+            op: "concatenate",
+            ..
+        },
+        "concatenate"
+    );
     // stack
     let s = stack(&[&a, &a], 1).unwrap();
     assert_eq!(s.shape(), &[2, 2, 3]);
@@ -70,8 +84,15 @@ fn concatenate_and_stack() {
         let idx = unravel(f, &[2, 2, 3]);
         assert_eq!(g, at(&ha, &[2, 3], &[idx[0], idx[2]]));
     }
-    assert_eq!(stack(&[&a, &a], -1).unwrap().shape(), &[2, 3, 2]);
-    assert!(stack(&[&a, &b], 0).is_err());
+    let s = stack(&[&a, &a.neg().unwrap()], -1).unwrap();
+    assert_eq!(s.shape(), &[2, 3, 2]);
+    let want: Vec<i32> = ha.iter().flat_map(|&v| [v, -v]).collect();
+    assert_eq!(s.to_vec::<i32>().unwrap(), want, "stack axis -1");
+    assert_err!(
+        stack(&[&a, &b], 0),
+        Error::Shape { op: "stack", .. },
+        "stack"
+    );
 }
 
 #[test]
@@ -85,11 +106,22 @@ fn split_flip_roll() {
         parts[1].to_vec::<i32>().unwrap(),
         vec![h[2], h[3], h[6], h[7], h[10], h[11]]
     );
-    assert!(a.split(3, 1).is_err());
+    assert_err!(
+        a.split(3, 1),
+        Error::InvalidArgument { op: "split", .. },
+        "split"
+    );
     let p = a.split_at(&[1, 10], 0).unwrap();
     assert_eq!(
         (p[0].shape(), p[1].shape(), p[2].shape()),
         (&[1usize, 4][..], &[2usize, 4][..], &[0usize, 4][..])
+    );
+    assert_eq!(p[0].to_vec::<i32>().unwrap(), h[..4]);
+    assert_eq!(p[1].to_vec::<i32>().unwrap(), h[4..]);
+    assert!(p[2].to_vec::<i32>().unwrap().is_empty());
+    assert_eq!(
+        parts[0].to_vec::<i32>().unwrap(),
+        [h[0], h[1], h[4], h[5], h[8], h[9]]
     );
     let f = a.flip(Some(1)).unwrap().to_vec::<i32>().unwrap();
     assert_eq!(
@@ -149,7 +181,7 @@ fn tile_repeat_pad() {
         };
         assert_eq!(g, want, "pad [{i}, {j}]");
     }
-    assert!(a.pad(&[(1, 1)], 0.0).is_err());
+    assert_err!(a.pad(&[(1, 1)], 0.0), Error::Shape { op: "pad", .. }, "pad");
 }
 
 #[test]
@@ -180,9 +212,17 @@ fn take_gathers_along_an_axis() {
     );
     for bad in [[3i32], [-4]] {
         let i = Array::from_slice(&dev, &bad, &[1]).unwrap();
-        assert!(a.take(&i, Some(1)).is_err(), "{bad:?}");
+        assert_err!(
+            a.take(&i, Some(1)),
+            Error::InvalidArgument { op: "take", .. },
+            "take"
+        );
     }
-    assert!(a.take(&f, Some(0)).is_err());
+    assert_err!(
+        a.take(&f, Some(0)),
+        Error::InvalidArgument { op: "take", .. },
+        "take"
+    );
     let empty = Array::from_slice(&dev, &[] as &[i32], &[0]).unwrap();
     assert_eq!(a.take(&empty, Some(2)).unwrap().shape(), &[2, 3, 0]);
 }
@@ -190,8 +230,14 @@ fn take_gathers_along_an_axis() {
 #[test]
 fn joins_beyond_the_binding_limit() {
     let Some(dev) = common::device() else { return };
-    // Two 80 MiB halves joined into 160 MiB, then rolled and gathered across the seam.
-    let n = 20 << 20;
+    // Two halves joined into a sixteenth more than one storage binding (136 MiB on lavapipe),
+    // then rolled and gathered across the seam.
+    let what = "joins_beyond_the_binding_limit";
+    let Some(total) = common::past_binding(&dev, 4, 2, what) else {
+        return;
+    };
+    common::assert_crosses_binding(&dev, 4 * total as u64, what);
+    let n = total / 2;
     let a = Array::arange(&dev, 0.0, n as f64, 1.0, DType::I32).unwrap();
     let b = Array::full(&dev, &[n], -1.0, DType::I32).unwrap();
     let c = concatenate(&[&a, &b], 0).unwrap();
@@ -210,4 +256,13 @@ fn joins_beyond_the_binding_limit() {
         c.take(&idx, None).unwrap().to_vec::<i32>().unwrap(),
         vec![0, 3, -1, -1, -1]
     );
+    // Every element of the join and of the roll, not just the probes.
+    let cv = c.to_vec::<i32>().unwrap();
+    let want = |i: usize| if i < n { i as i32 } else { -1 };
+    let bad = (0..2 * n).find(|&i| cv[i] != want(i));
+    assert_eq!(bad, None, "first wrong element of the concatenation");
+    drop(cv);
+    let rv = r.to_vec::<i32>().unwrap();
+    let bad = (0..2 * n).find(|&i| rv[i] != want((i + 2 * n - 3) % (2 * n)));
+    assert_eq!(bad, None, "first wrong element of the roll");
 }

@@ -79,8 +79,7 @@ type Unary = fn(&Array) -> gpuarray::Result<Array>;
 #[test]
 fn f64_unary_functions_within_stated_ulps() {
     let Some(dev) = common::device() else { return };
-    if !dev.supports(DType::F64) {
-        println!("skipping: the adapter has no f64");
+    if !common::supports(&dev, DType::F64, "f64_unary_functions_within_stated_ulps") {
         return;
     }
     let base = dev.memory_stats().in_use_bytes;
@@ -395,7 +394,11 @@ fn remainder_and_floor_divide_are_exact_for_large_quotients() {
     a.extend(pairs.iter().map(|p| p.0));
     b.extend(pairs.iter().map(|p| p.1));
     // f64: bit-exact against the reference.
-    if dev.supports(DType::F64) {
+    if common::supports(
+        &dev,
+        DType::F64,
+        "remainder_and_floor_divide_are_exact_for_large_quotients",
+    ) {
         let (ga, gb) = (upload(&dev, &a), upload(&dev, &b));
         let q = read(&ga.floor_divide(&gb).unwrap());
         let r = read(&ga.remainder(&gb).unwrap());
@@ -444,8 +447,7 @@ fn remainder_and_floor_divide_are_exact_for_large_quotients() {
 #[test]
 fn f64_pow_and_arctan2() {
     let Some(dev) = common::device() else { return };
-    if !dev.supports(DType::F64) {
-        println!("skipping: the adapter has no f64");
+    if !common::supports(&dev, DType::F64, "f64_pow_and_arctan2") {
         return;
     }
     let base = dev.memory_stats().in_use_bytes;
@@ -562,8 +564,7 @@ fn f64_pow_and_arctan2() {
 #[test]
 fn f64_softmax_and_logsumexp() {
     let Some(dev) = common::device() else { return };
-    if !dev.supports(DType::F64) {
-        println!("skipping: the adapter has no f64");
+    if !common::supports(&dev, DType::F64, "f64_softmax_and_logsumexp") {
         return;
     }
     let base = dev.memory_stats().in_use_bytes;

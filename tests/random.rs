@@ -6,7 +6,7 @@ mod common;
 
 use common::philox as cpu;
 use gpuarray::random::{philox_blocks, Generator};
-use gpuarray::DType;
+use gpuarray::{DType, Error};
 
 #[test]
 fn random123_known_answers_through_the_kernel() {
@@ -87,10 +87,14 @@ fn bits_match_the_cpu_model_for_streams_and_offsets() {
 fn offsets_past_the_u64_range_are_errors() {
     let Some(dev) = common::device() else { return };
     let mut g = Generator::with_stream(&dev, 5, 0, u64::MAX - 40);
-    assert!(g.bits(&[41]).is_err());
+    assert_err!(g.bits(&[41]), Error::Overflow { op: "bits", .. }, "bits");
     assert_eq!(g.offset(), u64::MAX - 40, "a failed draw consumes nothing");
     assert_eq!(g.bits(&[40]).unwrap().len(), 40);
-    assert!(g.random(&[1], DType::F32).is_err());
+    assert_err!(
+        g.random(&[1], DType::F32),
+        Error::Overflow { op: "random", .. },
+        "random"
+    );
     common::check_clean(&dev, 0);
 }
 
@@ -109,7 +113,7 @@ fn uniforms_are_bit_exact() {
                 "f32 element {i}, word {w:#x}"
             );
         }
-        if dev.supports(DType::F16) {
+        if common::supports(&dev, DType::F16, "uniforms_are_bit_exact") {
             let mut g = Generator::with_stream(&dev, seed, sub, off);
             let h = g
                 .random(&[n], DType::F16)
@@ -124,7 +128,7 @@ fn uniforms_are_bit_exact() {
                 );
             }
         }
-        if dev.supports(DType::F64) {
+        if common::supports(&dev, DType::F64, "uniforms_are_bit_exact") {
             let mut g = Generator::with_stream(&dev, seed, sub, off);
             let d = g.random(&[n], DType::F64).unwrap().to_vec::<f64>().unwrap();
             assert_eq!(g.offset(), off + 2 * n as u64);
@@ -188,7 +192,7 @@ fn normals_follow_curand_box_muller_pairing() {
         );
         assert!(err < 1e-6, "normal(3, 0.5) off by {err:e}");
 
-        if dev.supports(DType::F16) {
+        if common::supports(&dev, DType::F16, "normals_follow_curand_box_muller_pairing") {
             let mut g = Generator::with_stream(&dev, seed, sub, off);
             let h = g
                 .standard_normal(&[n], DType::F16)
@@ -205,7 +209,7 @@ fn normals_follow_curand_box_muller_pairing() {
                 );
             }
         }
-        if dev.supports(DType::F64) {
+        if common::supports(&dev, DType::F64, "normals_follow_curand_box_muller_pairing") {
             let words = cpu::stream(seed, sub, off, 2 * n + 4);
             let mut g = Generator::with_stream(&dev, seed, sub, off);
             let d = g
@@ -244,7 +248,11 @@ fn exponential_and_bernoulli_match_the_cpu_model() {
     );
     assert!(err < 1e-6, "exponential f32 off by {err:e}");
     assert!(e.iter().all(|&v| v >= 0.0 && v.is_finite()));
-    if dev.supports(DType::F64) {
+    if common::supports(
+        &dev,
+        DType::F64,
+        "exponential_and_bernoulli_match_the_cpu_model",
+    ) {
         let mut g = Generator::with_stream(&dev, 11, 2, 3);
         let d = g
             .exponential(2.5, &[n], DType::F64)
@@ -328,7 +336,7 @@ fn one_draw_equals_many_smaller_draws() {
     let pieces: Vec<usize> = splits.iter().copied().chain([rest]).collect();
     let mut dtypes = vec![DType::F32];
     for d in [DType::F16, DType::F64] {
-        if dev.supports(d) {
+        if common::supports(&dev, d, "one_draw_equals_many_smaller_draws") {
             dtypes.push(d);
         }
     }
@@ -458,10 +466,21 @@ fn vulkan_and_gl_give_the_same_numbers() {
     }) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("skipping the GL comparison: {e}");
+            common::skip(
+                "vulkan_and_gl_give_the_same_numbers",
+                &format!("no GL adapter: {e}"),
+            );
             return;
         }
     };
+    if vk.info().backend == gl.info().backend {
+        // Under GPUARRAY_BACKEND=gl the test device is a GL one too.
+        println!(
+            "vulkan_and_gl_give_the_same_numbers compares {} with itself ({}), not two backends",
+            vk.info().backend,
+            vk.info()
+        );
+    }
     let n = 10_007;
     let draw = |dev: &gpuarray::Device| {
         let mut g = Generator::with_stream(dev, 2024, 5, 3);
@@ -569,20 +588,88 @@ fn bad_arguments_are_errors_and_empty_shapes_draw_nothing() {
         g.random(&[4], DType::I32),
         Err(gpuarray::Error::InvalidArgument { .. })
     ));
-    assert!(g.standard_normal(&[4], DType::U32).is_err());
-    assert!(g.uniform(1.0, 0.0, &[4], DType::F32).is_err());
-    assert!(g.uniform(f64::NAN, 1.0, &[4], DType::F32).is_err());
-    assert!(g.uniform(-f64::MAX, f64::MAX, &[4], DType::F32).is_err());
-    assert!(g.normal(0.0, -1.0, &[4], DType::F32).is_err());
-    assert!(g.normal(f64::INFINITY, 1.0, &[4], DType::F32).is_err());
-    assert!(g.exponential(-1.0, &[4], DType::F32).is_err());
-    assert!(g.bernoulli(1.5, &[4], DType::F32).is_err());
-    assert!(g.bernoulli(f64::NAN, &[4], DType::F32).is_err());
-    assert!(g.integers(5, 5, &[4], DType::I32).is_err());
-    assert!(g.integers(0, (1 << 31) + 1, &[4], DType::I32).is_err());
-    assert!(g.integers(-1, 3, &[4], DType::U32).is_err());
-    assert!(g.integers(0, 3, &[4], DType::F32).is_err());
-    assert!(g.bits(&[usize::MAX, 2]).is_err());
+    assert_err!(
+        g.standard_normal(&[4], DType::U32),
+        Error::InvalidArgument {
+            op: "standard_normal",
+            ..
+        },
+        "standard_normal"
+    );
+    assert_err!(
+        g.uniform(1.0, 0.0, &[4], DType::F32),
+        Error::InvalidArgument { op: "uniform", .. },
+        "uniform"
+    );
+    assert_err!(
+        g.uniform(f64::NAN, 1.0, &[4], DType::F32),
+        Error::InvalidArgument { op: "uniform", .. },
+        "uniform"
+    );
+    assert_err!(
+        g.uniform(-f64::MAX, f64::MAX, &[4], DType::F32),
+        Error::InvalidArgument { op: "uniform", .. },
+        "uniform"
+    );
+    assert_err!(
+        g.normal(0.0, -1.0, &[4], DType::F32),
+        Error::InvalidArgument { op: "normal", .. },
+        "normal"
+    );
+    assert_err!(
+        g.normal(f64::INFINITY, 1.0, &[4], DType::F32),
+        Error::InvalidArgument { op: "normal", .. },
+        "normal"
+    );
+    assert_err!(
+        g.exponential(-1.0, &[4], DType::F32),
+        Error::InvalidArgument {
+            op: "exponential",
+            ..
+        },
+        "exponential"
+    );
+    assert_err!(
+        g.bernoulli(1.5, &[4], DType::F32),
+        Error::InvalidArgument {
+            op: "bernoulli",
+            ..
+        },
+        "bernoulli"
+    );
+    assert_err!(
+        g.bernoulli(f64::NAN, &[4], DType::F32),
+        Error::InvalidArgument {
+            op: "bernoulli",
+            ..
+        },
+        "bernoulli"
+    );
+    assert_err!(
+        g.integers(5, 5, &[4], DType::I32),
+        Error::InvalidArgument { op: "integers", .. },
+        "integers"
+    );
+    assert_err!(
+        g.integers(0, (1 << 31) + 1, &[4], DType::I32),
+        Error::InvalidArgument { op: "integers", .. },
+        "integers"
+    );
+    assert_err!(
+        g.integers(-1, 3, &[4], DType::U32),
+        Error::InvalidArgument { op: "integers", .. },
+        "integers"
+    );
+    assert_err!(
+        g.integers(0, 3, &[4], DType::F32),
+        Error::InvalidArgument { op: "integers", .. },
+        "integers"
+    );
+    assert_err!(
+        g.bits(&[usize::MAX, 2]),
+        Error::Overflow { op: "bits", .. },
+        "bits"
+    );
     assert_eq!(g.offset(), 0, "failed draws consume nothing");
     for shape in [&[0usize][..], &[3, 0], &[0, 5, 2]] {
         assert_eq!(g.random(shape, DType::F32).unwrap().shape(), shape);
@@ -715,7 +802,7 @@ fn uniform_and_normal_statistics() {
     let k = ks(z, phi);
     assert!(k < 2.9, "normal KS {k}");
 
-    if dev.supports(DType::F64) {
+    if common::supports(&dev, DType::F64, "uniform_and_normal_statistics") {
         let z = g
             .standard_normal(&[N / 4], DType::F64)
             .unwrap()

@@ -5,7 +5,7 @@ mod common;
 
 use common::philox as cpu;
 use gpuarray::random::Generator;
-use gpuarray::{Array, DType, SliceArg};
+use gpuarray::{Array, DType, Error, SliceArg};
 
 /// Words of a stream read one by one, with the bounded (Lemire, rejecting) and 53-bit draws.
 struct Words {
@@ -119,17 +119,39 @@ fn permutation_of_and_shuffle_move_whole_slices() {
         .unwrap()
         .broadcast_to(&[3, 2])
         .unwrap();
-    assert!(g.shuffle(&bc, 0).is_err());
+    assert_err!(
+        g.shuffle(&bc, 0),
+        Error::InvalidArgument { op: "shuffle", .. },
+        "shuffle"
+    );
     let scalar = Array::from_slice(&dev, &[1.0f32], &[]).unwrap();
-    assert!(g.permutation_of(&scalar, 0).is_err());
-    assert!(g.permutation_of(&a, 3).is_err());
+    assert_err!(
+        g.permutation_of(&scalar, 0),
+        Error::InvalidArgument {
+            op: "permutation_of",
+            ..
+        },
+        "permutation_of"
+    );
+    assert_err!(
+        g.permutation_of(&a, 3),
+        Error::Axis {
+            op: "permutation_of",
+            ..
+        },
+        "permutation_of"
+    );
     assert_eq!(g.offset(), 0);
     // Other dtypes and an empty axis.
     let i = Array::arange(&dev, 0.0, 9.0, 1.0, DType::I32).unwrap();
     let mut s = g.permutation_of(&i, 0).unwrap().to_vec::<i32>().unwrap();
     s.sort();
     assert_eq!(s, (0..9).collect::<Vec<_>>());
-    if dev.supports(DType::F16) {
+    if common::supports(
+        &dev,
+        DType::F16,
+        "permutation_of_and_shuffle_move_whole_slices",
+    ) {
         let h = Array::arange(&dev, 0.0, 7.0, 1.0, DType::F16).unwrap();
         let v = g
             .permutation_of(&h, 0)
@@ -290,20 +312,45 @@ fn choice_follows_its_documented_draws() {
     assert_eq!(c, cpu_take(&data, &[m, 3], 0, &idx));
     // Errors.
     let mut g = Generator::new(&dev, 4);
-    assert!(g.choice(&a, &[51], false, None).is_err());
-    assert!(g.choice(&a, &[3], true, Some(&[1.0; 49])).is_err());
-    assert!(g.choice(&a, &[3], true, Some(&vec![-1.0; m])).is_err());
-    assert!(g.choice(&a, &[3], true, Some(&vec![0.0; m])).is_err());
-    assert!(
-        g.choice(&a, &[3], true, Some(&raw)).is_err(),
-        "weights summing to {raw_total}"
+    assert_err!(
+        g.choice(&a, &[51], false, None),
+        Error::InvalidArgument { op: "choice", .. },
+        "choice"
     );
-    assert!(
-        g.choice(&a, &[45], false, Some(&p)).is_err(),
-        "only 43 non-zero weights"
+    assert_err!(
+        g.choice(&a, &[3], true, Some(&[1.0; 49])),
+        Error::InvalidArgument { op: "choice", .. },
+        "choice"
+    );
+    assert_err!(
+        g.choice(&a, &[3], true, Some(&vec![-1.0; m])),
+        Error::InvalidArgument { op: "choice", .. },
+        "choice"
+    );
+    assert_err!(
+        g.choice(&a, &[3], true, Some(&vec![0.0; m])),
+        Error::InvalidArgument { op: "choice", .. },
+        "choice"
+    );
+    // Weights summing to raw_total, not 1.
+    assert_err!(
+        g.choice(&a, &[3], true, Some(&raw)),
+        Error::InvalidArgument { op: "choice", .. },
+        "choice",
+        "do not sum to 1"
+    );
+    assert_err!(
+        g.choice(&a, &[45], false, Some(&p)),
+        Error::InvalidArgument { op: "choice", .. },
+        "choice",
+        "only 43 items have non-zero weight"
     );
     let e = Array::zeros(&dev, &[0], DType::F32).unwrap();
-    assert!(g.choice(&e, &[1], true, None).is_err());
+    assert_err!(
+        g.choice(&e, &[1], true, None),
+        Error::InvalidArgument { op: "choice", .. },
+        "choice"
+    );
     assert_eq!(g.choice(&e, &[0], true, None).unwrap().len(), 0);
     assert_eq!(g.offset(), 0);
     drop((a, e));

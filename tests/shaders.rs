@@ -56,16 +56,26 @@ fn f16_variants_enable_f16_and_others_do_not() {
     }
 }
 
+/// naga's verdict on a WGSL source: Ok, or the parse or validation error as text.
+fn check_wgsl(src: &str) -> Result<(), String> {
+    let module = naga::front::wgsl::parse_str(src).map_err(|e| e.emit_to_string(src))?;
+    Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .map(|_| ())
+        .map_err(|e| e.emit_to_string(src))
+}
+
 #[test]
 fn a_broken_shader_is_rejected() {
-    // The validator above really checks: a type error in a variant-like source fails.
-    let bad = "alias T = f32;\n@group(0) @binding(0) var<storage, read_write> d: array<T>;\n@compute @workgroup_size(1) fn main() { d[0] = 1u; }";
-    let module = naga::front::wgsl::parse_str(bad);
-    let invalid = match module {
-        Err(_) => true,
-        Ok(m) => Validator::new(ValidationFlags::all(), Capabilities::all())
-            .validate(&m)
-            .is_err(),
+    // The validator above really checks: a type error in a variant-like source fails, for that
+    // type error, while the same source with the right type passes.
+    let src = |value: &str| {
+        format!(
+            "alias T = f32;\n@group(0) @binding(0) var<storage, read_write> d: array<T>;\n\
+             @compute @workgroup_size(1) fn main() {{ d[0] = {value}; }}"
+        )
     };
-    assert!(invalid);
+    assert_eq!(check_wgsl(&src("1.0")), Ok(()));
+    let e = check_wgsl(&src("1u")).expect_err("assigning u32 to f32 validated");
+    assert!(e.contains("u32") && e.contains("f32"), "{e}");
 }

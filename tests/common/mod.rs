@@ -19,7 +19,7 @@ pub fn device() -> Option<Device> {
             if std::env::var("GPUARRAY_REQUIRE_GPU").as_deref() == Ok("1") {
                 panic!("GPUARRAY_REQUIRE_GPU=1 but no device: {e}");
             }
-            eprintln!("skipping GPU test: {e}");
+            println!("skipping GPU test: {e}");
             None
         }
     }
@@ -68,6 +68,150 @@ pub fn with_watchdog<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send 
 }
 
 use gpuarray::{f16, Array, DType};
+
+/// Whether GPUARRAY_REQUIRE_GPU=1 is set (CI): then nothing may be skipped.
+pub fn gpu_required() -> bool {
+    std::env::var("GPUARRAY_REQUIRE_GPU").as_deref() == Ok("1")
+}
+
+/// Reports that `what` cannot run on this adapter because `why`: printed to stdout (shown by the
+/// harness for failing tests and under --nocapture), and a panic under GPUARRAY_REQUIRE_GPU=1, so
+/// a missing feature fails the tests that need it there instead of passing them.
+pub fn skip(what: &str, why: &str) {
+    if gpu_required() {
+        panic!("GPUARRAY_REQUIRE_GPU=1 but {what} cannot run: {why}");
+    }
+    println!("skipping {what}: {why}");
+}
+
+/// Whether `dev` supports `dtype`; when it does not, reports the skip of `what` (see [`skip`]).
+pub fn supports(dev: &Device, dtype: DType, what: &str) -> bool {
+    if dev.supports(dtype) {
+        return true;
+    }
+    skip(what, &format!("{} lacks dtype {dtype}", dev.info()));
+    false
+}
+
+/// A count of `elem_bytes`-byte elements, a multiple of `multiple`, that overfills `dev`'s
+/// storage binding by a sixteenth (136 MiB for lavapipe's 128 MiB), so a test of arrays larger
+/// than one binding crosses a binding boundary on every adapter. None (reported by [`skip`])
+/// when the adapter's buffers cannot exceed its binding, so nothing can cross one.
+pub fn past_binding(dev: &Device, elem_bytes: usize, multiple: usize, what: &str) -> Option<usize> {
+    let elems = dev.info().max_storage_buffer_binding_size as usize / elem_bytes;
+    let n = (elems + elems / 16).next_multiple_of(multiple);
+    if (n * elem_bytes) as u64 > dev.info().max_buffer_size {
+        skip(
+            what,
+            &format!(
+                "{} cannot hold a buffer larger than its storage binding",
+                dev.info()
+            ),
+        );
+        return None;
+    }
+    Some(n)
+}
+
+/// Fails the test unless an array of `bytes` bytes is larger than `dev`'s storage binding, so a
+/// test meant to split its launches over several bindings really does.
+pub fn assert_crosses_binding(dev: &Device, bytes: u64, what: &str) {
+    let binding = dev.info().max_storage_buffer_binding_size;
+    assert!(
+        bytes > binding,
+        "{what}: {bytes} bytes fit in one {binding}-byte storage binding of {}; the test no longer \
+         crosses a binding boundary",
+        dev.info()
+    );
+}
+
+/// Machine epsilon of a float dtype (the spacing of its values in [1, 2)).
+pub fn eps(dtype: DType) -> f64 {
+    match dtype {
+        DType::F16 => f64::from(f16::EPSILON),
+        DType::F32 => f64::from(f32::EPSILON),
+        DType::F64 => f64::EPSILON,
+        _ => panic!("eps of {dtype}"),
+    }
+}
+
+/// The smallest positive normal value of a float dtype.
+pub fn tiny(dtype: DType) -> f64 {
+    match dtype {
+        DType::F16 => f64::from(f16::MIN_POSITIVE),
+        DType::F32 => f64::from(f32::MIN_POSITIVE),
+        DType::F64 => f64::MIN_POSITIVE,
+        _ => panic!("tiny of {dtype}"),
+    }
+}
+
+/// `|got - want|` in units of `eps(dtype) * max(|scale|, tiny(dtype))`: relative error in ulps
+/// of the reference's magnitude (or of `scale`, when larger), floored at the smallest normal.
+/// Equal values (infinities included) and two NaNs give 0; a NaN against a number gives +inf.
+pub fn err_units(got: f64, want: f64, scale: f64, dtype: DType) -> f64 {
+    if got == want || (got.is_nan() && want.is_nan()) {
+        return 0.0;
+    }
+    let d = (got - want).abs();
+    if d.is_nan() {
+        return f64::INFINITY;
+    }
+    d / (eps(dtype) * want.abs().max(scale.abs()).max(tiny(dtype)))
+}
+
+/// Asserts every `got[i]` is within `units` ulps of `want[i]` in the sense of [`err_units`]
+/// (with `scale` 0), naming the worst element.
+pub fn assert_rel(got: &[f64], want: &[f64], dtype: DType, units: f64, what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    let (worst, i) = got
+        .iter()
+        .zip(want)
+        .enumerate()
+        .map(|(i, (&g, &w))| (err_units(g, w, 0.0, dtype), i))
+        .fold((0.0, 0), |a, b| if b.0 > a.0 { b } else { a });
+    assert!(
+        worst <= units,
+        "{what} ({dtype}): [{i}] = {} but the reference is {} ({worst:.1} ulps > {units})",
+        got[i],
+        want[i]
+    );
+}
+
+/// Asserts that `r` is an `Err` matching `pat` whose message starts with `op:` (and, given a
+/// fourth argument, contains it); evaluates to the message.
+#[macro_export]
+macro_rules! assert_err {
+    ($r:expr, $pat:pat, $op:expr) => {
+        $crate::assert_err!($r, $pat, $op, "")
+    };
+    ($r:expr, $pat:pat, $op:expr, $needle:expr) => {{
+        match $r {
+            Err(e) => {
+                let msg = e.to_string();
+                assert!(
+                    matches!(e, $pat),
+                    "{}: expected {}, got {e:?} ({msg})",
+                    stringify!($r),
+                    stringify!($pat)
+                );
+                assert!(
+                    msg.starts_with(&format!("{}:", $op)),
+                    "{}: the message does not name `{}`: {msg}",
+                    stringify!($r),
+                    $op
+                );
+                assert!(
+                    msg.contains($needle),
+                    "{}: the message lacks {:?}: {msg}",
+                    stringify!($r),
+                    $needle
+                );
+                msg
+            }
+            Ok(v) => panic!("{} succeeded: {:?}", stringify!($r), v),
+        }
+    }};
+}
 
 /// Uploads `data` (given as f64) as an array of `dtype` (values must be representable).
 pub fn upload(dev: &Device, data: &[f64], shape: &[usize], dtype: DType) -> Array {

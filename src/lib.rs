@@ -5,6 +5,9 @@
 //! [`Device`] starts; arrays draw memory from a caching pool; the device records kernels into
 //! batched command buffers and submits them on readback or [`Device::synchronize`].
 //!
+//! (`no_run`: the doc tests compile this example but do not run it, since it draws 125 M
+//! normals, 500 MB; every other example in these docs runs as a test.)
+//!
 //! ```no_run
 //! use gpuarray::{Array, DType, Device, SliceArg};
 //!

@@ -56,7 +56,7 @@ impl Storage {
 /// Cloning is cheap and shares the storage, as do views (`reshape`, `transpose`, `slice`, ...).
 /// Every method that can fail returns [`Result`]; none panics on bad input.
 ///
-/// ```no_run
+/// ```
 /// use gpuarray::{Array, DType, Device};
 /// # fn main() -> gpuarray::Result<()> {
 /// let dev = Device::new()?;
@@ -169,7 +169,7 @@ impl Array {
     /// Whether the two arrays use the same GPU buffer (`numpy.may_share_memory`): views of one
     /// array do, copies do not.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::zeros(&dev, &[2, 3], gpuarray::DType::F32)?;

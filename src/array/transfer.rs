@@ -15,7 +15,7 @@ const UPLOAD_CHUNK: usize = 64 << 20;
 impl Array {
     /// Uploads `data` as an array of `shape` (row-major).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1u32, 2, 3, 4], &[2, 2])?;
@@ -65,7 +65,7 @@ impl Array {
 
     /// Uploads booleans as a [`DType::Bool`] array (stored as `u32` 0/1).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let m = gpuarray::Array::from_bools(&dev, &[true, false, true], &[3])?;
@@ -93,7 +93,7 @@ impl Array {
 
     /// Reads back the single element of a 0-d (or one-element) array.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;
@@ -212,7 +212,7 @@ impl Array {
     /// Writes `src` into this array's elements (`a[...] = src`): `src` is broadcast to this shape
     /// and converted to this dtype. Other arrays sharing the storage (views) see the change.
     ///
-    /// ```no_run
+    /// ```
     /// use gpuarray::{Array, DType, SliceArg};
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;

@@ -8,7 +8,7 @@ impl Array {
     /// The same elements in a new shape; `-1` is inferred. A view when the strides allow it
     /// (always for contiguous arrays), otherwise a contiguous copy, like `numpy.reshape`.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::arange(&dev, 0.0, 12.0, 1.0, gpuarray::DType::I32)?;
@@ -31,7 +31,7 @@ impl Array {
 
     /// Permutes the axes (`numpy.transpose(a, axes)`): a view.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::zeros(&dev, &[2, 3, 4], gpuarray::DType::F32)?;
@@ -43,6 +43,15 @@ impl Array {
     }
 
     /// Reverses the axes (`a.T`): a view.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3, 4, 5, 6], &[2, 3])?;
+    /// assert_eq!(a.t().shape(), &[3, 2]);
+    /// assert_eq!(a.t().to_vec::<i32>()?, vec![1, 4, 2, 5, 3, 6]);
+    /// # Ok(()) }
+    /// ```
     pub fn t(&self) -> Array {
         let axes: Vec<usize> = (0..self.ndim()).rev().collect();
         self.with_layout(
@@ -53,6 +62,15 @@ impl Array {
     }
 
     /// Swaps two axes: a view.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::zeros(&dev, &[2, 3, 4], gpuarray::DType::F32)?;
+    /// assert_eq!(a.swapaxes(0, -1)?.shape(), &[4, 3, 2]);
+    /// assert!(a.swapaxes(0, 3).is_err()); // no axis 3
+    /// # Ok(()) }
+    /// ```
     pub fn swapaxes(&self, a: isize, b: isize) -> Result<Array> {
         let (a, b) = (
             normalize_axis("swapaxes", a, self.ndim())?,
@@ -65,7 +83,7 @@ impl Array {
 
     /// Broadcasts to `shape` with NumPy's rules (stretched axes get stride 0): a read-only view.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let row = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3], &[3])?;
@@ -79,7 +97,7 @@ impl Array {
 
     /// Basic slicing, `a[i, start:stop:step, None, ...]`: a view. Axes not named are kept whole.
     ///
-    /// ```no_run
+    /// ```
     /// use gpuarray::{Array, DType, SliceArg};
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
@@ -93,6 +111,15 @@ impl Array {
     }
 
     /// Removes every axis of length 1: a view.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[7i32, 8], &[1, 2, 1])?;
+    /// assert_eq!(a.squeeze().shape(), &[2]);
+    /// assert_eq!(a.squeeze().to_vec::<i32>()?, vec![7, 8]);
+    /// # Ok(()) }
+    /// ```
     pub fn squeeze(&self) -> Array {
         self.with_layout(
             self.layout
@@ -102,11 +129,29 @@ impl Array {
     }
 
     /// Removes the given axes, which must have length 1: a view.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::zeros(&dev, &[1, 2, 1], gpuarray::DType::I32)?;
+    /// assert_eq!(a.squeeze_axes(&[-1])?.shape(), &[1, 2]);
+    /// assert!(a.squeeze_axes(&[1]).is_err()); // axis 1 has length 2
+    /// # Ok(()) }
+    /// ```
     pub fn squeeze_axes(&self, axes: &[isize]) -> Result<Array> {
         Ok(self.with_layout(self.layout.squeeze("squeeze", Some(axes))?))
     }
 
     /// Inserts an axis of length 1 at `axis` (`numpy.expand_dims`): a view.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
+    /// assert_eq!(a.expand_dims(0)?.shape(), &[1, 2]);
+    /// assert_eq!(a.expand_dims(-1)?.shape(), &[2, 1]);
+    /// # Ok(()) }
+    /// ```
     pub fn expand_dims(&self, axis: isize) -> Result<Array> {
         Ok(self.with_layout(self.layout.expand_dims("expand_dims", axis)?))
     }

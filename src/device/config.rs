@@ -47,7 +47,7 @@ impl Backend {
 /// How to choose an adapter. `Default` reads nothing; [`DeviceOptions::from_env`] reads
 /// `GPUARRAY_BACKEND`, `GPUARRAY_ADAPTER` and `GPUARRAY_FORCE_FALLBACK`.
 ///
-/// ```no_run
+/// ```
 /// use gpuarray::{Backend, Device, DeviceOptions};
 /// # fn main() -> gpuarray::Result<()> {
 /// let dev = Device::with_options(DeviceOptions {
@@ -104,7 +104,7 @@ impl DeviceOptions {
 
 /// Everything [`Device::with_config`] can set: the adapter choice plus device-level settings.
 ///
-/// ```no_run
+/// ```
 /// use gpuarray::{DType, Device, DeviceConfig};
 /// # fn main() -> gpuarray::Result<()> {
 /// // A device that behaves like an adapter without f64 and with a 256 MiB buffer limit.

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 /// What a [`Device`] runs on. `Display` gives one human line, e.g.
 /// `llvmpipe (LLVM 15.0.6, 256 bits) · Vulkan · Cpu`.
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> gpuarray::Result<()> {
 /// let dev = gpuarray::Device::new()?;
 /// println!("running on {}", dev.info());
@@ -73,7 +73,7 @@ impl fmt::Display for DeviceInfo {
 ///
 /// Cheap to clone (an `Arc` inside), `Send + Sync`: share one between threads.
 ///
-/// ```no_run
+/// ```
 /// use gpuarray::{Array, DType, Device};
 /// # fn main() -> gpuarray::Result<()> {
 /// let dev = Device::new()?;
@@ -323,7 +323,7 @@ impl Device {
     /// [`MAX_TIMEOUT`] (100 years) is stored as `MAX_TIMEOUT`: waits are then unbounded in
     /// practice, and [`Device::timeout`] says so.
     ///
-    /// ```no_run
+    /// ```
     /// use std::time::Duration;
     /// # fn main() -> gpuarray::Result<()> {
     /// let dev = gpuarray::Device::new()?;

@@ -25,7 +25,7 @@ pub(crate) trait Backing: Send + Sync + 'static {
 ///
 /// Byte counts are of size classes (what the pool really holds), not of requests.
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> gpuarray::Result<()> {
 /// let dev = gpuarray::Device::new()?;
 /// let s = dev.memory_stats();

@@ -13,7 +13,7 @@ use crate::layout::{checked_numel, Layout};
 impl Array {
     /// An array of zeros (cleared on the GPU, no upload).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let z = gpuarray::Array::zeros(&dev, &[3, 4], gpuarray::DType::F32)?;
@@ -47,7 +47,7 @@ impl Array {
     /// NaN, infinite or out of range after truncation is `Err(InvalidArgument)`, where NumPy
     /// warns "invalid value encountered in cast" and fills garbage.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::full(&dev, &[2], 7.0, gpuarray::DType::I32)?;
@@ -75,7 +75,7 @@ impl Array {
     /// Writes `value` into every element of this array or view (converted as
     /// [`Array::full`] converts it, with the same errors).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::zeros(&dev, &[3], gpuarray::DType::I32)?;
@@ -104,7 +104,7 @@ impl Array {
     /// Evenly spaced values in `[start, stop)` with `step` (`numpy.arange`). For integer dtypes
     /// `start` and `step` must be whole numbers and the values are exact.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::arange(&dev, 10.0, 0.0, -3.0, gpuarray::DType::I32)?;
@@ -182,7 +182,7 @@ impl Array {
     /// `num` evenly spaced values from `start` to `stop` inclusive (`numpy.linspace`); the last
     /// value is exactly `stop`. Integer dtypes compute in floating point, then truncate.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::linspace(&dev, 0.0, 1.0, 5, gpuarray::DType::F32)?;
@@ -237,7 +237,7 @@ impl Array {
     /// A `rows`×`cols` array with ones on diagonal `k` (`numpy.eye(N, M, k)`): `k > 0` above the
     /// main diagonal, `k < 0` below.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let e = gpuarray::Array::eye_k(&dev, 2, 3, 1, gpuarray::DType::I32)?;

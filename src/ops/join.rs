@@ -12,7 +12,7 @@ use crate::layout::{checked_numel, normalize_axis, Axes, SliceArg};
 
 /// `numpy.concatenate(arrays, axis)`: the arrays, which agree on every other axis, end to end.
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> gpuarray::Result<()> {
 /// # let dev = gpuarray::Device::new()?;
 /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2], &[1, 2])?;
@@ -85,7 +85,7 @@ pub fn concatenate(arrays: &[&Array], axis: isize) -> Result<Array> {
 
 /// `numpy.stack(arrays, axis)`: arrays of one shape joined along a new axis.
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> gpuarray::Result<()> {
 /// # let dev = gpuarray::Device::new()?;
 /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2], &[2])?;
@@ -135,7 +135,7 @@ impl Array {
 
     /// `numpy.split(a, indices, axis)`: views between the given (sorted) indices along `axis`.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::arange(&dev, 0.0, 5.0, 1.0, gpuarray::DType::I32)?;
@@ -179,7 +179,7 @@ impl Array {
     /// `numpy.roll`: elements shifted by `shift` along `axis` (the flattened array with `None`),
     /// wrapping around.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::arange(&dev, 0.0, 5.0, 1.0, gpuarray::DType::I32)?;
@@ -212,7 +212,7 @@ impl Array {
 
     /// `numpy.tile`: the array repeated `reps[i]` times along each axis.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2], &[2])?;
@@ -308,7 +308,7 @@ impl Array {
     /// `numpy.pad(a, pad_width, constant_values=value)`: `pad_width[i] = (before, after)` for
     /// each axis.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
@@ -369,7 +369,7 @@ impl Array {
     /// of range is an `Err`, as NumPy raises (checked with a reduction of the indices, which
     /// waits for the GPU).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[10i32, 20, 30, 40], &[2, 2])?;

@@ -10,7 +10,7 @@ impl Array {
     /// batch axes broadcast, `(..., M, K) @ (..., K, N)`. Transposed, sliced and broadcast views
     /// are read in place. Any size works: large operands are split into chunks internally.
     ///
-    /// ```no_run
+    /// ```
     /// use gpuarray::{Array, DType};
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
@@ -28,7 +28,7 @@ impl Array {
     /// products use it too instead of the GEMV kernel. `Err(Unsupported)` when the kernel cannot
     /// run on this adapter or dtype.
     ///
-    /// ```no_run
+    /// ```
     /// use gpuarray::{Array, DType, MatmulKernel};
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
@@ -44,7 +44,7 @@ impl Array {
     /// `numpy.dot`: the inner product for 1-D operands, `matmul` for 2-D, and for N-D a sum
     /// product over the last axis of `self` and the second-to-last of `other`.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let v = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3], &[3])?;
@@ -96,7 +96,7 @@ impl Array {
 
     /// `numpy.outer`: `self.ravel()[:, None] * other.ravel()[None, :]`.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
@@ -113,7 +113,7 @@ impl Array {
     /// `numpy.tensordot(self, other, axes=(axes_self, axes_other))`: sums products over the
     /// paired axes; the result's axes are the remaining axes of `self`, then of `other`.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::ones(&dev, &[3, 4, 5], gpuarray::DType::F32)?;
@@ -187,7 +187,7 @@ impl Array {
     /// `numpy.diagonal(a, offset, axis1, axis2)`: the diagonal of the (axis1, axis2) planes as
     /// the last axis of a view (`offset > 0` above the main diagonal, `< 0` below).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::arange(&dev, 0.0, 9.0, 1.0, gpuarray::DType::I32)?.reshape(&[3, 3])?;
@@ -245,7 +245,7 @@ impl Array {
 
     /// `numpy.trace(a, offset)`: sums of the diagonals of the planes of the first two axes.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let e = gpuarray::Array::eye(&dev, 4, gpuarray::DType::F32)?;
@@ -258,7 +258,7 @@ impl Array {
 
     /// `numpy.kron(a, b)`: the Kronecker product; blocks of `b` scaled by each element of `a`.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 10], &[2])?;
@@ -306,7 +306,7 @@ impl Array {
 
 /// `numpy.matmul(a, b)`; see [`Array::matmul`].
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> gpuarray::Result<()> {
 /// # let dev = gpuarray::Device::new()?;
 /// let a = gpuarray::Array::eye(&dev, 3, gpuarray::DType::F64)?;

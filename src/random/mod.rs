@@ -37,7 +37,7 @@
 //! guaranteed bit-identical across adapters. The Box–Muller angle is computed exactly from the
 //! word (cuRAND first rounds it to f32, a difference below 5e-7 radians).
 //!
-//! ```no_run
+//! ```
 //! use gpuarray::{DType, Device};
 //! use gpuarray::random::Generator;
 //! # fn main() -> gpuarray::Result<()> {
@@ -69,7 +69,7 @@ use philox::StreamPos;
 /// children on other subsequences. Every draw advances [`Generator::offset`] by the stream words
 /// it consumed; a draw that fails consumes nothing.
 ///
-/// ```no_run
+/// ```
 /// use gpuarray::{DType, Device};
 /// use gpuarray::random::Generator;
 /// # fn main() -> gpuarray::Result<()> {
@@ -104,7 +104,7 @@ impl std::fmt::Debug for Generator {
 impl Generator {
     /// The generator `curand_init(seed, 0, 0)` describes: subsequence 0, offset 0.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 42);
@@ -118,7 +118,7 @@ impl Generator {
     /// The generator `curand_init(seed, subsequence, offset)` describes (`offset` in 32-bit
     /// words, like cuRAND; any value, not only multiples of 4).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// let dev = gpuarray::Device::new()?;
     /// use gpuarray::random::Generator;
@@ -140,7 +140,7 @@ impl Generator {
 
     /// The seed (the Philox key).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let g = gpuarray::random::Generator::with_stream(&dev, 42, 7, 3);
@@ -159,7 +159,7 @@ impl Generator {
     /// The position in the subsequence, in 32-bit words: the starting offset plus every word
     /// drawn since.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 42);
@@ -174,7 +174,7 @@ impl Generator {
 
     /// The device the generator draws on.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// let dev = gpuarray::Device::new()?;
     /// let g = gpuarray::random::Generator::new(&dev, 1);
@@ -187,7 +187,7 @@ impl Generator {
 
     /// Skips `words` stream words (cuRAND's `skipahead`).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 1);
@@ -209,7 +209,7 @@ impl Generator {
     /// When the `n` children (`n * size_of::<Generator>()` bytes of host memory) cannot be
     /// allocated, `usize::MAX` say. [`Generator::try_spawn`] returns that as an `Err` instead.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 1);
@@ -224,7 +224,7 @@ impl Generator {
     /// [`Generator::spawn`], with a host allocation that does not fit returned as
     /// `Err(TooLarge)` (and the spawn counter left as it was) rather than a panic.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 1);
@@ -260,7 +260,7 @@ impl Generator {
 
     /// One independent child generator (`spawn(1)`).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 1);
@@ -274,7 +274,7 @@ impl Generator {
 
     /// The raw 32-bit words of the stream, in order (`DType::U32`).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 0);
@@ -290,7 +290,7 @@ impl Generator {
     /// value with 1.0 mapped to 0.0; f64 takes 53 bits from two words. Bit-identical on every
     /// adapter. Dtypes: f32, f16, f64.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 0);
@@ -315,7 +315,7 @@ impl Generator {
     /// bounds, then doubled, when `hi - lo` overflows f32), so adapters may differ in the last
     /// bit (WGSL's `*` and `+` may round either way); `random` itself is exact.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 0);
@@ -385,7 +385,7 @@ impl Generator {
     /// `curand_normal4` pairing; f64 as `curand_normal2_double`, 4 words per pair). An odd count
     /// still consumes the whole last pair. Dtypes: f32, f16, f64.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 0);
@@ -399,7 +399,7 @@ impl Generator {
 
     /// Normal samples `mean + std * z` (`std >= 0`, both finite).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 0);
@@ -441,7 +441,7 @@ impl Generator {
     /// Exponential samples with the given `scale` (= 1/rate): `-scale * ln u` with u the
     /// (0, 1] uniform (so never infinite). Dtypes: f32, f16, f64.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 0);
@@ -473,7 +473,7 @@ impl Generator {
     /// Bernoulli trials: 1 with probability `p`, else 0, in any dtype. The probability used is
     /// exactly `round(p * 2^32) / 2^32` (word `x` gives 1 when `x < round(p * 2^32)`).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 0);
@@ -503,7 +503,7 @@ impl Generator {
     /// Ranges that are not powers of two read the tiles' acceptance counts back once, so this
     /// call waits for the GPU.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 0);
@@ -587,7 +587,7 @@ impl Generator {
 /// of shape `[blocks, 4]` (the 128-bit counter wraps). This is the generator's kernel with an
 /// arbitrary starting counter — Random123's known-answer vectors, for instance.
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> gpuarray::Result<()> {
 /// let dev = gpuarray::Device::new()?;
 /// let b = gpuarray::random::philox_blocks(&dev, [!0; 4], [!0; 2], 1)?.to_vec::<u32>()?;

@@ -22,7 +22,7 @@ impl Generator {
     /// [`Generator::integers`] draws, with rejection, from the next words) and swap. Exactly
     /// uniform over the `n!` orders. `n` is at most 2^31.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 1);
@@ -57,7 +57,7 @@ impl Generator {
     /// (`numpy.random.Generator.permutation(a, axis)`); the order is
     /// [`Generator::permutation`]`(a.shape()[axis])`'s.
     ///
-    /// ```no_run
+    /// ```
     /// use gpuarray::{Array, DType};
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
@@ -74,7 +74,7 @@ impl Generator {
     /// Shuffles `a` in place along `axis` (`numpy.random.Generator.shuffle`): `a` (or the view
     /// it is) afterwards holds [`Generator::permutation_of`]`(a, axis)`.
     ///
-    /// ```no_run
+    /// ```
     /// use gpuarray::{Array, DType};
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
@@ -143,7 +143,7 @@ impl Generator {
     /// (`sqrt(f64::EPSILON)`, about 1.5e-8; they are then normalised exactly); items of weight 0
     /// are never chosen.
     ///
-    /// ```no_run
+    /// ```
     /// use gpuarray::{Array, DType};
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;

@@ -28,7 +28,7 @@ struct Term {
 /// `...`, repeated labels, size-1 broadcasting), contracted pairwise in an optimised order
 /// ([`einsum_path`]) with each step a strided batched contraction on the GPU.
 ///
-/// ```no_run
+/// ```
 /// use gpuarray::{einsum, Array, DType};
 /// # fn main() -> gpuarray::Result<()> {
 /// # let dev = gpuarray::Device::new()?;
@@ -46,7 +46,7 @@ pub fn einsum(subscripts: &str, operands: &[&Array]) -> Result<Array> {
 
 /// [`einsum`] with the contraction order chosen by `strategy` (`Naive` runs left to right).
 ///
-/// ```no_run
+/// ```
 /// use gpuarray::{einsum_with, Array, DType, EinsumStrategy};
 /// # fn main() -> gpuarray::Result<()> {
 /// # let dev = gpuarray::Device::new()?;
@@ -124,7 +124,7 @@ pub fn einsum_with(subscripts: &str, operands: &[&Array], strategy: Strategy) ->
 /// `numpy.einsum_path`: the contraction order [`einsum`] uses and its report (naive vs
 /// optimised FLOP counts, largest intermediate); `Display` prints it like NumPy.
 ///
-/// ```no_run
+/// ```
 /// use gpuarray::{einsum_path, Array, DType};
 /// # fn main() -> gpuarray::Result<()> {
 /// # let dev = gpuarray::Device::new()?;

@@ -25,7 +25,7 @@ use crate::layout::broadcast_shapes;
 
 /// One side of a binary op: an array or a scalar (which adopts the array's dtype).
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> gpuarray::Result<()> {
 /// # let dev = gpuarray::Device::new()?;
 /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
@@ -228,7 +228,7 @@ macro_rules! binary_ops {
         impl Array {
             $(
                 #[doc = concat!("Element-wise `numpy.", $np, "` with broadcasting; `rhs` is an array or a scalar.\n\n",
-                    "```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                    "```\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
                     $ex, "\nlet c = a.", stringify!($name), "(&b)?;\nlet d = a.", stringify!($name), "(2)?;\n",
                     "assert_eq!(c.shape(), &[2, 3]);\n# let _ = d; Ok(()) }\n```")]
                 pub fn $name<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<Array> {
@@ -236,7 +236,7 @@ macro_rules! binary_ops {
                 }
                 #[doc = concat!("In-place `", stringify!($name), "`: `self = ", stringify!($name),
                     "(self, rhs)` (`rhs` broadcasts to `self`; views write through).\n\n",
-                    "```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                    "```\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
                     $ex, "\nlet t = a.broadcast_to(&[2, 3])?.contiguous()?.astype(a.dtype())?;\nt.", stringify!($assign), "(&b)?;\n# Ok(()) }\n```")]
                 pub fn $assign<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<()> {
                     assign_op(BinaryOp::$op, self, rhs.into())
@@ -245,7 +245,7 @@ macro_rules! binary_ops {
         }
         $(
             #[doc = concat!("Element-wise `numpy.", $np, "(a, b)`: either side may be a scalar.\n\n",
-                "```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                "```\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
                 $ex, "\nlet c = gpuarray::", stringify!($name), "(&a, &b)?;\nassert_eq!(c.shape(), &[2, 3]);\n# Ok(()) }\n```")]
             pub fn $name<'a, 'b>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
                 binary(BinaryOp::$op, a.into(), b.into())
@@ -259,7 +259,7 @@ macro_rules! compare_ops {
         impl Array {
             $(
                 #[doc = concat!("Element-wise `numpy.", $np, "` with broadcasting, giving a bool array (NaN compares unequal to everything).\n\n",
-                    "```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                    "```\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
                     "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, f32::NAN, 3.0], &[3])?;\nlet m = a.", stringify!($name), "(2.0)?;\n",
                     "assert_eq!(m.dtype(), gpuarray::DType::Bool);\n# let _ = m.to_vec_bool()?; Ok(()) }\n```")]
                 pub fn $name<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<Array> {
@@ -308,7 +308,7 @@ macro_rules! unary_ops {
     ($( $name:ident => $op:ident, $what:literal, $ex:literal; )*) => {
         impl Array {
             $(
-                #[doc = concat!($what, "\n\n```no_run\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
+                #[doc = concat!($what, "\n\n```\n# fn main() -> gpuarray::Result<()> {\n# let dev = gpuarray::Device::new()?;\n",
                     $ex, "\nlet r = a.", stringify!($name), "()?;\nassert_eq!(r.shape(), a.shape());\n# Ok(()) }\n```")]
                 pub fn $name(&self) -> Result<Array> {
                     unary(UnaryOp::$op, self)
@@ -360,7 +360,7 @@ unary_ops! {
 /// broadcast together. `cond` of a non-bool dtype is converted (non-zero is true); `a` and `b`
 /// may be arrays or scalars (not both scalars) and need equal dtypes.
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> gpuarray::Result<()> {
 /// # let dev = gpuarray::Device::new()?;
 /// let x = gpuarray::Array::from_slice(&dev, &[-1.0f32, 2.0, -3.0], &[3])?;
@@ -432,7 +432,7 @@ impl Array {
     /// `numpy.clip(self, lo, hi)`: `minimum(maximum(self, lo), hi)`, so NaN stays NaN. Either bound
     /// may be an array (broadcast) or a scalar; `None` leaves that side open.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[-2.0f32, 0.5, 9.0], &[3])?;

@@ -146,7 +146,7 @@ impl crate::Device {
     /// The f32 matmul kernel this device uses for large products, running the one-time tune
     /// now if no matmul has run it yet (see [`MatmulTuning`](crate::MatmulTuning)).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// let dev = gpuarray::Device::new()?;
     /// let t = dev.matmul_tuning()?;

@@ -129,7 +129,7 @@ impl Array {
     /// `numpy.sum` over `axes` (`Axes::All` for every axis), keeping reduced axes as length 1 when
     /// `keepdims`. f32 sums are two-level trees (error grows like log n); f16 sums in f32.
     ///
-    /// ```no_run
+    /// ```
     /// use gpuarray::{Array, Axes};
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
@@ -145,7 +145,7 @@ impl Array {
 
     /// `numpy.prod` over `axes` (integers wrap).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3, 4], &[2, 2])?;
@@ -158,7 +158,7 @@ impl Array {
 
     /// `numpy.max` (`amax`) over `axes`: NaN propagates; `Err` for an empty reduction.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, f32::NAN, 3.0, 4.0], &[2, 2])?;
@@ -172,7 +172,7 @@ impl Array {
 
     /// `numpy.min` (`amin`) over `axes`: NaN propagates; `Err` for an empty reduction.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[5i32, -2, 7], &[3])?;
@@ -185,7 +185,7 @@ impl Array {
 
     /// `numpy.any` over `axes`: a bool array (NaN counts as true).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 0.0, 0.0, 2.0], &[2, 2])?;
@@ -198,7 +198,7 @@ impl Array {
 
     /// `numpy.all` over `axes`: a bool array.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2, 0, 4], &[2, 2])?;
@@ -267,7 +267,7 @@ impl Array {
     /// `numpy.argmax`: i32 indices of the maxima along `axis` (`None`: of the flattened array).
     /// The first NaN wins; ties go to the first index. `Err` for an empty axis.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 9.0, 9.0, 2.0], &[2, 2])?;
@@ -281,7 +281,7 @@ impl Array {
 
     /// `numpy.argmin`: like [`Array::argmax`] for the minima.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[3i32, 1, 1, 2], &[4])?;

@@ -12,7 +12,7 @@ impl Array {
     /// `numpy.mean` over `axes` (integers give f64; f16 sums in f32 before the division; an empty
     /// reduction gives NaN).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 6.0], &[2, 2])?;
@@ -46,7 +46,7 @@ impl Array {
     /// `numpy.var` over `axes` with `ddof` delta degrees of freedom: the mean of squared
     /// deviations from the mean, computed in two passes (integers in f64, f16 in f32).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 4.0], &[4])?;
@@ -89,7 +89,7 @@ impl Array {
 
     /// `numpy.std`: the square root of [`Array::var`].
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[2.0f32, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0], &[8])?;
@@ -107,7 +107,7 @@ impl Array {
     /// `log(sum(exp(x)))` over `axes`, computed stably as `m + log(sum(exp(x - m)))` with `m`
     /// the maximum (SciPy's `logsumexp`: a non-finite maximum is replaced by 0). Floats only.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1000.0f32, 1000.0], &[2])?;
@@ -141,7 +141,7 @@ impl Array {
     /// `softmax` along `axis`: `exp(x - max) / sum(exp(x - max))`, four launches (max, exp of the
     /// difference, sum, divide). Floats only.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 1.0, 1000.0, 1000.0], &[2, 2])?;

@@ -38,7 +38,7 @@ impl Array {
     /// `numpy.cumsum` along `axis` (`None`: of the flattened array). Integers wrap; bool counts
     /// as i32; f16 accumulates in f32.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3, 4, 5, 6], &[2, 3])?;
@@ -52,7 +52,7 @@ impl Array {
 
     /// `numpy.cumprod` along `axis` (`None`: of the flattened array).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;

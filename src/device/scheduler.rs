@@ -5,7 +5,7 @@
 
 use super::DeviceInner;
 use crate::error::{Error, Result};
-use crate::memory::{Backoff, Progress};
+use crate::memory::{blocking_slice, Backoff, Progress};
 use std::sync::MutexGuard;
 use std::time::Instant;
 
@@ -135,7 +135,10 @@ impl DeviceInner {
         let mut backoff = Backoff::new();
         loop {
             self.check_alive(op)?;
-            match self.maintainer.check(&self.device, index) {
+            match self
+                .maintainer
+                .check(&self.device, index, blocking_slice(start.elapsed()))
+            {
                 Progress::Done => return self.check_alive(op),
                 Progress::Running { blocked } => {
                     let waited = start.elapsed();

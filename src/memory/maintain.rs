@@ -11,7 +11,7 @@
 //! (the waits in `device/scheduler.rs` may then block in wgpu instead of polling).
 //!
 //! The lock is held only briefly: submits and plain polls never wait for the GPU. A waiter blocks
-//! in wgpu (under the lock, for at most [`BLOCKING_SLICE`]) only while no other thread is using
+//! in wgpu (under the lock, for at most [`blocking_slice`]) only while no other thread is using
 //! the device's submits or polls, so a lone thread wakes the moment its work is done; with
 //! company it checks without blocking and backs off between checks ([`Backoff`]), so another
 //! thread's submit waits at most one slice. GPU work itself is never serialised by this lock.
@@ -21,16 +21,22 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-/// The longest a lone waiter blocks inside wgpu before it looks again (for device loss, its
-/// deadline, and threads that arrived meanwhile).
-pub(crate) const BLOCKING_SLICE: Duration = Duration::from_millis(1);
+/// How long a lone waiter blocks inside wgpu before it looks again (for device loss, its
+/// deadline, and threads that arrived meanwhile), after waiting `waited` so far: an eighth of
+/// that, between 1 ms and 20 ms. Short waits look often; long ones wake rarely, since every
+/// wake-up takes CPU time from a CPU adapter's compute threads (1 ms slices cost 2 % of a 175 ms
+/// softmax on lavapipe), while a thread that arrives meanwhile waits at most an eighth longer
+/// than the work already in flight.
+pub(crate) fn blocking_slice(waited: Duration) -> Duration {
+    (waited / 8).clamp(Duration::from_millis(1), Duration::from_millis(20))
+}
 
 /// The outcome of one non-blocking look at a submission.
 #[derive(Debug)]
 pub(crate) enum Progress {
     /// The submission (and everything before it) has finished.
     Done,
-    /// Still running; `blocked` when the check already waited (a [`BLOCKING_SLICE`]), so the
+    /// Still running; `blocked` when the check already waited (a [`blocking_slice`]), so the
     /// caller need not pause before the next one.
     Running { blocked: bool },
     /// wgpu refused the wait (for example the index of a submission that failed validation).
@@ -85,17 +91,18 @@ impl Maintainer {
         catch_unwind(AssertUnwindSafe(|| device.poll(wgpu::PollType::Poll))).is_ok()
     }
 
-    /// Whether `index` has finished: a wait that blocks for up to [`BLOCKING_SLICE`] when this
+    /// Whether `index` has finished: a wait that blocks for up to `slice` when this
     /// thread is the only one using the lock, and otherwise does not block at all. It also runs
     /// the callbacks of whatever has finished.
-    pub fn check(&self, device: &wgpu::Device, index: &wgpu::SubmissionIndex) -> Progress {
+    pub fn check(
+        &self,
+        device: &wgpu::Device,
+        index: &wgpu::SubmissionIndex,
+        slice: Duration,
+    ) -> Progress {
         let held = self.lock();
         let alone = held.users.load(Ordering::SeqCst) == 1;
-        let timeout = if alone {
-            BLOCKING_SLICE
-        } else {
-            Duration::ZERO
-        };
+        let timeout = if alone { slice } else { Duration::ZERO };
         let polled = catch_unwind(AssertUnwindSafe(|| {
             device.poll(wgpu::PollType::Wait {
                 submission_index: Some(index.clone()),

@@ -5,7 +5,7 @@
 mod maintain;
 mod pool;
 
-pub(crate) use maintain::{Backoff, Maintainer, Progress};
+pub(crate) use maintain::{blocking_slice, Backoff, Maintainer, Progress};
 
 pub use pool::MemoryStats;
 pub(crate) use pool::{Backing, Pool, PoolBlock};

@@ -6,7 +6,7 @@
 
 override WG: u32 = 256u;
 override LANES: u32 = 8u;   // invocations lavapipe runs as one SIMD vector (256 bits)
-override OP: u32 = 0u;      // 0 argmax, 1 argmin
+override OP: u32 = 0u;      // OP_ARGMAX or OP_ARGMIN (the prelude's table)
 override STAGE: u32 = 1u;
 
 struct Params {
@@ -54,7 +54,7 @@ fn better(av: A, ai: u32, bv: A, bi: u32) -> bool {
         return an;
     }
     if (av != bv) {
-        if (OP == 0u) {
+        if (OP == OP_ARGMAX) {
             return av > bv;
         }
         return av < bv;

@@ -12,15 +12,15 @@ fn op(a: C, b: C) -> R {
     let unordered = is_nan(a) || is_nan(b);
     var r = false;
     switch OP {
-        case 0u: { r = !unordered && a == b; }
-        case 1u: { r = unordered || a != b; }
-        case 2u: { r = !unordered && a < b; }
-        case 3u: { r = !unordered && a <= b; }
-        case 4u: { r = !unordered && a > b; }
-        case 5u: { r = !unordered && a >= b; }
-        case 6u: { r = truth(a) && truth(b); }
-        case 7u: { r = truth(a) || truth(b); }
-        case 8u: { r = truth(a) != truth(b); }
+        case OP_EQ: { r = !unordered && a == b; }
+        case OP_NE: { r = unordered || a != b; }
+        case OP_LT: { r = !unordered && a < b; }
+        case OP_LE: { r = !unordered && a <= b; }
+        case OP_GT: { r = !unordered && a > b; }
+        case OP_GE: { r = !unordered && a >= b; }
+        case OP_LOGICAL_AND: { r = truth(a) && truth(b); }
+        case OP_LOGICAL_OR: { r = truth(a) || truth(b); }
+        case OP_LOGICAL_XOR: { r = truth(a) != truth(b); }
         default: { r = false; }
     }
     return select(0u, 1u, r);

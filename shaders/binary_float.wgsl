@@ -152,23 +152,23 @@ fn atan2_(y: C, x: C) -> C {
 
 fn op(a: C, b: C) -> R {
     switch OP {
-        case 0u: { return a + b; }
-        case 1u: { return a - b; }
-        case 2u: { return a * b; }
-        case 3u: { return a / b; }
-        case 4u: { return divmod(a, b).x; }
-        case 5u: { return divmod(a, b).y; }
-        case 6u: { return power(a, b); }
-        case 7u: { return maximum(a, b); }
-        case 8u: { return minimum(a, b); }
-        case 9u: { return fmaximum(a, b); }
-        case 10u: { return fminimum(a, b); }
-        case 11u: { return atan2_(a, b); }
-        case 12u: { return hypotenuse(a, b); }
-        case 13u: { return select(abs(a), -abs(a), sign_bit(b)); }
+        case OP_ADD: { return a + b; }
+        case OP_SUB: { return a - b; }
+        case OP_MUL: { return a * b; }
+        case OP_DIV: { return a / b; }
+        case OP_FLOOR_DIVIDE: { return divmod(a, b).x; }
+        case OP_REMAINDER: { return divmod(a, b).y; }
+        case OP_POW: { return power(a, b); }
+        case OP_MAXIMUM: { return maximum(a, b); }
+        case OP_MINIMUM: { return minimum(a, b); }
+        case OP_FMAX: { return fmaximum(a, b); }
+        case OP_FMIN: { return fminimum(a, b); }
+        case OP_ARCTAN2: { return atan2_(a, b); }
+        case OP_HYPOT: { return hypotenuse(a, b); }
+        case OP_COPYSIGN: { return select(abs(a), -abs(a), sign_bit(b)); }
         // Internal: exp(a - b) (softmax), (a - b)^2 (variance).
-        case 14u: { return exp_(a - b); }
-        case 15u: { let d = a - b; return d * d; }
+        case OP_SUB_EXP: { return exp_(a - b); }
+        case OP_SQ_DIFF: { let d = a - b; return d * d; }
         default: { return a; }
     }
 }

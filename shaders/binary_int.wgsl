@@ -83,21 +83,21 @@ fn shift_right(a: C, b: C) -> C {
 
 fn op(a: C, b: C) -> R {
     switch OP {
-        case 0u: { return a + b; }
-        case 1u: { return a - b; }
-        case 2u: { return a * b; }
-        case 4u: { return floor_div(a, b); }
-        case 5u: { return modulus(a, b); }
-        case 6u: { return int_pow(a, b); }
-        case 7u, 9u: { return max(a, b); }
-        case 8u, 10u: { return min(a, b); }
-        case 16u: { return a & b; }
-        case 17u: { return a | b; }
-        case 18u: { return a ^ b; }
-        case 19u: { return shift_left(a, b); }
-        case 20u: { return shift_right(a, b); }
+        case OP_ADD: { return a + b; }
+        case OP_SUB: { return a - b; }
+        case OP_MUL: { return a * b; }
+        case OP_FLOOR_DIVIDE: { return floor_div(a, b); }
+        case OP_REMAINDER: { return modulus(a, b); }
+        case OP_POW: { return int_pow(a, b); }
+        case OP_MAXIMUM, OP_FMAX: { return max(a, b); }
+        case OP_MINIMUM, OP_FMIN: { return min(a, b); }
+        case OP_BIT_AND: { return a & b; }
+        case OP_BIT_OR: { return a | b; }
+        case OP_BIT_XOR: { return a ^ b; }
+        case OP_LEFT_SHIFT: { return shift_left(a, b); }
+        case OP_RIGHT_SHIFT: { return shift_right(a, b); }
         // Internal: (a - b)^2 wrapping.
-        case 15u: { let d = a - b; return d * d; }
+        case OP_SQ_DIFF: { let d = a - b; return d * d; }
         default: { return a; }
     }
 }

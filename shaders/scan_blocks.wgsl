@@ -18,7 +18,7 @@
 //
 // Prepended: `alias T` (the array's dtype), `alias A` (its compute type), helpers.
 override WG: u32 = 64u;
-override OP: u32 = 0u;   // 0 cumsum, 1 cumprod
+override OP: u32 = 0u;   // OP_CUMSUM or OP_CUMPROD (the prelude's table)
 
 // Line l's element i is src[src_base + outer(l) + i * axis_stride], its result
 // dst[dst_base + dst_outer(l) + i * dst_axis_stride] (binding-relative), `outer` and `dst_outer`
@@ -49,7 +49,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> dst: array<T>;
 
 fn combine(x: A, y: A) -> A {
-    if (OP == 1u) {
+    if (OP == OP_CUMPROD) {
         return x * y;
     }
     return x + y;
@@ -58,7 +58,7 @@ fn combine(x: A, y: A) -> A {
 // cumsum starts from -0.0 (as the sums in reduce_ops.wgsl do): -0.0 + x is x for every x, so a
 // run of negative zeros stays -0.0 as in NumPy. Converted to an integer type it is 0.
 fn identity() -> A {
-    if (OP == 1u) {
+    if (OP == OP_CUMPROD) {
         return A(1);
     }
     return A(bitcast<f32>(0x80000000u));
@@ -171,7 +171,7 @@ fn main(
 @group(0) @binding(3) var<storage, read_write> dst4: array<vec4<T>>;
 
 fn combine4(x: vec4<A>, y: vec4<A>) -> vec4<A> {
-    if (OP == 1u) {
+    if (OP == OP_CUMPROD) {
         return x * y;
     }
     return x + y;

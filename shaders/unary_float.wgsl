@@ -43,35 +43,35 @@ fn sigmoid_(x: C) -> C {
 
 fn op(x: C) -> R {
     switch OP {
-        case 0u: { return -x; }
-        case 1u: { return abs(x); }
-        case 2u: { return sign_(x); }
-        case 3u: { return sqrt(x); }
-        case 4u: { return C(1) / sqrt(x); }
-        case 5u: { return exp_(x); }
-        case 6u: { return exp2_(x); }
-        case 7u: { return expm1_(x); }
-        case 8u: { return log_(x); }
-        case 9u: { return log2_(x); }
-        case 10u: { return log10_(x); }
-        case 11u: { return log1p_(x); }
-        case 12u: { return sin_(x); }
-        case 13u: { return cos_(x); }
-        case 14u: { return tan_(x); }
-        case 15u: { return asin_(x); }
-        case 16u: { return acos_(x); }
-        case 17u: { return atan_(x); }
-        case 18u: { return sinh_(x); }
-        case 19u: { return cosh_(x); }
-        case 20u: { return tanh_(x); }
-        case 21u: { return floor(x); }
-        case 22u: { return ceil(x); }
-        case 23u: { return round(x); }
-        case 24u: { return trunc(x); }
-        case 25u: { return x * x; }
-        case 26u: { return C(1) / x; }
-        case 27u: { return sigmoid_(x); }
-        case 28u: { if (is_nan(x)) { return x; } return select(C(0), x, x > C(0)); }
+        case OP_NEG: { return -x; }
+        case OP_ABS: { return abs(x); }
+        case OP_SIGN: { return sign_(x); }
+        case OP_SQRT: { return sqrt(x); }
+        case OP_RSQRT: { return C(1) / sqrt(x); }
+        case OP_EXP: { return exp_(x); }
+        case OP_EXP2: { return exp2_(x); }
+        case OP_EXPM1: { return expm1_(x); }
+        case OP_LOG: { return log_(x); }
+        case OP_LOG2: { return log2_(x); }
+        case OP_LOG10: { return log10_(x); }
+        case OP_LOG1P: { return log1p_(x); }
+        case OP_SIN: { return sin_(x); }
+        case OP_COS: { return cos_(x); }
+        case OP_TAN: { return tan_(x); }
+        case OP_ARCSIN: { return asin_(x); }
+        case OP_ARCCOS: { return acos_(x); }
+        case OP_ARCTAN: { return atan_(x); }
+        case OP_SINH: { return sinh_(x); }
+        case OP_COSH: { return cosh_(x); }
+        case OP_TANH: { return tanh_(x); }
+        case OP_FLOOR: { return floor(x); }
+        case OP_CEIL: { return ceil(x); }
+        case OP_ROUND: { return round(x); }
+        case OP_TRUNC: { return trunc(x); }
+        case OP_SQUARE: { return x * x; }
+        case OP_RECIPROCAL: { return C(1) / x; }
+        case OP_SIGMOID: { return sigmoid_(x); }
+        case OP_RELU: { if (is_nan(x)) { return x; } return select(C(0), x, x > C(0)); }
         default: { return x; }
     }
 }

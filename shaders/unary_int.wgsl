@@ -6,13 +6,13 @@ override OP: u32 = 0u;
 
 fn op(x: C) -> R {
     switch OP {
-        case 0u: { return C(0) - x; }
-        case 1u: { return select(x, C(0) - x, x < C(0)); }
-        case 2u: { return select(select(C(0), C(1), x > C(0)), ~C(0), x < C(0)); }
-        case 25u: { return x * x; }
-        case 26u: { if (x == C(0)) { return C(0); } return C(1) / x; }
-        case 28u: { return select(C(0), x, x > C(0)); }
-        case 30u: { return ~x; }
+        case OP_NEG: { return C(0) - x; }
+        case OP_ABS: { return select(x, C(0) - x, x < C(0)); }
+        case OP_SIGN: { return select(select(C(0), C(1), x > C(0)), ~C(0), x < C(0)); }
+        case OP_SQUARE: { return x * x; }
+        case OP_RECIPROCAL: { if (x == C(0)) { return C(0); } return C(1) / x; }
+        case OP_RELU: { return select(C(0), x, x > C(0)); }
+        case OP_BITWISE_NOT: { return ~x; }
         default: { return x; }
     }
 }

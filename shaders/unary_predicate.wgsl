@@ -6,12 +6,12 @@ override OP: u32 = 0u;
 fn op(x: C) -> R {
     var r = false;
     switch OP {
-        case 0u: { r = is_nan(x); }
-        case 1u: { r = is_inf(x); }
-        case 2u: { r = !is_nan(x) && !is_inf(x); }
-        case 3u: { r = !(is_nan(x) || x != C(0)); }
-        case 4u: { r = is_nan(x) || x != C(0); }
-        case 5u: { r = sign_bit(x); }
+        case OP_ISNAN: { r = is_nan(x); }
+        case OP_ISINF: { r = is_inf(x); }
+        case OP_ISFINITE: { r = !is_nan(x) && !is_inf(x); }
+        case OP_LOGICAL_NOT: { r = !(is_nan(x) || x != C(0)); }
+        case OP_TRUTH: { r = is_nan(x) || x != C(0); }
+        case OP_SIGNBIT: { r = sign_bit(x); }
         default: { r = false; }
     }
     return select(0u, 1u, r);

@@ -5,6 +5,7 @@
 //! with a generated prelude of type aliases (`alias T = f32;`) and, for f16, `enable f16;`: the
 //! only text substitution. Everything else is specialised with WGSL `override` constants.
 
+use super::op_codes::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 use crate::dtype::DType;
 use std::collections::HashMap;
 use std::sync::RwLock;
@@ -407,24 +408,25 @@ impl Kernel {
                     UnarySet::Predicate => DType::Bool,
                     _ => v.a,
                 };
-                elementwise_prelude(v.a, out)
+                elementwise_prelude(v.a, out) + &UnaryOp::wgsl_constants()
             }
             Kernel::Binary(set, _) => {
                 let out = match set {
                     BinarySet::Compare => DType::Bool,
                     _ => v.a,
                 };
-                elementwise_prelude(v.a, out)
+                elementwise_prelude(v.a, out) + &BinaryOp::wgsl_constants()
             }
             Kernel::Where => format!("alias T = {};\n", v.a.wgsl()),
             Kernel::ScanTotals
             | Kernel::ScanBlocks
             | Kernel::ScanTotalsVec4
             | Kernel::ScanBlocksVec4 => format!(
-                "alias T = {};\nalias A = {};\n{}",
+                "alias T = {};\nalias A = {};\n{}{}",
                 v.a.wgsl(),
                 v.a.wgsl_compute(),
-                helpers("A", v.a)
+                helpers("A", v.a),
+                ScanOp::wgsl_constants()
             ),
             Kernel::Reduce | Kernel::ReduceRows | Kernel::ReduceRowsF16 | Kernel::ReduceCols => {
                 // Accumulate in the compute type of the wider of input and output; any/all in u32.
@@ -436,19 +438,21 @@ impl Kernel {
                     b
                 };
                 format!(
-                    "alias In = {};\nalias Out = {};\nalias A = {};\n{}{}",
+                    "alias In = {};\nalias Out = {};\nalias A = {};\n{}{}{}",
                     v.a.wgsl(),
                     b.wgsl(),
                     acc.wgsl_compute(),
                     helpers("A", acc),
-                    truth_in(v.a)
+                    truth_in(v.a),
+                    ReduceOp::wgsl_constants()
                 )
             }
             Kernel::ArgReduce => format!(
-                "alias In = {};\nalias A = {};\n{}",
+                "alias In = {};\nalias A = {};\n{}{}",
                 v.a.wgsl(),
                 b.wgsl_compute(),
-                helpers("A", b)
+                helpers("A", b),
+                ReduceOp::wgsl_constants()
             ),
             Kernel::MatmulTiled | Kernel::MatmulGemv | Kernel::MatmulNaive => format!(
                 "alias T = {};\nalias ACC = {};\n",

@@ -7,6 +7,7 @@ mod extensions;
 mod kernels;
 mod launch;
 pub(crate) mod matmul_sgb;
+pub(crate) mod op_codes;
 pub(crate) mod params;
 mod scheduler;
 mod staging;

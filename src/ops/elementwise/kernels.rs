@@ -9,115 +9,21 @@
 
 use crate::array::Array;
 use crate::device::blocks::{collapse, plan, Block, Operand as BlockOperand};
+use crate::device::op_codes::{BinaryOp, UnaryOp};
 use crate::device::params::{block_count, Params};
 use crate::device::{BinarySet, Binding, Form, Kernel, PipelineKey, UnarySet, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-/// Binary ops. Codes are the `OP` values of the op files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    FloorDivide,
-    Remainder,
-    Pow,
-    Maximum,
-    Minimum,
-    Fmax,
-    Fmin,
-    Arctan2,
-    Hypot,
-    Copysign,
-    BitAnd,
-    BitOr,
-    BitXor,
-    LeftShift,
-    RightShift,
-    /// exp(a - b), for softmax.
-    SubExp,
-    /// (a - b)^2, for var.
-    SqDiff,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    LogicalAnd,
-    LogicalOr,
-    LogicalXor,
-}
-
-impl BinaryOp {
-    pub fn name(self) -> &'static str {
-        use BinaryOp::*;
-        match self {
-            Add => "add",
-            Sub => "subtract",
-            Mul => "multiply",
-            Div => "divide",
-            FloorDivide => "floor_divide",
-            Remainder => "remainder",
-            Pow => "power",
-            Maximum => "maximum",
-            Minimum => "minimum",
-            Fmax => "fmax",
-            Fmin => "fmin",
-            Arctan2 => "arctan2",
-            Hypot => "hypot",
-            Copysign => "copysign",
-            BitAnd => "bitwise_and",
-            BitOr => "bitwise_or",
-            BitXor => "bitwise_xor",
-            LeftShift => "left_shift",
-            RightShift => "right_shift",
-            SubExp => "softmax",
-            SqDiff => "var",
-            Eq => "equal",
-            Ne => "not_equal",
-            Lt => "less",
-            Le => "less_equal",
-            Gt => "greater",
-            Ge => "greater_equal",
-            LogicalAnd => "logical_and",
-            LogicalOr => "logical_or",
-            LogicalXor => "logical_xor",
-        }
-    }
-
-    pub fn code(self) -> u32 {
-        use BinaryOp::*;
-        match self {
-            Add | Eq => 0,
-            Sub | Ne => 1,
-            Mul | Lt => 2,
-            Div | Le => 3,
-            FloorDivide | Gt => 4,
-            Remainder | Ge => 5,
-            Pow | LogicalAnd => 6,
-            Maximum | LogicalOr => 7,
-            Minimum | LogicalXor => 8,
-            Fmax => 9,
-            Fmin => 10,
-            Arctan2 => 11,
-            Hypot => 12,
-            Copysign => 13,
-            SubExp => 14,
-            SqDiff => 15,
-            BitAnd => 16,
-            BitOr => 17,
-            BitXor => 18,
-            LeftShift => 19,
-            RightShift => 20,
-        }
-    }
-
+/// NumPy's dtype rules for a binary op.
+pub(crate) trait BinaryRules {
     /// The kernel set, op (possibly rewritten, e.g. bool `add` is `or`) and output dtype for
     /// inputs of `dtype`, or the error NumPy's dtype rules call for.
-    pub fn resolve(self, dtype: DType) -> Result<(BinarySet, BinaryOp, DType)> {
+    fn resolve(self, dtype: DType) -> Result<(BinarySet, BinaryOp, DType)>;
+}
+
+impl BinaryRules for BinaryOp {
+    fn resolve(self, dtype: DType) -> Result<(BinarySet, BinaryOp, DType)> {
         use BinaryOp::*;
         if matches!(
             self,
@@ -157,47 +63,6 @@ impl BinaryOp {
     }
 }
 
-/// Unary ops. Codes are the `OP` values of the op files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum UnaryOp {
-    Neg,
-    Abs,
-    Sign,
-    Sqrt,
-    Rsqrt,
-    Exp,
-    Exp2,
-    Expm1,
-    Log,
-    Log2,
-    Log10,
-    Log1p,
-    Sin,
-    Cos,
-    Tan,
-    Arcsin,
-    Arccos,
-    Arctan,
-    Sinh,
-    Cosh,
-    Tanh,
-    Floor,
-    Ceil,
-    Round,
-    Trunc,
-    Square,
-    Reciprocal,
-    Sigmoid,
-    Relu,
-    BitwiseNot,
-    IsNan,
-    IsInf,
-    IsFinite,
-    LogicalNot,
-    Truth,
-    Signbit,
-}
-
 /// What a unary op does for one dtype.
 pub(crate) enum UnaryPlan {
     /// A kernel launch with this op set and code, giving this dtype.
@@ -206,123 +71,49 @@ pub(crate) enum UnaryPlan {
     Identity,
 }
 
-impl UnaryOp {
-    pub fn name(self) -> &'static str {
-        use UnaryOp::*;
-        match self {
-            Neg => "negative",
-            Abs => "absolute",
-            Sign => "sign",
-            Sqrt => "sqrt",
-            Rsqrt => "rsqrt",
-            Exp => "exp",
-            Exp2 => "exp2",
-            Expm1 => "expm1",
-            Log => "log",
-            Log2 => "log2",
-            Log10 => "log10",
-            Log1p => "log1p",
-            Sin => "sin",
-            Cos => "cos",
-            Tan => "tan",
-            Arcsin => "asin",
-            Arccos => "acos",
-            Arctan => "atan",
-            Sinh => "sinh",
-            Cosh => "cosh",
-            Tanh => "tanh",
-            Floor => "floor",
-            Ceil => "ceil",
-            Round => "round",
-            Trunc => "trunc",
-            Square => "square",
-            Reciprocal => "reciprocal",
-            Sigmoid => "sigmoid",
-            Relu => "relu",
-            BitwiseNot => "bitwise_not",
-            IsNan => "isnan",
-            IsInf => "isinf",
-            IsFinite => "isfinite",
-            LogicalNot => "logical_not",
-            Truth => "astype(bool)",
-            Signbit => "signbit",
-        }
-    }
+/// NumPy's dtype rules for a unary op.
+pub(crate) trait UnaryRules {
+    /// What the op does for inputs of `dtype`: a kernel (set, code, output dtype), the input
+    /// itself, or the error NumPy's dtype rules call for.
+    fn plan(self, dtype: DType) -> Result<UnaryPlan>;
+}
 
-    fn float_code(self) -> Option<u32> {
-        use UnaryOp::*;
-        Some(match self {
-            Neg => 0,
-            Abs => 1,
-            Sign => 2,
-            Sqrt => 3,
-            Rsqrt => 4,
-            Exp => 5,
-            Exp2 => 6,
-            Expm1 => 7,
-            Log => 8,
-            Log2 => 9,
-            Log10 => 10,
-            Log1p => 11,
-            Sin => 12,
-            Cos => 13,
-            Tan => 14,
-            Arcsin => 15,
-            Arccos => 16,
-            Arctan => 17,
-            Sinh => 18,
-            Cosh => 19,
-            Tanh => 20,
-            Floor => 21,
-            Ceil => 22,
-            Round => 23,
-            Trunc => 24,
-            Square => 25,
-            Reciprocal => 26,
-            Sigmoid => 27,
-            Relu => 28,
-            _ => return None,
-        })
-    }
+/// The ops `unary_predicate.wgsl` computes (bool results, any input dtype).
+fn is_predicate(op: UnaryOp) -> bool {
+    use UnaryOp::*;
+    matches!(op, IsNan | IsInf | IsFinite | LogicalNot | Truth | Signbit)
+}
 
-    fn predicate_code(self) -> Option<u32> {
+impl UnaryRules for UnaryOp {
+    fn plan(self, dtype: DType) -> Result<UnaryPlan> {
         use UnaryOp::*;
-        Some(match self {
-            IsNan => 0,
-            IsInf => 1,
-            IsFinite => 2,
-            LogicalNot => 3,
-            Truth => 4,
-            Signbit => 5,
-            _ => return None,
-        })
-    }
-
-    pub fn plan(self, dtype: DType) -> Result<UnaryPlan> {
-        use UnaryOp::*;
-        if let Some(code) = self.predicate_code() {
-            return Ok(UnaryPlan::Kernel(UnarySet::Predicate, code, DType::Bool));
+        if is_predicate(self) {
+            return Ok(UnaryPlan::Kernel(
+                UnarySet::Predicate,
+                self.code(),
+                DType::Bool,
+            ));
         }
         match dtype {
-            DType::F32 | DType::F16 | DType::F64 => match self.float_code() {
-                Some(code) => Ok(UnaryPlan::Kernel(UnarySet::Float, code, dtype)),
-                None => Err(unsupported(self.name(), dtype)),
+            DType::F32 | DType::F16 | DType::F64 => match self {
+                BitwiseNot => Err(unsupported(self.name(), dtype)),
+                _ => Ok(UnaryPlan::Kernel(UnarySet::Float, self.code(), dtype)),
             },
             DType::I32 | DType::U32 => match self {
                 Neg | Abs | Sign | Square | Reciprocal | Relu | BitwiseNot => {
-                    let code = if self == BitwiseNot {
-                        30
-                    } else {
-                        self.float_code().expect("shared codes")
-                    };
-                    Ok(UnaryPlan::Kernel(UnarySet::Int, code, dtype))
+                    Ok(UnaryPlan::Kernel(UnarySet::Int, self.code(), dtype))
                 }
                 Floor | Ceil | Round | Trunc => Ok(UnaryPlan::Identity),
                 _ => Err(unsupported(self.name(), dtype)),
             },
             DType::Bool => match self {
                 Abs => Ok(UnaryPlan::Identity),
-                BitwiseNot => Ok(UnaryPlan::Kernel(UnarySet::Predicate, 3, DType::Bool)),
+                // not of a bool is logical_not.
+                BitwiseNot => Ok(UnaryPlan::Kernel(
+                    UnarySet::Predicate,
+                    LogicalNot.code(),
+                    DType::Bool,
+                )),
                 _ => Err(unsupported(self.name(), dtype)),
             },
         }

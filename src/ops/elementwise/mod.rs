@@ -15,8 +15,11 @@
 
 mod kernels;
 
-use kernels::{binary_into, unary_into, where_into, ScalarValue, UnaryPlan};
-pub(crate) use kernels::{unsupported, BinaryOp, UnaryOp};
+pub(crate) use crate::device::op_codes::{BinaryOp, UnaryOp};
+pub(crate) use kernels::unsupported;
+use kernels::{
+    binary_into, unary_into, where_into, BinaryRules, ScalarValue, UnaryPlan, UnaryRules,
+};
 
 use crate::array::Array;
 use crate::dtype::DType;

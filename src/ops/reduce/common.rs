@@ -3,39 +3,11 @@
 
 use crate::array::Array;
 use crate::device::blocks::collapse;
+pub(crate) use crate::device::op_codes::ReduceOp;
 use crate::device::params::Params;
 use crate::device::Binding;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-
-/// What a launch computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ReduceOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-    Any,
-    All,
-    ArgMax,
-    ArgMin,
-}
-
-impl ReduceOp {
-    pub(crate) fn code(self) -> u32 {
-        match self {
-            ReduceOp::Sum | ReduceOp::ArgMax => 0,
-            ReduceOp::Prod | ReduceOp::ArgMin => 1,
-            ReduceOp::Max => 2,
-            ReduceOp::Min => 3,
-            ReduceOp::Any => 4,
-            ReduceOp::All => 5,
-        }
-    }
-    pub(crate) fn is_arg(self) -> bool {
-        matches!(self, ReduceOp::ArgMax | ReduceOp::ArgMin)
-    }
-}
 
 /// The accumulator/partial dtype for `op` on `dtype`.
 pub(crate) fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {

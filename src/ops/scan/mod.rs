@@ -10,6 +10,7 @@ mod blocks;
 
 use self::blocks::{scan_blocks, Lines};
 use crate::array::Array;
+use crate::device::op_codes::ScanOp;
 use crate::device::Binding;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -17,7 +18,8 @@ use crate::layout::normalize_axis;
 use crate::ops::reduce::common::Group;
 
 impl Array {
-    fn scan_op(&self, op: &'static str, code: u32, axis: Option<isize>) -> Result<Array> {
+    fn scan_op(&self, scan_op: ScanOp, axis: Option<isize>) -> Result<Array> {
+        let (op, code) = (scan_op.name(), scan_op.code());
         self.device.inner.check_alive(op)?;
         let x = match self.dtype {
             DType::Bool => self.astype(DType::I32)?,
@@ -47,7 +49,7 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn cumsum(&self, axis: Option<isize>) -> Result<Array> {
-        self.scan_op("cumsum", 0, axis)
+        self.scan_op(ScanOp::Cumsum, axis)
     }
 
     /// `numpy.cumprod` along `axis` (`None`: of the flattened array).
@@ -60,7 +62,7 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn cumprod(&self, axis: Option<isize>) -> Result<Array> {
-        self.scan_op("cumprod", 1, axis)
+        self.scan_op(ScanOp::Cumprod, axis)
     }
 }
 

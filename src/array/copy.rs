@@ -64,18 +64,7 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
             dev.dispatch(
                 &key,
                 p.bytes(),
-                &[
-                    Binding {
-                        buffer: sbuf,
-                        offset: w0.byte_offset,
-                        size: w0.byte_size,
-                    },
-                    Binding {
-                        buffer: dbuf,
-                        offset: w1.byte_offset,
-                        size: w1.byte_size,
-                    },
-                ],
+                &[Binding::of(sbuf, w0), Binding::of(dbuf, w1)],
                 b.numel(),
                 &b.shape,
             )?;

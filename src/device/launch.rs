@@ -1,6 +1,6 @@
 //! Recording one kernel launch: pipeline, uniform parameters, storage bindings, a 2-D grid.
 
-use super::blocks::grid;
+use super::blocks::{grid, Window};
 use super::kernels::PipelineKey;
 use super::DeviceInner;
 use crate::error::{Error, Result};
@@ -13,6 +13,17 @@ pub(crate) struct Binding<'a> {
     pub buffer: &'a wgpu::Buffer,
     pub offset: u64,
     pub size: u64,
+}
+
+impl<'a> Binding<'a> {
+    /// The binding of a planned window of `buffer`.
+    pub fn of(buffer: &'a wgpu::Buffer, window: &Window) -> Binding<'a> {
+        Binding {
+            buffer,
+            offset: window.byte_offset,
+            size: window.byte_size,
+        }
+    }
 }
 
 impl DeviceInner {

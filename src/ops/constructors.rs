@@ -342,11 +342,7 @@ pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()>
             dev.dispatch(
                 &key,
                 p.bytes(),
-                &[Binding {
-                    buffer,
-                    offset: w.byte_offset,
-                    size: w.byte_size,
-                }],
+                &[Binding::of(buffer, w)],
                 b.numel(),
                 &b.shape,
             )?;
@@ -418,11 +414,7 @@ pub(crate) fn fill_sequence(op: &'static str, dst: &Array, seq: &Sequence) -> Re
             dev.dispatch(
                 &key,
                 p.bytes(),
-                &[Binding {
-                    buffer,
-                    offset: w.byte_offset,
-                    size: w.byte_size,
-                }],
+                &[Binding::of(buffer, w)],
                 b.numel(),
                 &b.shape,
             )?;

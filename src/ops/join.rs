@@ -520,11 +520,7 @@ pub(crate) fn gather(
 }
 
 fn bind<'a>(a: &'a Array, w: &Window) -> Binding<'a> {
-    Binding {
-        buffer: a.storage.buffer().expect("non-empty"),
-        offset: w.byte_offset,
-        size: w.byte_size,
-    }
+    Binding::of(a.storage.buffer().expect("non-empty"), w)
 }
 
 /// `a` gathered along `axis` at host `indices` (each `< a.shape()[axis]`, checked by the

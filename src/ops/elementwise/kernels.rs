@@ -222,11 +222,7 @@ fn bindings<'a>(arrays: &[&'a Array], b: &Block) -> Vec<Binding<'a>> {
     arrays
         .iter()
         .zip(&b.windows)
-        .map(|(a, w)| Binding {
-            buffer: a.storage.buffer().expect("non-empty"),
-            offset: w.byte_offset,
-            size: w.byte_size,
-        })
+        .map(|(a, w)| Binding::of(a.storage.buffer().expect("non-empty"), w))
         .collect()
 }
 

@@ -108,11 +108,7 @@ pub(super) fn for_each_batch<'a>(
 }
 
 pub(super) fn bind<'a>(v: &View<'a>, w: &Window) -> Binding<'a> {
-    Binding {
-        buffer: v.buffer(),
-        offset: w.byte_offset,
-        size: w.byte_size,
-    }
+    Binding::of(v.buffer(), w)
 }
 
 pub(super) fn limits(dev: &DeviceInner) -> BlockLimits {

@@ -105,11 +105,7 @@ fn record(dev: &DeviceInner, s: Stage) -> Result<()> {
     };
     let mut binds = vec![s.src];
     if s.op.is_arg() {
-        let src_idx = s.src_idx.unwrap_or(Binding {
-            buffer: binds[0].buffer,
-            offset: binds[0].offset,
-            size: binds[0].size,
-        });
+        let src_idx = s.src_idx.unwrap_or(binds[0]);
         binds.push(src_idx);
         binds.push(s.dst);
         binds.push(s.dst_idx.expect("arg reductions write indices"));
@@ -167,11 +163,7 @@ pub(crate) fn reduce(
     let whole = dev
         .window(lo, hi, layout.offset as i64, eb, storage.bytes())
         .map(|w| {
-            let src = Binding {
-                buffer: storage.buffer().expect("non-empty"),
-                offset: w.byte_offset,
-                size: w.byte_size,
-            };
+            let src = Binding::of(storage.buffer().expect("non-empty"), &w);
             (src, w.base)
         });
     // The fast path: every output reduces one contiguous run (rows `row_stride` apart).
@@ -334,11 +326,7 @@ pub(crate) fn reduce(
                     stage: 1,
                     mode,
                     variant: Variant::pair(x.dtype(), stage1_dt),
-                    src: Binding {
-                        buffer,
-                        offset: sw.byte_offset,
-                        size: sw.byte_size,
-                    },
+                    src: Binding::of(buffer, &sw),
                     src_base: sw.base,
                     outer: Group {
                         shape: vec![pc.rows],
@@ -352,16 +340,8 @@ pub(crate) fn reduce(
                     k: pc.kl,
                     chunk: ch,
                     chunks,
-                    dst: Binding {
-                        buffer: dstore.buffer().expect("non-empty"),
-                        offset: dw.byte_offset,
-                        size: dw.byte_size,
-                    },
-                    dst_idx: idx_bind.as_ref().map(|(b, iw)| Binding {
-                        buffer: b,
-                        offset: iw.byte_offset,
-                        size: iw.byte_size,
-                    }),
+                    dst: Binding::of(dstore.buffer().expect("non-empty"), &dw),
+                    dst_idx: idx_bind.as_ref().map(|(b, iw)| Binding::of(b, iw)),
                     src_idx: None,
                     dst_base: base_dst,
                     dst_stride: p_total,
@@ -521,14 +501,7 @@ fn stage2(
                 s.bytes(),
             )
             .ok_or_else(|| Error::overflow(opname, "partials exceed a binding"))?;
-        Ok((
-            Binding {
-                buffer: s.buffer().expect("non-empty"),
-                offset: w.byte_offset,
-                size: w.byte_size,
-            },
-            w.base,
-        ))
+        Ok((Binding::of(s.buffer().expect("non-empty"), &w), w.base))
     }
     let rows_per = ((dev.max_window() - 256) / (8 * p)).max(1);
     let mut m0 = 0;

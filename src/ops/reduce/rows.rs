@@ -248,11 +248,7 @@ pub(super) fn rows_stage2(
                 os.bytes(),
             )
             .ok_or_else(|| Error::overflow(opname, "results exceed a binding"))?;
-        let src = Binding {
-            buffer: ps.buffer().expect("non-empty"),
-            offset: sw.byte_offset,
-            size: sw.byte_size,
-        };
+        let src = Binding::of(ps.buffer().expect("non-empty"), &sw);
         record_rows(
             dev,
             RowsLaunch {
@@ -265,11 +261,7 @@ pub(super) fn rows_stage2(
                 m: rows,
                 k: p,
                 layout: single_chunk(p, unit(2, acc)),
-                dst: Binding {
-                    buffer: os.buffer().expect("non-empty"),
-                    offset: dw.byte_offset,
-                    size: dw.byte_size,
-                },
+                dst: Binding::of(os.buffer().expect("non-empty"), &dw),
                 dst_base: dw.base as u64,
                 dst_stride: 1,
             },
@@ -357,21 +349,13 @@ pub(super) fn reduce_rows_pieces(
                 op,
                 stage: 1,
                 variant: Variant::pair(dtype, stage1_dt),
-                src: Binding {
-                    buffer,
-                    offset: sw.byte_offset,
-                    size: sw.byte_size,
-                },
+                src: Binding::of(buffer, &sw),
                 base: sw.base as u64,
                 row_stride: k as i64,
                 m: pc.rows,
                 k: pc.kl,
                 layout,
-                dst: Binding {
-                    buffer: dstore.buffer().expect("non-empty"),
-                    offset: dw.byte_offset,
-                    size: dw.byte_size,
-                },
+                dst: Binding::of(dstore.buffer().expect("non-empty"), &dw),
                 dst_base: dw.base as u64,
                 dst_stride: p_total,
             },

@@ -131,22 +131,14 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
             code,
             &src_arr,
             Lines {
-                binding: Binding {
-                    buffer: sbuf,
-                    offset: sw.byte_offset,
-                    size: sw.byte_size,
-                },
+                binding: Binding::of(sbuf, &sw),
                 base: sw.base,
                 outer: &outer,
                 axis_stride,
             },
             (m, k),
             Lines {
-                binding: Binding {
-                    buffer: os.buffer().expect("non-empty"),
-                    offset: dw.byte_offset,
-                    size: dw.byte_size,
-                },
+                binding: Binding::of(os.buffer().expect("non-empty"), &dw),
                 base: dw.base,
                 outer: &Group::collapsed(&dsh, &dst),
                 axis_stride: c_strides[axis] as i64,
@@ -198,22 +190,14 @@ pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> R
                 code,
                 &c,
                 Lines {
-                    binding: Binding {
-                        buffer: cbuf,
-                        offset: sw.byte_offset,
-                        size: sw.byte_size,
-                    },
+                    binding: Binding::of(cbuf, &sw),
                     base: sw.base,
                     outer: &group,
                     axis_stride: 1,
                 },
                 (rows, kl),
                 Lines {
-                    binding: Binding {
-                        buffer: obuf,
-                        offset: dw.byte_offset,
-                        size: dw.byte_size,
-                    },
+                    binding: Binding::of(obuf, &dw),
                     base: dw.base,
                     outer: &group,
                     axis_stride: 1,

@@ -1,7 +1,7 @@
 //! Strided copy with conversion (`shaders/copy.wgsl`): contiguous(), astype(), assign().
 
 use super::Array;
-use crate::device::blocks::{collapse, plan, Operand};
+use crate::device::blocks::{collapse, plan, BlockOperand};
 use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::error::Result;
@@ -41,13 +41,13 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
         |l: &crate::layout::Layout| l.strides.iter().map(|&s| s as i64).collect::<Vec<_>>();
     let (shape, st) = collapse(&shape, &[strides(sl), strides(dl)]);
     let operands = [
-        Operand {
+        BlockOperand {
             offset: sl.offset as i64,
             strides: st[0].clone(),
             elem_bytes: se,
             buffer_bytes: ss.bytes(),
         },
-        Operand {
+        BlockOperand {
             offset: dl.offset as i64,
             strides: st[1].clone(),
             elem_bytes: de,

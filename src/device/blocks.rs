@@ -15,7 +15,7 @@ pub(crate) const MAX_RANK: usize = 8;
 
 /// One operand of a launch, over the launch's iteration shape.
 #[derive(Debug, Clone)]
-pub(crate) struct Operand {
+pub(crate) struct BlockOperand {
     /// Element index of iteration index (0, .., 0) in the operand's buffer.
     pub offset: i64,
     /// Element strides over the iteration shape (0 for broadcast axes; may be negative).
@@ -148,7 +148,7 @@ fn lcm(a: u64, b: u64) -> u64 {
 pub(crate) fn plan(
     op: &'static str,
     shape: &[u64],
-    operands: &[Operand],
+    operands: &[BlockOperand],
     limits: BlockLimits,
 ) -> Result<Vec<Block>> {
     plan_granular(op, shape, &vec![1; shape.len()], operands, limits)
@@ -159,7 +159,7 @@ pub(crate) fn plan_granular(
     op: &'static str,
     shape: &[u64],
     granules: &[u64],
-    operands: &[Operand],
+    operands: &[BlockOperand],
     limits: BlockLimits,
 ) -> Result<Vec<Block>> {
     let overflow = || Error::overflow(op, format!("index arithmetic for shape {shape:?}"));
@@ -207,7 +207,7 @@ fn try_block(
     granules: &[u64],
     start: &[u64],
     extent: &[u64],
-    operands: &[Operand],
+    operands: &[BlockOperand],
     limits: BlockLimits,
 ) -> Option<std::result::Result<Block, Option<usize>>> {
     let nonunit: Vec<usize> = (0..extent.len()).filter(|&d| extent[d] > 1).collect();
@@ -325,7 +325,7 @@ mod tests {
 
     /// Every element of the launch is covered exactly once, every access stays in its window,
     /// and every window obeys the limits.
-    fn check_cover(shape: &[u64], ops: &[Operand], limits: BlockLimits, blocks: &[Block]) {
+    fn check_cover(shape: &[u64], ops: &[BlockOperand], limits: BlockLimits, blocks: &[Block]) {
         let total: u64 = shape.iter().product();
         assert_eq!(blocks.iter().map(Block::numel).sum::<u64>(), total);
         for b in blocks {
@@ -354,7 +354,7 @@ mod tests {
     #[test]
     fn small_launch_is_one_block() {
         let shape = [3u64, 4];
-        let ops = [Operand {
+        let ops = [BlockOperand {
             offset: 0,
             strides: contiguous(&shape),
             elem_bytes: 4,
@@ -369,13 +369,13 @@ mod tests {
     fn transposed_300_mib_copy_is_tiled_in_two_dims() {
         let (r, c) = (8960u64, 8960u64); // 306 MiB of f32
         let bytes = r * c * 4;
-        let src = Operand {
+        let src = BlockOperand {
             offset: 0,
             strides: vec![1, r as i64],
             elem_bytes: 4,
             buffer_bytes: bytes,
         };
-        let dst = Operand {
+        let dst = BlockOperand {
             offset: 0,
             strides: vec![c as i64, 1],
             elem_bytes: 4,
@@ -401,13 +401,13 @@ mod tests {
             max_elems: 1 << 28,
         };
         let ops = [
-            Operand {
+            BlockOperand {
                 offset: 0,
                 strides: vec![1],
                 elem_bytes: 4,
                 buffer_bytes: n * 4,
             },
-            Operand {
+            BlockOperand {
                 offset: n as i64 - 1,
                 strides: vec![-1],
                 elem_bytes: 4,
@@ -419,13 +419,13 @@ mod tests {
         // 5 * 2^30 f16 elements viewed as (5, 2^30) with a stepped, transposed operand.
         let (a, b) = (5u64, 1u64 << 30);
         let ops = [
-            Operand {
+            BlockOperand {
                 offset: 0,
                 strides: vec![b as i64, 1],
                 elem_bytes: 2,
                 buffer_bytes: a * b * 2,
             },
-            Operand {
+            BlockOperand {
                 offset: 0,
                 strides: vec![1, a as i64],
                 elem_bytes: 2,
@@ -439,7 +439,7 @@ mod tests {
     #[test]
     fn rank_above_eight_is_split_on_the_host() {
         let shape = vec![2u64; 11];
-        let ops = [Operand {
+        let ops = [BlockOperand {
             offset: 0,
             strides: contiguous(&shape).iter().map(|s| s * 3).collect(),
             elem_bytes: 4,
@@ -452,7 +452,7 @@ mod tests {
 
     #[test]
     fn a_single_element_block_has_rank_one() {
-        let ops = [Operand {
+        let ops = [BlockOperand {
             offset: 5,
             strides: vec![7, 3],
             elem_bytes: 4,
@@ -480,7 +480,7 @@ mod tests {
 
     #[test]
     fn overflowing_offsets_are_errors() {
-        let ops = [Operand {
+        let ops = [BlockOperand {
             offset: i64::MAX - 2,
             strides: vec![i64::MAX / 2],
             elem_bytes: 4,

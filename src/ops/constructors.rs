@@ -3,7 +3,7 @@
 //! arithmetic sequences (`shaders/sequence.wgsl`).
 
 use crate::array::Array;
-use crate::device::blocks::{collapse, plan, Operand};
+use crate::device::blocks::{collapse, plan, BlockOperand};
 use crate::device::params::{base_i32, block_count, Params};
 use crate::device::{Binding, Device, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
@@ -325,7 +325,7 @@ pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()>
         &shape,
         &[layout.strides.iter().map(|&s| s as i64).collect()],
     );
-    let operand = Operand {
+    let operand = BlockOperand {
         offset: layout.offset as i64,
         strides: st[0].clone(),
         elem_bytes: dst.dtype.size_bytes(),
@@ -372,7 +372,7 @@ pub(crate) fn fill_sequence(op: &'static str, dst: &Array, seq: &Sequence) -> Re
     }
     let (storage, _) = dst.storage_and_layout();
     let buffer = storage.buffer().expect("non-empty");
-    let operand = Operand {
+    let operand = BlockOperand {
         offset: 0,
         strides: vec![1],
         elem_bytes: dst.dtype.size_bytes(),

@@ -3,7 +3,7 @@
 //! (`shaders/take.wgsl`), whose launch code follows the `impl Array` methods.
 
 use crate::array::Array;
-use crate::device::blocks::{grid, plan_granular, Operand, Window};
+use crate::device::blocks::{grid, plan_granular, BlockOperand, Window};
 use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
@@ -458,19 +458,19 @@ pub(crate) fn gather(
     let mut r0 = 0u64;
     while r0 < nn {
         let nr = rows.min(nn - r0);
-        let xo = Operand {
+        let xo = BlockOperand {
             offset: x.layout.offset as i64 + (r0 * i) as i64,
             strides: vec![(n * inner) as i64, 0, 1, inner as i64],
             elem_bytes: x.dtype().size_bytes(),
             buffer_bytes: x.storage.bytes(),
         };
-        let io = Operand {
+        let io = BlockOperand {
             offset: idx.layout.offset as i64,
             strides: vec![0, 1, 0, 0],
             elem_bytes: 4,
             buffer_bytes: idx.storage.bytes(),
         };
-        let oo = Operand {
+        let oo = BlockOperand {
             offset: 0,
             strides: vec![(nj * inner) as i64, inner as i64, 1, 0],
             elem_bytes: out.dtype().size_bytes(),

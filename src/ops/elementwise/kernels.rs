@@ -8,7 +8,7 @@
 //! the uniform parameters (`SCALAR` override), so `a + 2.0` is one dispatch with no upload.
 
 use crate::array::Array;
-use crate::device::blocks::{collapse, plan, Block, Operand as BlockOperand};
+use crate::device::blocks::{collapse, plan, Block, BlockOperand};
 use crate::device::op_codes::{BinaryOp, UnaryOp};
 use crate::device::params::{block_count, Params};
 use crate::device::{BinarySet, Binding, Form, Kernel, PipelineKey, UnarySet, Variant};

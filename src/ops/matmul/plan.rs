@@ -2,7 +2,7 @@
 //! over (batch, M, N, K) whose operands each fit one storage binding.
 
 use crate::array::Array;
-use crate::device::blocks::{collapse, plan_granular, Block, BlockLimits, Operand, Window};
+use crate::device::blocks::{collapse, plan_granular, Block, BlockLimits, BlockOperand, Window};
 use crate::device::{Binding, DeviceInner};
 use crate::error::{Error, Result};
 
@@ -33,8 +33,8 @@ impl<'a> View<'a> {
     pub(super) fn buffer(&self) -> &'a wgpu::Buffer {
         self.array.storage.buffer().expect("non-empty operand")
     }
-    pub(super) fn operand(&self, strides: [i64; 4]) -> Operand {
-        Operand {
+    pub(super) fn operand(&self, strides: [i64; 4]) -> BlockOperand {
+        BlockOperand {
             offset: self.offset,
             strides: strides.to_vec(),
             elem_bytes: self.array.dtype().size_bytes(),
@@ -141,7 +141,7 @@ pub(super) fn plan_mnk(
     p: &Problem,
     granules: [u64; 4],
     max_k: u64,
-    ops: &[Operand],
+    ops: &[BlockOperand],
 ) -> Result<Vec<Launch>> {
     plan_mnk_from(dev, p, granules, max_k, ops, false)
 }
@@ -152,7 +152,7 @@ pub(super) fn plan_mnk_from(
     p: &Problem,
     granules: [u64; 4],
     max_k: u64,
-    ops: &[Operand],
+    ops: &[BlockOperand],
     add: bool,
 ) -> Result<Vec<Launch>> {
     let mut launches = Vec::new();
@@ -163,9 +163,9 @@ pub(super) fn plan_mnk_from(
         let mut k0 = 0;
         while k0 < p.k {
             let nk = (p.k - k0).min(max_k);
-            let shifted: Vec<Operand> = ops
+            let shifted: Vec<BlockOperand> = ops
                 .iter()
-                .map(|o| Operand {
+                .map(|o| BlockOperand {
                     offset: o.offset + b0 as i64 * o.strides[0] + k0 as i64 * o.strides[3],
                     ..o.clone()
                 })

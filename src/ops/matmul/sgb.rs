@@ -2,7 +2,7 @@
 //! their rows are whole vec4s, packed once otherwise.
 
 use crate::array::Array;
-use crate::device::blocks::Operand;
+use crate::device::blocks::BlockOperand;
 use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
@@ -96,7 +96,7 @@ pub(super) fn run_sgb(
         }
     };
     let st = |x: &Array, d: usize| x.strides()[d] as i64;
-    let view = |x: &Array, strides: [i64; 4]| Operand {
+    let view = |x: &Array, strides: [i64; 4]| BlockOperand {
         offset: x.layout.offset as i64,
         strides: strides.to_vec(),
         elem_bytes: 4,

@@ -437,7 +437,19 @@ fn every_binary_op_on_every_dtype() {
     assert!(p.sub(&q).unwrap_err().to_string().contains("bool"));
     // Mixed dtypes name both.
     let f = Array::zeros(&dev, &[4], DType::F32).unwrap();
-    let e = f.add(&p).unwrap_err().to_string();
+    let e = f.add(&p).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::DTypeMismatch {
+                op: "add",
+                expected: DType::F32,
+                got: DType::Bool
+            }
+        ),
+        "{e:?}"
+    );
+    let e = e.to_string();
     assert!(e.contains("f32") && e.contains("bool"), "{e}");
     // Scalars adopt the array's dtype; an int array refuses 2.5.
     assert_err!(

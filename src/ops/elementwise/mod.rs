@@ -96,14 +96,13 @@ pub(crate) fn binary(op: BinaryOp, lhs: Operand, rhs: Operand) -> Result<Array> 
     let dtype = arr.dtype;
     if let Operand::Array(b) = other {
         arr.same_device(name, b)?;
+        // Binary ops need equal dtypes (convert one with astype).
         if b.dtype != dtype {
-            return Err(Error::invalid(
-                name,
-                format!(
-                    "dtype mismatch: {} and {} (binary ops need equal dtypes; convert one with astype)",
-                    dtype, b.dtype
-                ),
-            ));
+            return Err(Error::DTypeMismatch {
+                op: name,
+                expected: dtype,
+                got: b.dtype,
+            });
         }
     }
     arr.device.inner.check_alive(name)?;
@@ -381,13 +380,11 @@ pub fn where_<'a, 'b>(
     let dtype = match (a, b) {
         (Operand::Array(x), Operand::Array(y)) => {
             if x.dtype != y.dtype {
-                return Err(Error::invalid(
+                return Err(Error::DTypeMismatch {
                     op,
-                    format!(
-                        "dtype mismatch: {} and {} (convert one with astype)",
-                        x.dtype, y.dtype
-                    ),
-                ));
+                    expected: x.dtype,
+                    got: y.dtype,
+                });
             }
             x.dtype
         }

@@ -98,6 +98,25 @@ pub(crate) enum BinarySet {
     Compare,
 }
 
+/// One row of the kernel spec table ([`Kernel::spec`]).
+pub(crate) struct Spec {
+    /// The label stem, e.g. `binary_float_vec4` (labels add the variant and constants).
+    pub name: String,
+    /// The entry point to compile.
+    pub entry: &'static str,
+    /// Compiled for every dtype when a `Device` starts. The others are compiled on first use of
+    /// each (op, dtype, mode) and cached (see `DeviceInner::pipeline`): the element-wise
+    /// families have one pipeline per op, and compiling all of them up front would multiply
+    /// start-up time; the subgroup-broadcast matmul kernels are compiled by the matmul tune at
+    /// first use (their unrolled bodies take LLVM seconds), the naive one only by benchmarks,
+    /// Philox per (dtype, distribution) on first draw.
+    pub eager: bool,
+    /// Relies on subgroups of exactly 8 consecutive invocations.
+    pub needs_subgroup_of_8: bool,
+    /// The override constants every pipeline of the family starts from.
+    pub constants: Vec<(&'static str, u32)>,
+}
+
 const FORMS: [Form; 2] = [Form::Strided, Form::Vec4];
 
 impl Kernel {
@@ -132,66 +151,75 @@ impl Kernel {
         v
     }
 
-    /// The entry point to compile.
-    pub fn entry(self) -> &'static str {
-        match self {
-            Kernel::MatmulSgb(rows) => super::matmul_sgb::entry_point(rows),
-            Kernel::ScanTotals => "totals_main",
-            Kernel::ScanTotalsVec4 => "totals_vec4",
-            Kernel::ScanBlocksVec4 => "main_vec4",
-            _ => "main",
-        }
-    }
-
-    /// Whether the kernel relies on subgroups of exactly 8 consecutive invocations.
-    pub fn needs_subgroup_of_8(self) -> bool {
-        matches!(self, Kernel::MatmulSgb(_))
-    }
-
-    /// Families compiled for every dtype when a `Device` starts. The others are compiled on first
-    /// use of each (op, dtype, mode) and cached (see `DeviceInner::pipeline`): the element-wise
-    /// families have one pipeline per op, and compiling all of them up front would multiply
-    /// start-up time; the subgroup-broadcast matmul kernels are compiled by the matmul tune at
-    /// first use (their unrolled bodies take LLVM seconds), the naive one only by benchmarks.
-    pub fn eager(self) -> bool {
-        matches!(
-            self,
-            Kernel::Copy
-                | Kernel::Fill
-                | Kernel::Sequence
-                | Kernel::MatmulTiled
-                | Kernel::MatmulGemv
-        )
-    }
-
-    pub fn name(self) -> String {
+    /// This family's row of the spec table: its label, entry point, when it compiles, what it
+    /// needs from the adapter, and the override constants its pipelines start from. (Which dtype
+    /// variants exist, and the text each variant is made of, are computed per variant below.)
+    pub fn spec(self) -> Spec {
         let form = |f: Form| match f {
             Form::Strided => "",
             Form::Vec4 => "_vec4",
         };
+        // Element-wise and strided kernels: `WG` invocations handling `EPT` elements each.
+        let grid = vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)];
+        let row = |name: String, entry: &'static str, eager: bool| Spec {
+            name,
+            entry,
+            eager,
+            needs_subgroup_of_8: false,
+            constants: grid.clone(),
+        };
         match self {
-            Kernel::Copy => "copy".into(),
-            Kernel::Fill => "fill".into(),
-            Kernel::Sequence => "sequence".into(),
-            Kernel::Unary(s, f) => format!("unary_{}{}", unary_set_name(s), form(f)),
-            Kernel::Binary(s, f) => format!("binary_{}{}", binary_set_name(s), form(f)),
-            Kernel::Where => "where".into(),
-            Kernel::Reduce => "reduce".into(),
-            Kernel::ReduceRows => "reduce_rows".into(),
-            Kernel::ReduceRowsF16 => "reduce_rows_f16x8".into(),
-            Kernel::ReduceCols => "reduce_cols".into(),
-            Kernel::ArgReduce => "argreduce".into(),
-            Kernel::ScanTotals => "scan_totals".into(),
-            Kernel::ScanBlocks => "scan_blocks".into(),
-            Kernel::ScanTotalsVec4 => "scan_totals_vec4".into(),
-            Kernel::ScanBlocksVec4 => "scan_blocks_vec4".into(),
-            Kernel::MatmulTiled => "matmul_tiled".into(),
-            Kernel::MatmulGemv => "matmul_gemv".into(),
-            Kernel::MatmulNaive => "matmul_naive".into(),
-            Kernel::MatmulSgb(rows) => format!("matmul_sgb{rows}x8"),
-            Kernel::Take => "take".into(),
-            Kernel::Philox => "philox".into(),
-            Kernel::Philox64 => "philox64".into(),
+            Kernel::Copy => row("copy".into(), "main", true),
+            Kernel::Fill => row("fill".into(), "main", true),
+            Kernel::Sequence => row("sequence".into(), "main", true),
+            Kernel::Unary(s, f) => row(
+                format!("unary_{}{}", unary_set_name(s), form(f)),
+                "main",
+                false,
+            ),
+            Kernel::Binary(s, f) => row(
+                format!("binary_{}{}", binary_set_name(s), form(f)),
+                "main",
+                false,
+            ),
+            Kernel::Where => row("where".into(), "main", false),
+            Kernel::Reduce => row("reduce".into(), "main", false),
+            Kernel::ReduceRows => row("reduce_rows".into(), "main", false),
+            Kernel::ReduceRowsF16 => row("reduce_rows_f16x8".into(), "main", false),
+            Kernel::ReduceCols => row("reduce_cols".into(), "main", false),
+            Kernel::ArgReduce => row("argreduce".into(), "main", false),
+            Kernel::ScanTotals => row("scan_totals".into(), "totals_main", false),
+            Kernel::ScanBlocks => row("scan_blocks".into(), "main", false),
+            Kernel::ScanTotalsVec4 => row("scan_totals_vec4".into(), "totals_vec4", false),
+            Kernel::ScanBlocksVec4 => row("scan_blocks_vec4".into(), "main_vec4", false),
+            // Matmul tiles are fixed in the shaders; the GEMV kernel has a workgroup size only.
+            Kernel::MatmulTiled => Spec {
+                constants: vec![],
+                ..row("matmul_tiled".into(), "main", true)
+            },
+            Kernel::MatmulGemv => Spec {
+                constants: vec![("WG", DEFAULT_WG)],
+                ..row("matmul_gemv".into(), "main", true)
+            },
+            Kernel::MatmulNaive => Spec {
+                constants: vec![],
+                ..row("matmul_naive".into(), "main", false)
+            },
+            Kernel::MatmulSgb(rows) => Spec {
+                needs_subgroup_of_8: true,
+                constants: vec![("WGY", 2)],
+                ..row(
+                    format!("matmul_sgb{rows}x8"),
+                    super::matmul_sgb::entry_point(rows),
+                    false,
+                )
+            },
+            Kernel::Take => Spec {
+                constants: vec![("WG", DEFAULT_WG)],
+                ..row("take".into(), "main", false)
+            },
+            Kernel::Philox => row("philox".into(), "main", false),
+            Kernel::Philox64 => row("philox64".into(), "main", false),
         }
     }
 
@@ -632,16 +660,10 @@ pub(crate) const DEFAULT_EPT: u32 = 8;
 
 impl PipelineKey {
     pub fn new(kernel: Kernel, variant: Variant) -> Self {
-        let constants = match kernel {
-            Kernel::MatmulGemv | Kernel::Take => vec![("WG", DEFAULT_WG)],
-            Kernel::MatmulTiled | Kernel::MatmulNaive => vec![],
-            Kernel::MatmulSgb(_) => vec![("WGY", 2)],
-            _ => vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
-        };
         PipelineKey {
             kernel,
             variant,
-            constants,
+            constants: kernel.spec().constants,
         }
     }
     /// A key with only the workgroup size (kernels without an `EPT` override).
@@ -677,11 +699,11 @@ impl PipelineKey {
             .map(|c| format!("{}={}", c.0, c.1))
             .collect();
         if extra.is_empty() {
-            format!("{}[{}]", self.kernel.name(), self.variant)
+            format!("{}[{}]", self.kernel.spec().name, self.variant)
         } else {
             format!(
                 "{}[{}]{{{}}}",
-                self.kernel.name(),
+                self.kernel.spec().name,
                 self.variant,
                 extra.join(",")
             )
@@ -744,7 +766,7 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
                 .map(move |v| ShaderVariant {
                     label: PipelineKey::new(k, v).label(),
                     wgsl: k.wgsl(v),
-                    entry: k.entry(),
+                    entry: k.spec().entry,
                 })
         })
         .collect()

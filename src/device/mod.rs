@@ -462,8 +462,8 @@ impl DeviceInner {
     }
 
     fn compile_all(&self) -> Result<()> {
-        for kernel in Kernel::all().into_iter().filter(|k| k.eager()) {
-            if kernel.needs_subgroup_of_8() && !self.has_subgroups_of_8() {
+        for kernel in Kernel::all().into_iter().filter(|k| k.spec().eager) {
+            if kernel.spec().needs_subgroup_of_8 && !self.has_subgroups_of_8() {
                 continue;
             }
             for variant in kernel.variants(&self.dtypes) {
@@ -500,7 +500,7 @@ impl DeviceInner {
                         label: Some(&label),
                         layout: None,
                         module: &module,
-                        entry_point: Some(key.kernel.entry()),
+                        entry_point: Some(key.kernel.spec().entry),
                         compilation_options: wgpu::PipelineCompilationOptions {
                             constants: &constants,
                             zero_initialize_workgroup_memory: false,

@@ -24,6 +24,15 @@ impl<'a> Binding<'a> {
             size: window.byte_size,
         }
     }
+
+    /// The same binding ending at its last whole `unit` bytes (vector views of a window whose
+    /// tail is not a whole vector).
+    pub fn whole_units(self, unit: u64) -> Binding<'a> {
+        Binding {
+            size: self.size / unit * unit,
+            ..self
+        }
+    }
 }
 
 impl DeviceInner {

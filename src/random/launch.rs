@@ -261,7 +261,7 @@ pub(crate) fn window(storage: &Storage, offset: u64, bytes: u64) -> Bindings<'_>
     };
     Bindings {
         dst4: vec4_binding(storage, offset, bytes),
-        aux: Binding { ..dst },
+        aux: dst,
         dst,
     }
 }
@@ -303,11 +303,7 @@ pub(crate) fn launch(
     dev.dispatch(
         key,
         p.bytes(),
-        &[
-            Binding { ..b.dst },
-            Binding { ..b.dst4 },
-            Binding { ..b.aux },
-        ],
+        &[b.dst, b.dst4, b.aux],
         u64::from(run.units),
         &[u64::from(run.count)],
     )

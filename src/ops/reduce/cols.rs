@@ -82,11 +82,7 @@ pub(super) fn reduce_cols(
     u32_of(batches * width * blocks, "partials")?;
     // The vec4 view ends at the last whole vec4 of the window.
     let v4 = 4 * eb;
-    let src4 = Binding {
-        buffer: src.buffer,
-        offset: src.offset,
-        size: src.size / v4 * v4,
-    };
+    let src4 = src.whole_units(v4);
     let invocations = quads.div_ceil(4 * LANES) * LANES * blocks * batches;
     dev.dispatch(
         &key,

@@ -133,11 +133,7 @@ pub(super) fn record_rows(dev: &DeviceInner, l: RowsLaunch) -> Result<()> {
         .u32(u32_of(l.dst_base, "result index")?)
         .u32(u32_of(l.dst_stride, "result stride")?);
     // The unit view ends at the last whole unit of the window.
-    let units = Binding {
-        buffer: l.src.buffer,
-        offset: l.src.offset,
-        size: l.src.size / u.bytes * u.bytes,
-    };
+    let units = l.src.whole_units(u.bytes);
     let invocations = if mode == 1 {
         l.m
     } else {

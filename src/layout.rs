@@ -3,6 +3,9 @@
 //! Also the shape arithmetic every layer shares: slicing requests ([`SliceArg`]), axis lists
 //! ([`Axes`]), NumPy broadcasting ([`broadcast_shapes`]). Pure host code, tested without a GPU;
 //! it names nothing above `error`.
+//!
+//! Length: about a fifth of the file is unit tests; the rest is the one concept of a strided
+//! view and the checked shape arithmetic every layer above shares.
 
 use crate::error::{Error, Result};
 

@@ -4,6 +4,10 @@
 //! Shaders live in `shaders/*.wgsl` and are embedded with `include_str!`. A variant is the file
 //! with a generated prelude of type aliases (`alias T = f32;`) and, for f16, `enable f16;`: the
 //! only text substitution. Everything else is specialised with WGSL `override` constants.
+//!
+//! Length: the registry is one table (`Kernel::spec`) plus the per-variant text generation
+//! (sources, dtype variants, preludes and the per-dtype WGSL helpers they paste in), which is
+//! where every kernel's specialisation is visible at once.
 
 use super::op_codes::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 use crate::dtype::DType;

@@ -5,6 +5,9 @@
 //! check, then its characters), the `->`, the output, diagonals, then cross-operand sizes — so the
 //! error reported for an input with several faults is the one NumPy reports. Each error names the
 //! character position it applies to. See `notes/einsum.md` §1-3 for the sources.
+//!
+//! Length: about half of this file is its unit tests (every rejection NumPy makes, one case
+//! each); the parser itself is one pass over the grammar and stays in one place.
 
 use crate::error::{Error, Result};
 

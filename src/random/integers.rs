@@ -10,7 +10,7 @@
 //! the word where the draw ends; pass 2 recomputes every tile and writes its accepted values at
 //! their positions. Ranges that are powers of two reject nothing and take one pass.
 
-use super::launch::{key, launch, vec4_binding, window, Bindings, Dist, Extra, Run};
+use super::launch::{key, launch, output_bindings, vec4_binding, Bindings, Dist, Extra, Run};
 use super::philox::StreamPos;
 use crate::array::Array;
 use crate::device::Binding;
@@ -157,7 +157,7 @@ fn count_tiles(
                 &run,
                 extra,
                 out.dtype,
-                &window(storage, t * 4, len * 4),
+                &output_bindings(storage, t * 4, len * 4),
             )?;
             t += len;
         }
@@ -222,7 +222,7 @@ fn emit_tiles(
                 count: (end - ws) as u32,
                 units: len as u32,
             };
-            let out_window = window(ostore, ws * eb, (end - ws) * eb);
+            let out_window = output_bindings(ostore, ws * eb, (end - ws) * eb);
             let b = Bindings {
                 dst4: vec4_binding(ostore, ws * eb, (end - ws) * eb),
                 aux: Binding {

@@ -213,7 +213,7 @@ pub(crate) fn generate(
                 &run,
                 extra,
                 out.dtype,
-                &window(storage, first * eb, len * eb),
+                &output_bindings(storage, first * eb, len * eb),
             )?;
             last_key = Some(key);
         }
@@ -230,7 +230,7 @@ pub(crate) fn generate(
                 &run,
                 extra,
                 out.dtype,
-                &window(sst, 0, per_unit * eb),
+                &output_bindings(sst, 0, per_unit * eb),
             )?;
             let (src, dst) = (sst.buffer(), storage.buffer());
             let (src, dst) = (src.expect("non-empty"), dst.expect("non-empty"));
@@ -252,7 +252,7 @@ pub(crate) struct Bindings<'a> {
 
 /// The bindings for an output window of `bytes` at `offset` in `storage` (the aux binding
 /// aliases it: only the integer passes use aux).
-pub(crate) fn window(storage: &Storage, offset: u64, bytes: u64) -> Bindings<'_> {
+pub(crate) fn output_bindings(storage: &Storage, offset: u64, bytes: u64) -> Bindings<'_> {
     let buffer = storage.buffer().expect("non-empty arrays have a buffer");
     let dst = Binding {
         buffer,

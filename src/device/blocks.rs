@@ -324,10 +324,31 @@ mod tests {
     }
 
     /// Every element of the launch is covered exactly once, every access stays in its window,
-    /// and every window obeys the limits.
+    /// and every window obeys the limits. Exact cover: the blocks' boxes lie inside the launch,
+    /// are pairwise disjoint and their volumes add up to it. For launches of up to 2^20 elements,
+    /// also element by element: each block, walked row-major with its collapsed shape, strides
+    /// and window, reaches exactly the buffer element the operand's own strides give for the
+    /// same launch coordinates.
     fn check_cover(shape: &[u64], ops: &[BlockOperand], limits: BlockLimits, blocks: &[Block]) {
         let total: u64 = shape.iter().product();
         assert_eq!(blocks.iter().map(Block::numel).sum::<u64>(), total);
+        for b in blocks {
+            assert_eq!(b.extent.iter().product::<u64>(), b.numel(), "{b:?}");
+            for ((&start, &extent), &n) in b.start.iter().zip(&b.extent).zip(shape) {
+                assert!(start + extent <= n, "block {b:?} leaves the launch");
+            }
+        }
+        for (i, x) in blocks.iter().enumerate() {
+            for y in &blocks[i + 1..] {
+                let apart = (0..shape.len()).any(|d| {
+                    x.start[d] + x.extent[d] <= y.start[d] || y.start[d] + y.extent[d] <= x.start[d]
+                });
+                assert!(apart, "blocks overlap: {x:?} and {y:?}");
+            }
+        }
+        if total <= 1 << 20 {
+            check_elements(shape, ops, blocks);
+        }
         for b in blocks {
             assert!(b.shape.len() <= MAX_RANK);
             assert!(b.numel() <= limits.max_elems);
@@ -349,6 +370,82 @@ mod tests {
                 assert!(lo >= 0 && hi < wlen, "block {b:?} leaves its window");
             }
         }
+    }
+
+    /// Row-major coordinates of element `k` of a box of `extent`.
+    fn coords(mut k: u64, extent: &[u64]) -> Vec<u64> {
+        let mut c = vec![0; extent.len()];
+        for d in (0..extent.len()).rev() {
+            c[d] = k % extent[d];
+            k /= extent[d];
+        }
+        c
+    }
+
+    /// Element-by-element check of [`check_cover`] (small launches).
+    fn check_elements(shape: &[u64], ops: &[BlockOperand], blocks: &[Block]) {
+        let total: u64 = shape.iter().product();
+        let mut seen = vec![0u8; total as usize];
+        for b in blocks {
+            for k in 0..b.numel() {
+                // The launch coordinates of the block's k-th element.
+                let local = coords(k, &b.extent);
+                let global: Vec<u64> = local.iter().zip(&b.start).map(|(l, s)| l + s).collect();
+                let flat = global.iter().zip(shape).fold(0, |acc, (g, n)| acc * n + g);
+                seen[flat as usize] += 1;
+                let in_block = coords(k, &b.shape);
+                for (o, (w, st)) in ops.iter().zip(b.windows.iter().zip(&b.strides)) {
+                    let want = o.offset
+                        + global
+                            .iter()
+                            .zip(&o.strides)
+                            .map(|(&g, &s)| g as i64 * s)
+                            .sum::<i64>();
+                    let rel = w.base
+                        + in_block
+                            .iter()
+                            .zip(st)
+                            .map(|(&i, &s)| i as i64 * s)
+                            .sum::<i64>();
+                    let got = (w.byte_offset / o.elem_bytes) as i64 + rel;
+                    assert_eq!(got, want, "block {b:?}, element {k} at {global:?}");
+                }
+            }
+        }
+        assert!(
+            seen.iter().all(|&c| c == 1),
+            "an element is covered {} times",
+            seen.iter().max().unwrap()
+        );
+    }
+
+    #[test]
+    fn many_small_blocks_cover_a_transposed_copy_element_by_element() {
+        // A binding of 512 bytes forces a (37, 29) transposed f32 copy into many blocks.
+        let limits = BlockLimits {
+            max_binding: 512,
+            offset_alignment: 32,
+            max_elems: 1 << 20,
+        };
+        // dst (c, r) row-major = the transpose of src (r, c) row-major, which starts 3 elements in.
+        let (r, c) = (37u64, 29u64);
+        let ops = [
+            BlockOperand {
+                offset: 3,
+                strides: vec![1, c as i64],
+                elem_bytes: 4,
+                buffer_bytes: (r * c + 3) * 4,
+            },
+            BlockOperand {
+                offset: 0,
+                strides: vec![r as i64, 1],
+                elem_bytes: 4,
+                buffer_bytes: r * c * 4,
+            },
+        ];
+        let blocks = plan("t", &[c, r], &ops, limits).unwrap();
+        assert!(blocks.len() > 10, "{} blocks", blocks.len());
+        check_cover(&[c, r], &ops, limits, &blocks);
     }
 
     #[test]

@@ -242,20 +242,39 @@ fn emit_tiles(
 mod tests {
     use super::*;
 
+    /// The crate's rule over every one of the 2^32 words: each value of [0, 6) is accepted for
+    /// exactly floor(2^32 / 6) words and `threshold(6)` words are rejected, so the draws are
+    /// exactly uniform. (Release builds only: 2^32 steps take minutes unoptimised.)
     #[test]
-    fn lemire_is_exactly_uniform_on_a_small_word_size() {
-        // The same rule on 8-bit words: every value in [0, 6) is hit by exactly
-        // floor(256 / 6) words.
-        let range = 6u32;
-        let thr = 256 % range;
-        let mut hits = [0u32; 6];
-        for x in 0..256u32 {
-            let m = x * range;
-            if (m & 0xff) >= thr {
-                hits[(m >> 8) as usize] += 1;
-            }
-        }
-        assert!(hits.iter().all(|&h| h == 256 / range));
+    #[cfg_attr(debug_assertions, ignore = "2^32 words: run with --release")]
+    fn lemire_is_exactly_uniform_over_every_word() {
+        let range = 6u64;
+        let thr = threshold(range);
+        let halves: Vec<[u64; 7]> = std::thread::scope(|s| {
+            let workers: Vec<_> = [0u64, 1 << 31]
+                .into_iter()
+                .map(|from| {
+                    s.spawn(move || {
+                        // hits[v] for v < 6, and rejections in hits[6].
+                        let mut hits = [0u64; 7];
+                        for x in from..from + (1 << 31) {
+                            match lemire(x as u32, range, thr) {
+                                Some(v) => hits[v as usize] += 1,
+                                None => hits[6] += 1,
+                            }
+                        }
+                        hits
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        let hits: Vec<u64> = (0..7).map(|i| halves[0][i] + halves[1][i]).collect();
+        assert!(
+            hits[..6].iter().all(|&h| h == (1u64 << 32) / range),
+            "{hits:?}"
+        );
+        assert_eq!(hits[6], u64::from(thr));
     }
 
     #[test]

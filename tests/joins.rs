@@ -229,8 +229,10 @@ fn take_gathers_along_an_axis() {
 
 #[test]
 fn joins_beyond_the_binding_limit() {
-    let Some(dev) = common::device() else { return };
-    // Two halves joined into a sixteenth more than one storage binding (136 MiB on lavapipe),
+    let Some(dev) = common::device_with_binding(common::TEST_BINDING) else {
+        return;
+    };
+    // Two halves joined into a sixteenth more than one storage binding (17 MiB with the 16 MiB test binding),
     // then rolled and gathered across the seam.
     let what = "joins_beyond_the_binding_limit";
     let Some(total) = common::past_binding(&dev, 4, 2, what) else {

@@ -123,8 +123,14 @@ pub struct DeviceConfig {
     /// Dtypes to treat as unsupported even when the adapter has them (their features are not
     /// requested from wgpu).
     pub disabled_dtypes: Vec<DType>,
-    /// Ask wgpu for a smaller `max_buffer_size` than the adapter offers.
+    /// Ask wgpu for a smaller `max_buffer_size` than the adapter offers (this also caps the
+    /// storage binding, which cannot exceed a buffer).
     pub max_buffer_size: Option<u64>,
+    /// Ask wgpu for a smaller `max_storage_buffer_binding_size` than the adapter offers, buffers
+    /// left as they are: arrays larger than one binding, and the launches that split over
+    /// several bindings, then appear at small sizes (tests use this to cross a binding cheaply
+    /// on every adapter). Values below 4 KiB are raised to 4 KiB.
+    pub max_binding_size: Option<u64>,
     /// The memory pool's byte limit (`GPUARRAY_MEMORY_LIMIT`, e.g. `512M`, `2G`).
     pub memory_limit: Option<u64>,
     /// How long any wait for the GPU may take (`GPUARRAY_TIMEOUT_SECS`; default 600 s).

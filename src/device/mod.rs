@@ -150,6 +150,10 @@ impl Device {
         let features = requested_features(&adapter, &config.disabled_dtypes);
         // The adapter's full limits (the defaults cap buffers at 256 MiB), optionally lowered.
         let mut limits = adapter.limits();
+        if let Some(b) = config.max_binding_size {
+            limits.max_storage_buffer_binding_size =
+                limits.max_storage_buffer_binding_size.min(b.max(4096));
+        }
         if let Some(m) = config.max_buffer_size {
             limits.max_buffer_size = limits.max_buffer_size.min(m);
             limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(m);

@@ -10,10 +10,29 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::time::Duration;
 
+/// The storage binding of the devices the binding-crossing tests use (16 MiB): their arrays are
+/// sized a little past it, so they cross binding windows on every adapter at a small cost.
+pub const TEST_BINDING: u64 = 16 << 20;
+
+/// A test device whose storage bindings are capped at `binding` bytes (buffers are not): arrays
+/// a few times that size cross binding windows on every adapter, cheaply.
+pub fn device_with_binding(binding: u64) -> Option<Device> {
+    device_from(gpuarray::DeviceConfig::from_env().and_then(|config| {
+        Device::with_config(gpuarray::DeviceConfig {
+            max_binding_size: Some(binding),
+            ..config
+        })
+    }))
+}
+
 /// The test device, or None (with a printed reason) when no adapter exists and GPUARRAY_REQUIRE_GPU is not 1.
 /// With GPUARRAY_REQUIRE_GPU=1 a missing adapter panics, so GPU tests never pass silently in CI.
 pub fn device() -> Option<Device> {
-    match Device::new() {
+    device_from(Device::new())
+}
+
+fn device_from(made: gpuarray::Result<Device>) -> Option<Device> {
+    match made {
         Ok(dev) => Some(dev),
         Err(e) => {
             if std::env::var("GPUARRAY_REQUIRE_GPU").as_deref() == Ok("1") {

@@ -834,28 +834,59 @@ mod tests {
     }
 
     /// NumPy's `_optimal_path`, literally: breadth first over every order, keeping those whose
-    /// intermediates fit, then the first cheapest; an n-ary tail where nothing fits.
-    fn numpy_optimal(model: &Model, sets: &[Set], limit: u128) -> Vec<Vec<usize>> {
-        let n = sets.len();
-        let mut full: Vec<(u128, Vec<Vec<usize>>, Vec<Set>)> = vec![(0, vec![], sets.to_vec())];
+    /// intermediates fit, then the first cheapest; an n-ary tail where nothing fits. Written out
+    /// again (with `_find_contraction`, `_flop_count` and `_compute_size_by_dict`) on ordered
+    /// label sets, with none of the planner's code or cost model: the independent reference.
+    fn numpy_optimal_reference(parsed: &Parsed, limit: u128) -> Vec<Vec<usize>> {
+        use std::collections::BTreeSet;
+        type Labels = BTreeSet<Label>;
+        let size = |set: &Labels| -> u128 {
+            set.iter().fold(1u128, |p, &l| {
+                p.saturating_mul(parsed.sizes[l as usize] as u128)
+            })
+        };
+        let output: Labels = parsed.output.iter().copied().collect();
+        let inputs: Vec<Labels> = parsed
+            .inputs
+            .iter()
+            .map(|t| t.iter().copied().collect())
+            .collect();
+        let n = inputs.len();
+        let mut full: Vec<(u128, Vec<Vec<usize>>, Vec<Labels>)> = vec![(0, vec![], inputs)];
         for iteration in 0..n - 1 {
             let m = n - iteration;
             let mut next = Vec::new();
-            for (cost, path, remaining) in &full {
+            for (cost, positions, remaining) in &full {
                 for i in 0..m {
                     for j in i + 1..m {
-                        let c = model.contract(remaining, &[i, j]);
-                        if model.size(c.result) > limit {
+                        // _find_contraction((i, j), remaining, output)
+                        let mut contract = Labels::new();
+                        let mut remain = output.clone();
+                        let mut rest = Vec::new();
+                        for (k, set) in remaining.iter().enumerate() {
+                            if k == i || k == j {
+                                contract.extend(set);
+                            } else {
+                                remain.extend(set);
+                                rest.push(set.clone());
+                            }
+                        }
+                        let result: Labels = remain.intersection(&contract).copied().collect();
+                        let removed = contract.len() > result.len();
+                        if size(&result) > limit {
                             continue;
                         }
-                        let mut p = path.clone();
-                        p.push(vec![i, j]);
-                        let total = cost + model.flops(c.touched, c.removed != 0, 2);
-                        next.push((total, p, Model::after(remaining, (i, j), c.result)));
+                        rest.push(result);
+                        // _flop_count(contract, removed, 2): max(1, 2 - 1) + inner.
+                        let flops = size(&contract).saturating_mul(1 + u128::from(removed));
+                        let mut path = positions.clone();
+                        path.push(vec![i, j]);
+                        next.push((cost.saturating_add(flops), path, rest));
                     }
                 }
             }
             if next.is_empty() {
+                // Python's min: the first of the cheapest.
                 let best = full.iter().min_by_key(|r| r.0).expect("a partial path");
                 let mut path = best.1.clone();
                 path.push((0..m).collect());
@@ -925,12 +956,13 @@ mod tests {
                 None
             };
             let plan = plan(&parsed, Strategy::Optimal, limit);
-            let model = Model::new(&parsed);
-            let sets: Vec<Set> = parsed.inputs.iter().map(|t| set_of(t)).collect();
-            if sets.iter().fold(0, |a, &s| a | s) == model.output {
+            let all: std::collections::BTreeSet<Label> =
+                parsed.inputs.iter().flatten().copied().collect();
+            let out: std::collections::BTreeSet<Label> = parsed.output.iter().copied().collect();
+            if all == out {
                 continue; // NumPy does not search these at all
             }
-            let want = numpy_optimal(&model, &sets, plan.memory_limit);
+            let want = numpy_optimal_reference(&parsed, plan.memory_limit);
             match want.iter().position(|p| p.len() != 2) {
                 Some(k) => {
                     fallbacks += 1;

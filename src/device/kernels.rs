@@ -344,11 +344,14 @@ impl Kernel {
             ),
             Kernel::Unary(UnarySet::Predicate, _)
             | Kernel::Binary(BinarySet::Compare, _)
-            | Kernel::Where
-            | Kernel::ScanTotals
+            | Kernel::Where => ones(&mut dtypes.iter().copied()),
+            // Bool arrays are scanned as i32 (NumPy counts them).
+            Kernel::ScanTotals
             | Kernel::ScanBlocks
             | Kernel::ScanTotalsVec4
-            | Kernel::ScanBlocksVec4 => ones(&mut dtypes.iter().copied()),
+            | Kernel::ScanBlocksVec4 => {
+                ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool))
+            }
             Kernel::ReduceRowsF16 => {
                 // f16 input only: into f32 partials, f16 results or bool (any/all).
                 if dtypes.contains(&DType::F16) {
@@ -373,6 +376,13 @@ impl Kernel {
                         .filter(|&&d| d != DType::Bool)
                         .map(|&d| Variant::pair(d, DType::Bool)),
                 );
+                match self {
+                    // f16 rows are read by the f16x8 kernel; this one sees only their partials.
+                    Kernel::ReduceRows => v.retain(|x| x.a != DType::F16),
+                    // The columns kernel is stage 1 only: it never turns f32 partials into f16.
+                    Kernel::ReduceCols => v.retain(|&x| x != Variant::pair(DType::F32, DType::F16)),
+                    _ => {}
+                }
                 v
             }
             Kernel::MatmulTiled | Kernel::MatmulGemv | Kernel::MatmulNaive => {
@@ -390,8 +400,13 @@ impl Kernel {
                     .filter(|&d| d != DType::Bool && d.size_bytes() == 4),
             ),
             Kernel::ArgReduce => {
-                // (input, accumulator): stage 1 reads the array, stage 2 the f32 partials of f16.
-                let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
+                // (input, accumulator): stage 1 reads the array (f16 into an f32 accumulator),
+                // stage 2 the partials; bool arrays are compared as i32.
+                let mut v: Vec<Variant> = dtypes
+                    .iter()
+                    .filter(|&&d| d != DType::Bool && d != DType::F16)
+                    .map(|&d| Variant::pair(d, d))
+                    .collect();
                 if dtypes.contains(&DType::F16) {
                     v.push(Variant::pair(DType::F16, DType::F32));
                 }

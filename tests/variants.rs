@@ -49,6 +49,20 @@ fn casts_between_every_pair_of_dtypes() {
 }
 
 #[test]
+fn transposed_copies_of_every_dtype() {
+    let Some(dev) = common::device() else { return };
+    let host = ints(24, 8);
+    for d in dtypes(&dev) {
+        let a = upload(&dev, &host, &[6, 4], d);
+        let got = read(&a.t().contiguous().unwrap());
+        let want: Vec<f64> = (0..24)
+            .map(|k| as_dtype(host[(k % 6) * 4 + k / 6], d))
+            .collect();
+        assert_eq!(got, want, "contiguous transpose {d}");
+    }
+}
+
+#[test]
 fn comparisons_and_integer_ops_in_both_forms() {
     let Some(dev) = common::device() else { return };
     // (8, 4) contiguous runs the vec4 skeleton; its transpose the strided one.

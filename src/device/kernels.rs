@@ -5,14 +5,13 @@
 //! with a generated prelude of type aliases (`alias T = f32;`) and, for f16, `enable f16;`: the
 //! only text substitution. Everything else is specialised with WGSL `override` constants.
 //!
-//! Length: the registry is one table (`Kernel::spec`) plus the per-variant text generation
-//! (sources, dtype variants, preludes and the per-dtype WGSL helpers they paste in), which is
-//! where every kernel's specialisation is visible at once.
+//! Pipeline identities and the cache are in `pipeline.rs`; the per-dtype WGSL helper text the
+//! preludes paste in is in `wgsl_helpers.rs`.
 
 use super::op_codes::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
+use super::pipeline::{PipelineKey, Variant, DEFAULT_EPT, DEFAULT_WG};
+use super::wgsl_helpers::{elementwise_prelude, helpers, saturation, truth_in};
 use crate::dtype::DType;
-use std::collections::HashMap;
-use std::sync::RwLock;
 
 /// A kernel family: one `.wgsl` file (element-wise families: an op file plus a skeleton file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -535,226 +534,6 @@ impl Kernel {
     }
 }
 
-/// The clamp bounds, as `Src` literals, that make a float-to-integer conversion saturate: the
-/// integer's range rounded inwards to values the float type holds.
-fn saturation(src: DType, dst: DType) -> Option<(&'static str, &'static str)> {
-    match (src, dst) {
-        (DType::F32, DType::I32) => Some(("-2147483648.0f", "2147483520.0f")),
-        (DType::F32, DType::U32) => Some(("0.0f", "4294967040.0f")),
-        (DType::F64, DType::I32) => Some(("-2147483648.0lf", "2147483647.0lf")),
-        (DType::F64, DType::U32) => Some(("0.0lf", "4294967295.0lf")),
-        (DType::F16, DType::U32) => Some(("0.0h", "65504.0h")),
-        _ => None,
-    }
-}
-
-/// `fn truth_in(x: In) -> bool`: NumPy's bool() of an input element, by bits for floats (non-zero
-/// magnitude bits: NaN is true, ±0 false).
-fn truth_in(dtype: DType) -> &'static str {
-    match dtype {
-        DType::F32 | DType::F16 => {
-            "fn truth_in(x: In) -> bool { return (bitcast<u32>(f32(x)) & 0x7fffffffu) != 0u; }\n"
-        }
-        DType::F64 => {
-            "fn truth_in(x: In) -> bool { return (bitcast<u32>(f32(x)) & 0x7fffffffu) != 0u || x != 0.0lf; }\n"
-        }
-        _ => "fn truth_in(x: In) -> bool { return x != In(0); }\n",
-    }
-}
-
-fn unary_set_name(s: UnarySet) -> &'static str {
-    match s {
-        UnarySet::Float => "float",
-        UnarySet::Int => "int",
-        UnarySet::Predicate => "predicate",
-    }
-}
-
-fn binary_set_name(s: BinarySet) -> &'static str {
-    match s {
-        BinarySet::Float => "float",
-        BinarySet::Int => "int",
-        BinarySet::Compare => "compare",
-    }
-}
-
-/// Aliases of the element-wise kernels: `T`/`C` the input's storage/compute types, `O`/`R` the
-/// output's, and the helpers for `C`.
-fn elementwise_prelude(input: DType, output: DType) -> String {
-    format!(
-        "alias T = {};\nalias C = {};\nalias O = {};\nalias R = {};\n{}",
-        input.wgsl(),
-        input.wgsl_compute(),
-        output.wgsl(),
-        output.wgsl_compute(),
-        helpers("C", input)
-    )
-}
-
-/// Per-dtype helpers over the compute type named `ty`: NaN and infinity tests by bits (lavapipe
-/// folds `x != x` to false and its `max`/`min` swallow NaN, so nothing here relies on float
-/// comparisons of a value with itself), the sign bit, and NaN/infinity constants.
-fn helpers(ty: &str, dtype: DType) -> String {
-    match dtype {
-        DType::F32 | DType::F16 => format!(
-            "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }}\n\
-             fn is_inf(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }}\n\
-             fn sign_bit(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x80000000u) != 0u; }}\n\
-             fn nan_value() -> {ty} {{ return bitcast<f32>(0x7fc00000u); }}\n\
-             fn inf_value() -> {ty} {{ return bitcast<f32>(0x7f800000u); }}\n\
-             fn lowest() -> {ty} {{ return -inf_value(); }}\n\
-             fn highest() -> {ty} {{ return inf_value(); }}\n"
-        ),
-        // f64 has no 64-bit bitcast without SHADER_INT64: narrowing to f32 keeps NaN a NaN and
-        // keeps the sign (also of -0.0 and of tiny values); infinity is the one non-zero value
-        // equal to its half.
-        DType::F64 => format!(
-            "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(f32(x)) & 0x7fffffffu) > 0x7f800000u; }}\n\
-             fn is_inf(x: {ty}) -> bool {{ return x != 0.0lf && x * 0.5lf == x; }}\n\
-             fn sign_bit(x: {ty}) -> bool {{ return (bitcast<u32>(f32(x)) & 0x80000000u) != 0u; }}\n\
-             fn nan_value() -> {ty} {{ return {ty}(bitcast<f32>(0x7fc00000u)); }}\n\
-             fn inf_value() -> {ty} {{ return {ty}(bitcast<f32>(0x7f800000u)); }}\n\
-             fn lowest() -> {ty} {{ return -inf_value(); }}\n\
-             fn highest() -> {ty} {{ return inf_value(); }}\n"
-        ),
-        DType::I32 => format!(
-            "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
-             fn is_inf(x: {ty}) -> bool {{ return false; }}\n\
-             fn sign_bit(x: {ty}) -> bool {{ return x < 0; }}\n\
-             fn nan_value() -> {ty} {{ return 0; }}\n\
-             fn inf_value() -> {ty} {{ return 2147483647; }}\n\
-             fn lowest() -> {ty} {{ return ~2147483647; }}\n\
-             fn highest() -> {ty} {{ return 2147483647; }}\n"
-        ),
-        DType::U32 | DType::Bool => format!(
-            "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
-             fn is_inf(x: {ty}) -> bool {{ return false; }}\n\
-             fn sign_bit(x: {ty}) -> bool {{ return false; }}\n\
-             fn nan_value() -> {ty} {{ return 0u; }}\n\
-             fn inf_value() -> {ty} {{ return 4294967295u; }}\n\
-             fn lowest() -> {ty} {{ return 0u; }}\n\
-             fn highest() -> {ty} {{ return 4294967295u; }}\n"
-        ),
-    }
-}
-
-/// The dtypes one variant is specialised for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Variant {
-    pub a: DType,
-    pub b: Option<DType>,
-}
-
-impl Variant {
-    pub fn one(a: DType) -> Self {
-        Variant { a, b: None }
-    }
-    pub fn pair(a: DType, b: DType) -> Self {
-        Variant { a, b: Some(b) }
-    }
-}
-
-impl std::fmt::Display for Variant {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.b {
-            Some(b) => write!(f, "{}->{}", self.a, b),
-            None => write!(f, "{}", self.a),
-        }
-    }
-}
-
-/// A compiled pipeline's identity.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) struct PipelineKey {
-    pub kernel: Kernel,
-    pub variant: Variant,
-    /// Override constants, sorted by name.
-    pub constants: Vec<(&'static str, u32)>,
-}
-
-/// The workgroup size of the element-wise kernels.
-pub(crate) const DEFAULT_WG: u32 = 256;
-/// Elements each invocation of an element-wise kernel handles.
-pub(crate) const DEFAULT_EPT: u32 = 8;
-
-impl PipelineKey {
-    pub fn new(kernel: Kernel, variant: Variant) -> Self {
-        PipelineKey {
-            kernel,
-            variant,
-            constants: kernel.spec().constants,
-        }
-    }
-    /// A key with only the workgroup size (kernels without an `EPT` override).
-    pub fn bare(kernel: Kernel, variant: Variant) -> Self {
-        PipelineKey {
-            kernel,
-            variant,
-            constants: vec![("WG", DEFAULT_WG)],
-        }
-    }
-    /// Elements one workgroup covers (`WG * EPT`).
-    pub fn elements_per_workgroup(&self) -> u64 {
-        let get = |name: &str, default: u32| {
-            self.constants
-                .iter()
-                .find(|c| c.0 == name)
-                .map_or(default, |c| c.1) as u64
-        };
-        get("WG", DEFAULT_WG) * get("EPT", 1)
-    }
-    /// Adds (or replaces) an override constant, keeping the list sorted by name.
-    pub fn with(mut self, name: &'static str, value: u32) -> Self {
-        self.constants.retain(|c| c.0 != name);
-        self.constants.push((name, value));
-        self.constants.sort();
-        self
-    }
-    pub fn label(&self) -> String {
-        let extra: Vec<String> = self
-            .constants
-            .iter()
-            .filter(|c| c.0 != "EPT" && c.0 != "WG")
-            .map(|c| format!("{}={}", c.0, c.1))
-            .collect();
-        if extra.is_empty() {
-            format!("{}[{}]", self.kernel.spec().name, self.variant)
-        } else {
-            format!(
-                "{}[{}]{{{}}}",
-                self.kernel.spec().name,
-                self.variant,
-                extra.join(",")
-            )
-        }
-    }
-}
-
-/// Compiled pipelines; filled at start-up, extended lazily for new override constants.
-#[derive(Default)]
-pub(crate) struct PipelineCache {
-    map: RwLock<HashMap<PipelineKey, wgpu::ComputePipeline>>,
-}
-
-impl PipelineCache {
-    pub fn get(&self, key: &PipelineKey) -> Option<wgpu::ComputePipeline> {
-        self.map
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(key)
-            .cloned()
-    }
-    pub fn insert(&self, key: PipelineKey, p: wgpu::ComputePipeline) {
-        self.map
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, p);
-    }
-    pub fn len(&self) -> usize {
-        self.map.read().unwrap_or_else(|e| e.into_inner()).len()
-    }
-}
-
 /// One shipped shader variant: its label and its complete WGSL source.
 ///
 /// Returned by [`shader_variants`] so tools and tests can validate every variant the crate can
@@ -789,4 +568,20 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
                 })
         })
         .collect()
+}
+
+fn unary_set_name(s: UnarySet) -> &'static str {
+    match s {
+        UnarySet::Float => "float",
+        UnarySet::Int => "int",
+        UnarySet::Predicate => "predicate",
+    }
+}
+
+fn binary_set_name(s: BinarySet) -> &'static str {
+    match s {
+        BinarySet::Float => "float",
+        BinarySet::Int => "int",
+        BinarySet::Compare => "compare",
+    }
 }

@@ -1,7 +1,7 @@
 //! Recording one kernel launch: pipeline, uniform parameters, storage bindings, a 2-D grid.
 
 use super::blocks::{grid, Window};
-use super::kernels::PipelineKey;
+use super::pipeline::PipelineKey;
 use super::DeviceInner;
 use crate::error::{Error, Result};
 use std::num::NonZeroU64;

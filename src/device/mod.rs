@@ -9,14 +9,17 @@ mod launch;
 pub(crate) mod matmul_sgb;
 pub(crate) mod op_codes;
 pub(crate) mod params;
+mod pipeline;
 mod scheduler;
 mod staging;
+mod wgsl_helpers;
 
 use config::{env_flag, timeout_millis};
 pub use config::{Backend, DeviceConfig, DeviceOptions, MAX_TIMEOUT};
 pub use kernels::{shader_variants, ShaderVariant};
-pub(crate) use kernels::{BinarySet, Form, Kernel, PipelineKey, UnarySet, Variant};
+pub(crate) use kernels::{BinarySet, Form, Kernel, UnarySet};
 pub(crate) use launch::Binding;
+pub(crate) use pipeline::{PipelineKey, Variant};
 pub(crate) use staging::{read_bytes, read_bytes_async};
 
 use crate::dtype::DType;
@@ -96,7 +99,7 @@ pub(crate) struct DeviceInner {
     pub info: DeviceInfo,
     pub limits: wgpu::Limits,
     pub dtypes: Vec<DType>,
-    pub pipelines: kernels::PipelineCache,
+    pub pipelines: pipeline::PipelineCache,
     pub pool: Arc<Pool<WgpuBacking>>,
     pub staging: Arc<Pool<WgpuBacking>>,
     pending: Mutex<scheduler::Pending>,
@@ -217,7 +220,7 @@ impl Device {
             info,
             limits,
             dtypes,
-            pipelines: kernels::PipelineCache::default(),
+            pipelines: pipeline::PipelineCache::default(),
             pool,
             staging,
             pending: Mutex::new(Default::default()),

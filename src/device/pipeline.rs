@@ -1,0 +1,124 @@
+//! A compiled pipeline's identity — kernel, dtype variant, override constants — and the cache of
+//! compiled pipelines keyed by it.
+
+use super::kernels::Kernel;
+use crate::dtype::DType;
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+/// The dtypes one variant is specialised for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Variant {
+    pub a: DType,
+    pub b: Option<DType>,
+}
+
+impl Variant {
+    pub fn one(a: DType) -> Self {
+        Variant { a, b: None }
+    }
+    pub fn pair(a: DType, b: DType) -> Self {
+        Variant { a, b: Some(b) }
+    }
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.b {
+            Some(b) => write!(f, "{}->{}", self.a, b),
+            None => write!(f, "{}", self.a),
+        }
+    }
+}
+
+/// A compiled pipeline's identity.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PipelineKey {
+    pub kernel: Kernel,
+    pub variant: Variant,
+    /// Override constants, sorted by name.
+    pub constants: Vec<(&'static str, u32)>,
+}
+
+/// The workgroup size of the element-wise kernels.
+pub(crate) const DEFAULT_WG: u32 = 256;
+/// Elements each invocation of an element-wise kernel handles.
+pub(crate) const DEFAULT_EPT: u32 = 8;
+
+impl PipelineKey {
+    pub fn new(kernel: Kernel, variant: Variant) -> Self {
+        PipelineKey {
+            kernel,
+            variant,
+            constants: kernel.spec().constants,
+        }
+    }
+    /// A key with only the workgroup size (kernels without an `EPT` override).
+    pub fn bare(kernel: Kernel, variant: Variant) -> Self {
+        PipelineKey {
+            kernel,
+            variant,
+            constants: vec![("WG", DEFAULT_WG)],
+        }
+    }
+    /// Elements one workgroup covers (`WG * EPT`).
+    pub fn elements_per_workgroup(&self) -> u64 {
+        let get = |name: &str, default: u32| {
+            self.constants
+                .iter()
+                .find(|c| c.0 == name)
+                .map_or(default, |c| c.1) as u64
+        };
+        get("WG", DEFAULT_WG) * get("EPT", 1)
+    }
+    /// Adds (or replaces) an override constant, keeping the list sorted by name.
+    pub fn with(mut self, name: &'static str, value: u32) -> Self {
+        self.constants.retain(|c| c.0 != name);
+        self.constants.push((name, value));
+        self.constants.sort();
+        self
+    }
+    pub fn label(&self) -> String {
+        let extra: Vec<String> = self
+            .constants
+            .iter()
+            .filter(|c| c.0 != "EPT" && c.0 != "WG")
+            .map(|c| format!("{}={}", c.0, c.1))
+            .collect();
+        if extra.is_empty() {
+            format!("{}[{}]", self.kernel.spec().name, self.variant)
+        } else {
+            format!(
+                "{}[{}]{{{}}}",
+                self.kernel.spec().name,
+                self.variant,
+                extra.join(",")
+            )
+        }
+    }
+}
+
+/// Compiled pipelines; filled at start-up, extended lazily for new override constants.
+#[derive(Default)]
+pub(crate) struct PipelineCache {
+    map: RwLock<HashMap<PipelineKey, wgpu::ComputePipeline>>,
+}
+
+impl PipelineCache {
+    pub fn get(&self, key: &PipelineKey) -> Option<wgpu::ComputePipeline> {
+        self.map
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
+    }
+    pub fn insert(&self, key: PipelineKey, p: wgpu::ComputePipeline) {
+        self.map
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, p);
+    }
+    pub fn len(&self) -> usize {
+        self.map.read().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}

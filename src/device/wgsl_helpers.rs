@@ -1,0 +1,92 @@
+//! WGSL text the registry pastes into kernel preludes, per dtype: NaN/infinity/sign tests by
+//! bits (lavapipe folds `x != x`), saturation bounds of float-to-integer casts, NumPy's truth of
+//! an element, and the element-wise aliases.
+
+use crate::dtype::DType;
+
+/// The clamp bounds, as `Src` literals, that make a float-to-integer conversion saturate: the
+/// integer's range rounded inwards to values the float type holds.
+pub(super) fn saturation(src: DType, dst: DType) -> Option<(&'static str, &'static str)> {
+    match (src, dst) {
+        (DType::F32, DType::I32) => Some(("-2147483648.0f", "2147483520.0f")),
+        (DType::F32, DType::U32) => Some(("0.0f", "4294967040.0f")),
+        (DType::F64, DType::I32) => Some(("-2147483648.0lf", "2147483647.0lf")),
+        (DType::F64, DType::U32) => Some(("0.0lf", "4294967295.0lf")),
+        (DType::F16, DType::U32) => Some(("0.0h", "65504.0h")),
+        _ => None,
+    }
+}
+
+/// `fn truth_in(x: In) -> bool`: NumPy's bool() of an input element, by bits for floats (non-zero
+/// magnitude bits: NaN is true, ±0 false).
+pub(super) fn truth_in(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F32 | DType::F16 => {
+            "fn truth_in(x: In) -> bool { return (bitcast<u32>(f32(x)) & 0x7fffffffu) != 0u; }\n"
+        }
+        DType::F64 => {
+            "fn truth_in(x: In) -> bool { return (bitcast<u32>(f32(x)) & 0x7fffffffu) != 0u || x != 0.0lf; }\n"
+        }
+        _ => "fn truth_in(x: In) -> bool { return x != In(0); }\n",
+    }
+}
+
+/// Aliases of the element-wise kernels: `T`/`C` the input's storage/compute types, `O`/`R` the
+/// output's, and the helpers for `C`.
+pub(super) fn elementwise_prelude(input: DType, output: DType) -> String {
+    format!(
+        "alias T = {};\nalias C = {};\nalias O = {};\nalias R = {};\n{}",
+        input.wgsl(),
+        input.wgsl_compute(),
+        output.wgsl(),
+        output.wgsl_compute(),
+        helpers("C", input)
+    )
+}
+
+/// Per-dtype helpers over the compute type named `ty`: NaN and infinity tests by bits (lavapipe
+/// folds `x != x` to false and its `max`/`min` swallow NaN, so nothing here relies on float
+/// comparisons of a value with itself), the sign bit, and NaN/infinity constants.
+pub(super) fn helpers(ty: &str, dtype: DType) -> String {
+    match dtype {
+        DType::F32 | DType::F16 => format!(
+            "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }}\n\
+             fn is_inf(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }}\n\
+             fn sign_bit(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x80000000u) != 0u; }}\n\
+             fn nan_value() -> {ty} {{ return bitcast<f32>(0x7fc00000u); }}\n\
+             fn inf_value() -> {ty} {{ return bitcast<f32>(0x7f800000u); }}\n\
+             fn lowest() -> {ty} {{ return -inf_value(); }}\n\
+             fn highest() -> {ty} {{ return inf_value(); }}\n"
+        ),
+        // f64 has no 64-bit bitcast without SHADER_INT64: narrowing to f32 keeps NaN a NaN and
+        // keeps the sign (also of -0.0 and of tiny values); infinity is the one non-zero value
+        // equal to its half.
+        DType::F64 => format!(
+            "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(f32(x)) & 0x7fffffffu) > 0x7f800000u; }}\n\
+             fn is_inf(x: {ty}) -> bool {{ return x != 0.0lf && x * 0.5lf == x; }}\n\
+             fn sign_bit(x: {ty}) -> bool {{ return (bitcast<u32>(f32(x)) & 0x80000000u) != 0u; }}\n\
+             fn nan_value() -> {ty} {{ return {ty}(bitcast<f32>(0x7fc00000u)); }}\n\
+             fn inf_value() -> {ty} {{ return {ty}(bitcast<f32>(0x7f800000u)); }}\n\
+             fn lowest() -> {ty} {{ return -inf_value(); }}\n\
+             fn highest() -> {ty} {{ return inf_value(); }}\n"
+        ),
+        DType::I32 => format!(
+            "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
+             fn is_inf(x: {ty}) -> bool {{ return false; }}\n\
+             fn sign_bit(x: {ty}) -> bool {{ return x < 0; }}\n\
+             fn nan_value() -> {ty} {{ return 0; }}\n\
+             fn inf_value() -> {ty} {{ return 2147483647; }}\n\
+             fn lowest() -> {ty} {{ return ~2147483647; }}\n\
+             fn highest() -> {ty} {{ return 2147483647; }}\n"
+        ),
+        DType::U32 | DType::Bool => format!(
+            "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
+             fn is_inf(x: {ty}) -> bool {{ return false; }}\n\
+             fn sign_bit(x: {ty}) -> bool {{ return false; }}\n\
+             fn nan_value() -> {ty} {{ return 0u; }}\n\
+             fn inf_value() -> {ty} {{ return 4294967295u; }}\n\
+             fn lowest() -> {ty} {{ return 0u; }}\n\
+             fn highest() -> {ty} {{ return 4294967295u; }}\n"
+        ),
+    }
+}

@@ -1,7 +1,6 @@
-//! The N-d [`Array`]: a [`Layout`](layout::Layout) (shape, strides, offset) over pooled GPU storage.
-//!
-//! Constructors live in `constructors.rs`, host transfers in `transfer.rs`, views in `views.rs`;
-//! the kernels they launch are in `crate::ops`.
+//! The N-d [`Array`]: a [`Layout`](crate::layout::Layout) (shape, strides, offset) over pooled GPU
+//! storage. Views live in `views.rs`, host transfers in `transfer.rs`, and the strided copy/cast
+//! kernel they need in `copy.rs`; every other operation lives with its kernels in the ops layer.
 
 mod copy;
 mod transfer;

@@ -102,7 +102,7 @@ impl DeviceOptions {
     }
 }
 
-/// Everything [`Device::with_config`] can set: the adapter choice plus device-level settings.
+/// Everything [`Device::with_config`](crate::Device::with_config) can set: the adapter choice plus device-level settings.
 ///
 /// ```
 /// use gpuarray::{DType, Device, DeviceConfig};

@@ -1,5 +1,6 @@
-//! The host side of each kernel family: building parameters, splitting launches into blocks
-//! that fit the adapter's limits, and recording them.
+//! The operations on arrays, one file or folder per family, each holding its `impl Array` methods
+//! beside the host side of its kernels: building parameters, splitting launches into blocks that
+//! fit the adapter's limits, and recording them.
 
 mod constructors;
 pub(crate) mod einsum;

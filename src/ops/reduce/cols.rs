@@ -6,12 +6,11 @@
 //! rows. Stage 1 folds blocks of `BLOCK` rows into partials stored [M, blocks]; stage 2 is the
 //! rows kernel over those rows (a tree per column), so there are two stages at most.
 
-use super::common::{new_partials, partial_dtype, u32_of, whole, ReduceOp};
+use super::common::{new_partials, partial_dtype, u32_of, whole, Reduction};
 use super::rows::rows_stage2;
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
-use crate::dtype::DType;
+use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::error::{Error, Result};
 
 /// Workgroup size of the columns kernel (no shared memory: only the launch granularity).
@@ -31,11 +30,7 @@ pub(super) fn cols_blocks(rows: u64) -> u64 {
 /// `batches * width` elements of `out_dtype`).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn reduce_cols(
-    dev: &DeviceInner,
-    opname: &'static str,
-    op: ReduceOp,
-    dtype: DType,
-    out_dtype: DType,
+    r: &Reduction,
     src: Binding,
     base: u64,
     row_stride: i64,
@@ -44,6 +39,13 @@ pub(super) fn reduce_cols(
     (batches, batch_stride): (u64, i64),
     out: &Array,
 ) -> Result<()> {
+    let Reduction {
+        dev,
+        opname,
+        op,
+        dtype,
+        out_dtype,
+    } = *r;
     let eb = dtype.size_bytes();
     let blocks = cols_blocks(rows);
     let quads = width.div_ceil(4);

@@ -5,9 +5,20 @@ use crate::array::Array;
 use crate::device::blocks::collapse;
 pub(crate) use crate::device::op_codes::ReduceOp;
 use crate::device::params::Params;
-use crate::device::Binding;
+use crate::device::{Binding, DeviceInner};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+
+/// What every reduction launcher is asked: on which device, for which call (named in errors),
+/// which op, from which input dtype into which output dtype.
+#[derive(Clone, Copy)]
+pub(crate) struct Reduction<'a> {
+    pub dev: &'a DeviceInner,
+    pub opname: &'static str,
+    pub op: ReduceOp,
+    pub dtype: DType,
+    pub out_dtype: DType,
+}
 
 /// The accumulator/partial dtype for `op` on `dtype`.
 pub(crate) fn partial_dtype(op: ReduceOp, dtype: DType) -> DType {

@@ -18,7 +18,7 @@
 //! rows, or segments of one row — whose chunks write to their own partial slots.
 
 use super::cols::{cols_blocks, reduce_cols};
-use super::common::{partial_dtype, u32_of, whole, Group, ReduceOp};
+use super::common::{partial_dtype, u32_of, whole, Group, ReduceOp, Reduction};
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use super::rows::{
     reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable,
@@ -132,6 +132,13 @@ pub(crate) fn reduce(
 ) -> Result<Reduced> {
     let dev_handle = x.device().clone();
     let dev = &dev_handle.inner;
+    let call = Reduction {
+        dev,
+        opname,
+        op,
+        dtype: x.dtype(),
+        out_dtype,
+    };
     let nd = x.ndim();
     let kept: Vec<usize> = (0..nd).filter(|d| !axes.contains(d)).collect();
     let out_shape: Vec<usize> = kept.iter().map(|&d| x.shape()[d]).collect();
@@ -175,19 +182,7 @@ pub(crate) fn reduce(
         if let Some((src, base)) = whole.filter(|(s, _)| unit_bindable(s.size, unit(1, x.dtype())))
         {
             return dev.guarded(opname, || {
-                reduce_rows(
-                    dev,
-                    opname,
-                    op,
-                    x.dtype(),
-                    out_dtype,
-                    src,
-                    base as u64,
-                    outer.strides[0],
-                    m,
-                    k,
-                    &out.values,
-                )?;
+                reduce_rows(&call, src, base as u64, outer.strides[0], m, k, &out.values)?;
                 Ok(out)
             });
         }
@@ -207,11 +202,7 @@ pub(crate) fn reduce(
         if let Some((src, base)) = whole.filter(|(s, _)| vec4_bindable(s.size, eb)) {
             return dev.guarded(opname, || {
                 reduce_cols(
-                    dev,
-                    opname,
-                    op,
-                    x.dtype(),
-                    out_dtype,
+                    &call,
                     src,
                     base as u64,
                     inner.strides[0],
@@ -229,19 +220,7 @@ pub(crate) fn reduce(
         && m * 8 * chunking(op, m, k).2 <= dev.max_window();
     if let (true, Some((src, base))) = (fits, whole) {
         return dev.guarded(opname, || {
-            run(
-                dev,
-                opname,
-                op,
-                x.dtype(),
-                out_dtype,
-                src,
-                base,
-                outer,
-                inner,
-                0,
-                &out,
-            )?;
+            run(&call, src, base, outer, inner, 0, &out)?;
             Ok(out)
         });
     }
@@ -255,19 +234,7 @@ pub(crate) fn reduce(
     let off0 = cl.offset as i64;
     if !op.is_arg() {
         dev.guarded(opname, || {
-            reduce_rows_pieces(
-                dev,
-                opname,
-                op,
-                x.dtype(),
-                out_dtype,
-                buffer,
-                cs.bytes(),
-                off0,
-                m,
-                k,
-                &out.values,
-            )
+            reduce_rows_pieces(&call, buffer, cs.bytes(), off0, m, k, &out.values)
         })?;
         return Ok(out);
     }
@@ -368,13 +335,8 @@ pub(crate) fn reduce(
 }
 
 /// Case A: stage 1 over the strided window, then stage 2 when there are several chunks.
-#[allow(clippy::too_many_arguments)]
 fn run(
-    dev: &DeviceInner,
-    opname: &'static str,
-    op: ReduceOp,
-    dtype: DType,
-    out_dtype: DType,
+    r: &Reduction,
     src: Binding,
     src_base: i64,
     outer: Group,
@@ -382,6 +344,13 @@ fn run(
     k_offset: u64,
     out: &Reduced,
 ) -> Result<()> {
+    let Reduction {
+        dev,
+        opname,
+        op,
+        dtype,
+        out_dtype,
+    } = *r;
     let (m, k) = (outer.numel(), inner.numel());
     let (mode, chunk, chunks) = chunking(op, m, k);
     if chunks == 1 {

@@ -16,7 +16,7 @@
 //! from 0.88 GB/s with the strided kernel to 9.4 GB/s; each 32-bit element still costs one trip
 //! of lavapipe's per-lane load loop, which is what bounds it.
 
-use super::common::{new_partials, partial_dtype, u32_of, whole, ReduceOp};
+use super::common::{new_partials, partial_dtype, u32_of, whole, ReduceOp, Reduction};
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use crate::array::Array;
 use crate::device::params::Params;
@@ -150,13 +150,8 @@ pub(super) fn record_rows(dev: &DeviceInner, l: RowsLaunch) -> Result<()> {
 
 /// Reduces `m` rows of `k` elements (`row_stride` apart from `base` in the window `src`) into
 /// `out` (contiguous, `m` elements of `out_dtype`): one stage, or two with partials.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn reduce_rows(
-    dev: &DeviceInner,
-    opname: &'static str,
-    op: ReduceOp,
-    dtype: DType,
-    out_dtype: DType,
+    r: &Reduction,
     src: Binding,
     base: u64,
     row_stride: i64,
@@ -164,6 +159,13 @@ pub(super) fn reduce_rows(
     k: u64,
     out: &Array,
 ) -> Result<()> {
+    let Reduction {
+        dev,
+        opname,
+        op,
+        dtype,
+        out_dtype,
+    } = *r;
     let layout = rows_chunking(k, unit(1, dtype));
     if layout.2 == 1 {
         return record_rows(
@@ -270,13 +272,8 @@ pub(super) fn rows_stage2(
 /// Reduces the contiguous `[m, k]` rows of `c` (elements from `off0` of `buffer`, `bytes` long),
 /// larger than one binding, into `out`: stage 1 over pieces that each fit a window — groups of
 /// whole rows, or segments of one row whose chunks write their own partial slots — then stage 2.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn reduce_rows_pieces(
-    dev: &DeviceInner,
-    opname: &'static str,
-    op: ReduceOp,
-    dtype: DType,
-    out_dtype: DType,
+    r: &Reduction,
     buffer: &wgpu::Buffer,
     bytes: u64,
     off0: i64,
@@ -284,6 +281,13 @@ pub(super) fn reduce_rows_pieces(
     k: u64,
     out: &Array,
 ) -> Result<()> {
+    let Reduction {
+        dev,
+        opname,
+        op,
+        dtype,
+        out_dtype,
+    } = *r;
     let eb = dtype.size_bytes();
     let win_elems = (dev.max_window() - 256) / eb;
     let u = unit(1, dtype);

@@ -117,9 +117,13 @@ fn mixed_ops_on_eight_threads_for_minutes() {
 fn small_ops_progress_while_large_matmuls_run() {
     let Some(dev) = common::device() else { return };
     let stop = Arc::new(AtomicBool::new(false));
+    // The matmul thread says when its first timed matmul is done: the tune before it takes
+    // seconds on a loaded CI machine, and the small ops must be timed against running matmuls.
+    let (started_tx, started_rx) = mpsc::channel::<()>();
     let matmuls = {
         let (dev, stop) = (dev.clone(), Arc::clone(&stop));
         std::thread::spawn(move || {
+            let started = started_tx;
             let n = 512;
             let a = Array::full(&dev, &[n, n], 0.5, DType::F32).unwrap();
             // The first large matmul on a device runs a one-time tune: not what is measured.
@@ -133,12 +137,20 @@ fn small_ops_progress_while_large_matmuls_run() {
                     .unwrap();
                 assert_eq!(corner.to_vec::<f32>().unwrap(), [n as f32 * 0.25]);
                 times.push(t.elapsed());
+                // Ignored once the receiver is gone: only the first send matters.
+                let _ = started.send(());
             }
             times
         })
     };
-    // Let the matmul loop start, then time small ops for two seconds.
-    std::thread::sleep(Duration::from_millis(300));
+    // Wait for the matmul loop to be running, then time small ops for two seconds.
+    if let Err(e) = started_rx.recv_timeout(Duration::from_secs(300)) {
+        stop.store(true, Ordering::SeqCst);
+        // A panic in the matmul thread surfaces here with its own message.
+        let times = matmuls.join().unwrap();
+        panic!("the matmul thread finished no matmul ({e}; {} timed)", times.len());
+    }
+    drop(started_rx);
     let x: Vec<f32> = (0..1000).map(|v| v as f32).collect();
     let a = Array::from_slice(&dev, &x, &[1000]).unwrap();
     let started = Instant::now();

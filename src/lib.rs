@@ -49,6 +49,8 @@ pub(crate) mod ops;
 pub mod random;
 
 pub use array::Array;
+pub use device::profile;
+pub use device::profile::{benchmark, BenchOptions, BenchReport, Profile};
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
     MAX_TIMEOUT,

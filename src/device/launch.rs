@@ -142,14 +142,12 @@ impl DeviceInner {
             tag
         });
         if let Some(tag) = tag {
-            let spec = key.kernel.spec();
-            let variant = label[spec.name.len()..]
-                .trim_start_matches('[')
-                .replacen(']', "", 1);
+            // The label is `name[variant]{constants}`: the profile keeps the three apart.
+            let (name, variant) = (key.kernel.spec().name, key.variant.to_string());
+            let constants = label[name.len() + variant.len() + 2..].to_string();
             self.profiler.push_launch(
                 tag,
-                spec.name,
-                variant,
+                [name, variant, constants],
                 (x, y, z),
                 storage.iter().map(|b| b.size).sum(),
                 &work,

@@ -39,6 +39,7 @@ thread_local! {
 struct RawLaunch {
     kernel: String,
     variant: String,
+    constants: String,
     call: Option<&'static str>,
     what: String,
     workgroups: (u32, u32, u32),
@@ -262,8 +263,7 @@ impl Profiler {
     pub(crate) fn push_launch(
         &self,
         tag: LaunchTag,
-        kernel: String,
-        variant: String,
+        [kernel, variant, constants]: [String; 3],
         workgroups: (u32, u32, u32),
         bytes: u64,
         work: &Work,
@@ -280,6 +280,7 @@ impl Profiler {
             s.launches.push(RawLaunch {
                 kernel: kernel.clone(),
                 variant: variant.clone(),
+                constants: constants.clone(),
                 call,
                 what: work.what.clone(),
                 workgroups,
@@ -420,6 +421,7 @@ impl DeviceInner {
                 LaunchProfile {
                     kernel: l.kernel,
                     variant: l.variant,
+                    constants: l.constants,
                     call: l.call.unwrap_or("(internal)"),
                     what: l.what,
                     workgroups: l.workgroups,

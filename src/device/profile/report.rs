@@ -29,8 +29,11 @@ pub struct GpuSpan {
 pub struct LaunchProfile {
     /// The kernel (`matmul_sgb`, `binary_float_vec4`, `reduce_rows`, ...).
     pub kernel: String,
-    /// Its variant: dtypes and the override constants that shape it (tile, rows).
+    /// Its dtype variant (`f32`, `f32->f16`).
     pub variant: String,
+    /// The override constants that specialise it (op code, tile, rows), as `{NAME=value,...}`;
+    /// empty when it has none beyond the workgroup size.
+    pub constants: String,
     /// The outermost API call that made the launch (`matmul`, `add`, `einsum`, ...).
     pub call: &'static str,
     /// What the launch covers (shape, elements or matrix sizes).
@@ -52,9 +55,9 @@ pub struct LaunchProfile {
 }
 
 impl LaunchProfile {
-    /// `kernel[variant]`.
+    /// `kernel[variant]{constants}`, the pipeline's label (as `GPUARRAY_LOG` prints it).
     pub fn label(&self) -> String {
-        format!("{}[{}]", self.kernel, self.variant)
+        format!("{}[{}]{}", self.kernel, self.variant, self.constants)
     }
 }
 
@@ -92,7 +95,7 @@ impl SubmitSpan {
 /// One row of the per-kernel table.
 #[derive(Debug, Clone)]
 pub struct KernelSummary {
-    /// `kernel[variant]`.
+    /// `kernel[variant]{constants}`.
     pub label: String,
     /// Launches.
     pub calls: usize,
@@ -178,7 +181,7 @@ impl Profile {
         self.submits.iter().filter_map(SubmitSpan::cpu_time).sum()
     }
 
-    /// One row per `kernel[variant]`, by GPU time (or by calls without timestamps), largest
+    /// One row per pipeline (`kernel[variant]{constants}`), by GPU time (or by calls without timestamps), largest
     /// first.
     pub fn kernels(&self) -> Vec<KernelSummary> {
         let mut rows: Vec<KernelSummary> = Vec::new();

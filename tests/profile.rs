@@ -236,6 +236,7 @@ fn benchmark_gives_the_samples_it_promises() {
             warmup: 1,
             repeats: 7,
             min_time: Duration::ZERO,
+            gpu_times: true,
         },
     )
     .unwrap();
@@ -243,7 +244,7 @@ fn benchmark_gives_the_samples_it_promises() {
     let s = report.cpu_stats();
     assert!(s.min <= s.median && s.median <= s.max && s.min > Duration::ZERO);
     assert!(s.min <= s.mean && s.mean <= s.max);
-    assert!(report.launches >= 1);
+    assert!(report.launches.unwrap() >= 1);
     let line = report.to_string();
     assert!(line.starts_with("matmul 128: CPU: "), "{line}");
     match report.gpu_stats() {
@@ -272,6 +273,21 @@ fn benchmark_gives_the_samples_it_promises() {
     .unwrap();
     assert!(long.cpu.len() >= 2);
     assert!(long.cpu.iter().sum::<Duration>() >= Duration::from_millis(30));
+
+    // CPU times alone: no profile, and the report says the GPU side was not measured.
+    let plain = benchmark(
+        &dev,
+        || a.add(&a),
+        BenchOptions {
+            repeats: 3,
+            gpu_times: false,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(plain.cpu.len(), 3);
+    assert!(plain.gpu.is_none() && plain.launches.is_none());
+    assert!(plain.to_string().contains("not measured"), "{plain}");
 }
 
 #[test]
@@ -286,7 +302,7 @@ fn benchmark_of_host_only_work_reports_no_gpu_work() {
         },
     )
     .unwrap();
-    assert_eq!(report.launches, 0);
+    assert_eq!(report.launches, Some(0));
     if let Some(g) = &report.gpu {
         assert_eq!(g, &vec![Duration::ZERO; 3]);
         assert!(report.to_string().contains("0 us (no GPU work)"));

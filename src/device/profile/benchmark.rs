@@ -17,16 +17,21 @@ pub struct BenchOptions {
     pub repeats: usize,
     /// Keep repeating past `repeats` until the timed runs add up to this much.
     pub min_time: Duration,
+    /// Profile each repeat for its GPU time (default). Timestamp writes cost little on GPUs, but
+    /// lavapipe flushes its context at each (about 50 µs per launch), which inflates the CPU time
+    /// of closures made of many tiny launches: `false` measures CPU time alone.
+    pub gpu_times: bool,
 }
 
 impl Default for BenchOptions {
-    /// `warmup: 1, repeats: 10, min_time: 0` and no name.
+    /// `warmup: 1, repeats: 10, min_time: 0, gpu_times: true` and no name.
     fn default() -> Self {
         BenchOptions {
             name: String::new(),
             warmup: 1,
             repeats: 10,
             min_time: Duration::ZERO,
+            gpu_times: true,
         }
     }
 }
@@ -83,10 +88,12 @@ pub struct BenchReport {
     pub adapter: String,
     /// CPU wall time of each repeat, closure and synchronisation included.
     pub cpu: Vec<Duration>,
-    /// GPU time of each repeat; `None` when the adapter has no GPU timestamps.
+    /// GPU time of each repeat; `None` when the adapter has no GPU timestamps or
+    /// [`BenchOptions::gpu_times`] was off.
     pub gpu: Option<Vec<Duration>>,
-    /// Kernel launches per repeat (the first repeat's count).
-    pub launches: usize,
+    /// Kernel launches per repeat (the first repeat's count; `None` when repeats were not
+    /// profiled).
+    pub launches: Option<usize>,
 }
 
 impl BenchReport {
@@ -124,10 +131,11 @@ impl fmt::Display for BenchReport {
         write!(f, "{name}: CPU: ")?;
         stat_line(f, self.cpu_stats())?;
         write!(f, "   GPU-0: ")?;
-        match self.gpu_stats() {
-            Some(_) if self.launches == 0 => write!(f, "0 us (no GPU work)"),
-            Some(s) => stat_line(f, s),
-            None => write!(
+        match (self.gpu_stats(), self.launches) {
+            (Some(_), Some(0)) => write!(f, "0 us (no GPU work)"),
+            (Some(s), _) => stat_line(f, s),
+            (None, None) => write!(f, "- (not measured: gpu_times was off)"),
+            (None, Some(_)) => write!(
                 f,
                 "- (GPU timestamps unavailable on {}: CPU times only)",
                 self.adapter
@@ -173,26 +181,33 @@ pub fn benchmark<T>(
         dev.synchronize()?;
     }
     let mut cpu = Vec::with_capacity(options.repeats);
-    let mut gpu = dev.has_gpu_timestamps().then(Vec::new);
+    let profiled = options.gpu_times;
+    let mut gpu = (profiled && dev.has_gpu_timestamps()).then(Vec::new);
     let mut launches = None;
     while cpu.len() < options.repeats || cpu.iter().sum::<Duration>() < options.min_time {
         // Start from an idle device: earlier work must not be counted.
         dev.synchronize()?;
         let started = Instant::now();
-        let (out, profile) = dev.profile(&mut f)?;
-        let wall = started.elapsed();
-        out?;
-        cpu.push(wall);
-        if let (Some(g), Some(total)) = (gpu.as_mut(), profile.gpu_total()) {
-            g.push(total);
+        if profiled {
+            let (out, profile) = dev.profile(&mut f)?;
+            cpu.push(started.elapsed());
+            out?;
+            if let (Some(g), Some(total)) = (gpu.as_mut(), profile.gpu_total()) {
+                g.push(total);
+            }
+            launches.get_or_insert(profile.launches.len());
+        } else {
+            let out = f()?;
+            dev.synchronize()?;
+            cpu.push(started.elapsed());
+            drop(out);
         }
-        launches.get_or_insert(profile.launches.len());
     }
     Ok(BenchReport {
         name: options.name,
         adapter: dev.info().to_string(),
         cpu,
         gpu,
-        launches: launches.unwrap_or(0),
+        launches,
     })
 }

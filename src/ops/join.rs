@@ -8,7 +8,7 @@ use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::layout::{checked_numel, normalize_axis, Axes, SliceArg};
+use crate::layout::{checked_numel, normalize_axis, SliceArg};
 
 /// `numpy.concatenate(arrays, axis)`: the arrays, which agree on every other axis, end to end.
 ///
@@ -400,16 +400,7 @@ impl Array {
         }
         // The bounds in the indices' own dtype: a u32 index above i32::MAX would read as negative
         // once converted for the kernel, and the message must show the index the caller gave.
-        let (lo, hi) = match indices.dtype() {
-            DType::I32 => (
-                i64::from(indices.min(Axes::All, false)?.item::<i32>()?),
-                i64::from(indices.max(Axes::All, false)?.item::<i32>()?),
-            ),
-            _ => (
-                i64::from(indices.min(Axes::All, false)?.item::<u32>()?),
-                i64::from(indices.max(Axes::All, false)?.item::<u32>()?),
-            ),
-        };
+        let (lo, hi) = index_bounds(op, indices)?;
         let limit = n as i64;
         if let Some(bad) = [hi, lo].into_iter().find(|&i| i >= limit || i < -limit) {
             return Err(Error::invalid(
@@ -429,6 +420,47 @@ impl Array {
         gather(&x, &idx, &out, outer, n, inner)?;
         Ok(out)
     }
+}
+
+/// The smallest and largest index, read back (in the indices' own dtype).
+#[cfg(not(target_arch = "wasm32"))]
+fn index_bounds(_op: &'static str, indices: &Array) -> Result<(i64, i64)> {
+    Ok(match indices.dtype() {
+        DType::I32 => (
+            i64::from(
+                indices
+                    .min(crate::layout::Axes::All, false)?
+                    .item::<i32>()?,
+            ),
+            i64::from(
+                indices
+                    .max(crate::layout::Axes::All, false)?
+                    .item::<i32>()?,
+            ),
+        ),
+        _ => (
+            i64::from(
+                indices
+                    .min(crate::layout::Axes::All, false)?
+                    .item::<u32>()?,
+            ),
+            i64::from(
+                indices
+                    .max(crate::layout::Axes::All, false)?
+                    .item::<u32>()?,
+            ),
+        ),
+    })
+}
+
+/// On wasm32 the bounds cannot be read back without blocking, and an index past them would read
+/// a clamped element silently: `take` with device indices is refused.
+#[cfg(target_arch = "wasm32")]
+fn index_bounds(op: &'static str, _: &Array) -> Result<(i64, i64)> {
+    Err(crate::error::needs_blocking_readback(
+        op,
+        "checking the bounds of indices held on the device",
+    ))
 }
 
 // ---- take: launch code --------------------------------------------------------------------

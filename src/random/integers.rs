@@ -10,10 +10,11 @@
 //! the word where the draw ends; pass 2 recomputes every tile and writes its accepted values at
 //! their positions. Ranges that are powers of two reject nothing and take one pass.
 
-use super::launch::{key, launch, output_bindings, vec4_binding, Bindings, Dist, Extra, Run};
+use super::launch::{key, launch, Bindings, Dist, Extra, Run, Spare};
 use super::philox::StreamPos;
 use crate::array::Array;
 use crate::device::Binding;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -127,7 +128,26 @@ pub(crate) fn integers(
     Ok(consumed)
 }
 
+/// Pass 1 on wasm32: the emit pass needs the counts on the host, which a browser cannot wait
+/// for, so exact integers are refused before anything is launched.
+#[cfg(target_arch = "wasm32")]
+fn count_tiles(
+    op: &'static str,
+    _: &Array,
+    _: StreamPos,
+    _: &Extra,
+    _: u64,
+    _: u64,
+    _: u64,
+) -> Result<Vec<u32>> {
+    Err(crate::error::needs_blocking_readback(
+        op,
+        "exact integers (Lemire rejection counts each tile's accepted words)",
+    ))
+}
+
 /// Pass 1 for tiles `first_tile .. first_tile + tiles`: their accepted-word counts.
+#[cfg(not(target_arch = "wasm32"))]
 fn count_tiles(
     op: &'static str,
     out: &Array,
@@ -141,6 +161,7 @@ fn count_tiles(
     let counts = Array::empty(op, dev, &[tiles as usize], DType::U32)?;
     let (storage, _) = counts.storage_and_layout();
     let key = key(&dev.inner, out.dtype, Dist::IntCount, start.phase, 0);
+    let spare = Spare::of(&dev.inner);
     dev.inner.guarded(op, || {
         let mut t = 0;
         while t < tiles {
@@ -157,7 +178,16 @@ fn count_tiles(
                 &run,
                 extra,
                 out.dtype,
-                &output_bindings(storage, t * 4, len * 4),
+                // Pass 1 writes only the counts (aux).
+                &Bindings {
+                    dst: spare.slot(0),
+                    dst4: spare.slot(1),
+                    aux: Binding {
+                        buffer: storage.buffer().expect("non-empty"),
+                        offset: t * 4,
+                        size: len * 4,
+                    },
+                },
             )?;
             t += len;
         }
@@ -214,6 +244,7 @@ fn emit_tiles(
     let pbuf = pstore.buffer().expect("non-empty");
     let (ostore, _) = out.storage_and_layout();
     let key = key(&dev.inner, out.dtype, Dist::IntEmit, start.phase, 0);
+    let spare = Spare::of(&dev.inner);
     dev.inner.guarded(op, || {
         for &(ta, len, ws) in &launches {
             let end = output_end(ta + len);
@@ -222,15 +253,19 @@ fn emit_tiles(
                 count: (end - ws) as u32,
                 units: len as u32,
             };
-            let out_window = output_bindings(ostore, ws * eb, (end - ws) * eb);
+            // Pass 2 writes element by element (dst) from the positions (aux).
             let b = Bindings {
-                dst4: vec4_binding(ostore, ws * eb, (end - ws) * eb),
+                dst: Binding {
+                    buffer: ostore.buffer().expect("non-empty"),
+                    offset: ws * eb,
+                    size: ((end - ws) * eb).next_multiple_of(4),
+                },
+                dst4: spare.slot(0),
                 aux: Binding {
                     buffer: pbuf,
                     offset: ta * 4,
                     size: len * 4,
                 },
-                dst: out_window.dst,
             };
             launch(&dev.inner, &key, &run, extra, out.dtype, &b)?;
         }

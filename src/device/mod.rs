@@ -297,7 +297,12 @@ impl Device {
         );
         let timeout = config.timeout.unwrap_or(Duration::from_secs(600));
         let info = DeviceInfo {
-            name: ainfo.name.clone(),
+            // Browsers may withhold the adapter's description (Chromium gives "").
+            name: if ainfo.name.is_empty() {
+                "(unnamed adapter)".into()
+            } else {
+                ainfo.name.clone()
+            },
             backend: format!("{:?}", ainfo.backend),
             device_type: format!("{:?}", ainfo.device_type),
             driver: ainfo.driver.clone(),

@@ -61,7 +61,12 @@ pub(crate) fn tuned_kernel(dev: &DeviceInner, _: &crate::Device) -> Result<Matmu
 }
 
 /// The tuning problem's (M, N, K).
+#[cfg(not(target_arch = "wasm32"))]
 const TUNE_SHAPE: (usize, usize, usize) = (512, 512, 512);
+/// Smaller in a browser: on SwiftShader (headless Chromium without a GPU) the tiled and naive
+/// kernels run at 0.1-0.2 GFLOP/s, and 512³ made the tune 12 s of a page's start-up.
+#[cfg(target_arch = "wasm32")]
+const TUNE_SHAPE: (usize, usize, usize) = (256, 256, 256);
 
 /// The tuning problem's operands: exactly representable inputs and sums, so every correct
 /// kernel gives identical bits.

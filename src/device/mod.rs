@@ -822,7 +822,11 @@ async fn choose_adapter(
             opts.adapter_name.as_deref().unwrap_or("any"),
             if opts.force_fallback { "CPU adapters only" } else { "any type" }
         );
-        let install = "install a GPU driver, or a CPU Vulkan driver: on Debian/Ubuntu `apt-get install mesa-vulkan-drivers libvulkan1` (lavapipe)";
+        let install = if cfg!(target_arch = "wasm32") {
+            "this browser offers no WebGPU adapter (navigator.gpu is missing or requestAdapter() gave null; Chromium on Linux needs --enable-unsafe-webgpu)"
+        } else {
+            "install a GPU driver, or a CPU Vulkan driver: on Debian/Ubuntu `apt-get install mesa-vulkan-drivers libvulkan1` (lavapipe)"
+        };
         if seen.is_empty() {
             Error::NoAdapter(format!("wgpu found no adapter ({wanted}); {install}"))
         } else {

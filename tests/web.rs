@@ -534,6 +534,12 @@ async fn einsum_matches_host_loops() {
         .map(|j| (0..6).map(|i| hs[i * 6 + j]).sum())
         .collect();
     assert_eq!(cols, want);
+    // 2^32 points in the iteration space: past wasm32's isize::MAX, which NumPy's 64-bit bound
+    // (the one gpuarray keeps on every target) allows. Three sums of ones: exact in f32.
+    let a = Array::ones(&dev, &[2048], DType::F32).unwrap();
+    let c = Array::ones(&dev, &[1024], DType::F32).unwrap();
+    let big = einsum("i,j,k->", &[&a, &a, &c]).unwrap();
+    assert_eq!(big.item_async::<f32>().await.unwrap(), 4294967296.0);
     check_clean(&dev).await;
 }
 
@@ -612,6 +618,36 @@ async fn philox_matches_random123_and_the_native_stream() {
             (v as f64 - want).abs() <= 1e-5 * want.abs().max(1.0),
             "normal {i}: {v} vs {want}"
         );
+    }
+    check_clean(&dev).await;
+}
+
+#[wasm_bindgen_test]
+async fn one_pass_draws_match_the_cpu_model() {
+    let dev = device().await;
+    // A power-of-two range rejects nothing: one pass, no readback, so it works in a browser.
+    let n = 5000;
+    let mut g = Generator::with_stream(&dev, 11, 2, 3);
+    let got = g
+        .integers(-8, 8, &[n], DType::I32)
+        .unwrap()
+        .to_vec_async::<i32>()
+        .await
+        .unwrap();
+    let (want, used) = cpu::integers(&cpu::stream(11, 2, 3, n), -8, 16, n);
+    assert_eq!(got.iter().map(|&x| i64::from(x)).collect::<Vec<_>>(), want);
+    assert_eq!(g.offset(), 3 + used as u64);
+    // Uniform f32 from the same words: exact.
+    let mut g = Generator::with_stream(&dev, 11, 2, 3);
+    let u = g
+        .random(&[n], DType::F32)
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    let words = cpu::stream(11, 2, 3, n);
+    for (i, (&x, &w)) in u.iter().zip(&words).enumerate() {
+        assert_eq!(x, cpu::random_f32(w), "uniform {i} from word {w:#x}");
     }
     check_clean(&dev).await;
 }

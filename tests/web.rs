@@ -773,6 +773,25 @@ async fn arrays_past_a_128_mib_binding() {
 }
 
 #[wasm_bindgen_test]
+async fn a_wait_past_the_timeout_is_an_err_and_the_device_recovers() {
+    let dev = Device::with_config_async(DeviceConfig::default())
+        .await
+        .unwrap();
+    // A 512³ matmul takes about a second on SwiftShader; the readback may wait 1 ms.
+    let a = Array::full(&dev, &[512, 512], 0.5, DType::F32).unwrap();
+    let c = a.matmul(&a).unwrap();
+    dev.set_timeout(std::time::Duration::from_millis(1));
+    assert!(matches!(
+        c.to_vec_async::<f32>().await,
+        Err(Error::Timeout { .. })
+    ));
+    dev.set_timeout(std::time::Duration::from_secs(600));
+    let v = c.to_vec_async::<f32>().await.unwrap();
+    assert!(v.iter().all(|&x| x == 128.0), "0.5 * 0.5 * 512");
+    check_clean(&dev).await;
+}
+
+#[wasm_bindgen_test]
 async fn a_destroyed_device_fails_fast() {
     let dev = Device::with_config_async(DeviceConfig::default())
         .await

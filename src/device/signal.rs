@@ -4,6 +4,8 @@
 //! future parks its waker and the callback wakes it (spinning would starve the loop and hang).
 //! Native wgpu runs callbacks only inside `Device::poll`, so there the future polls the device
 //! without blocking on each look (as `to_vec_async` always has) and asks to be polled again.
+//! In a browser a `setTimeout` at the device's deadline wakes the future too, so a callback that
+//! never comes ends in `Err(Timeout)`, not a hang.
 
 use super::DeviceInner;
 use crate::error::{Error, Result};
@@ -52,6 +54,8 @@ impl<T: Send + 'static> Signal<T> {
             op,
             slot: self.slot,
             deadline: Instant::now() + dev.timeout(),
+            #[cfg(target_arch = "wasm32")]
+            timer_until: None,
         }
     }
 }
@@ -62,6 +66,9 @@ pub(crate) struct Waiting<'a, T> {
     op: &'static str,
     slot: Arc<Mutex<Slot<T>>>,
     deadline: Instant,
+    /// When the armed timer fires (a browser's timers are capped near 24.8 days).
+    #[cfg(target_arch = "wasm32")]
+    timer_until: Option<Instant>,
 }
 
 impl<T> Future for Waiting<'_, T> {
@@ -89,6 +96,36 @@ impl<T> Future for Waiting<'_, T> {
             self.dev.poll_once();
             cx.waker().wake_by_ref();
         }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let now = Instant::now();
+            if self.timer_until.is_none_or(|t| now >= t) {
+                let until = wake_at(self.deadline, cx.waker().clone());
+                self.get_mut().timer_until = Some(until);
+            }
+        }
         Poll::Pending
     }
+}
+
+/// Wakes `waker` at `deadline` (or, for a deadline beyond what a browser timer takes, at the
+/// longest delay it does); returns when the timer fires.
+#[cfg(target_arch = "wasm32")]
+fn wake_at(deadline: Instant, waker: Waker) -> Instant {
+    use wasm_bindgen::{JsCast, JsValue};
+    const MAX_MS: u64 = i32::MAX as u64;
+    let ms = (deadline
+        .saturating_duration_since(Instant::now())
+        .as_millis() as u64
+        + 1)
+    .min(MAX_MS);
+    let wake = wasm_bindgen::closure::Closure::once_into_js(move || waker.wake());
+    let global = js_sys::global();
+    // In a window or a worker alike; without a setTimeout the wait still ends with its callback.
+    if let Ok(f) = js_sys::Reflect::get(&global, &JsValue::from_str("setTimeout")) {
+        if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+            let _ = f.call2(&global, &wake, &JsValue::from_f64(ms as f64));
+        }
+    }
+    Instant::now() + std::time::Duration::from_millis(ms)
 }

@@ -274,7 +274,8 @@ impl crate::Device {
     /// The f32 matmul kernel this device uses for large products, running the one-time tune
     /// now if no matmul has run it yet (see [`MatmulTuning`](crate::MatmulTuning)).
     ///
-    /// Native only (the tune blocks); on wasm32 use [`Device::matmul_tuning_async`].
+    /// Native only (the tune blocks); on wasm32 use
+    /// [`Device::matmul_tuning_async`](crate::Device::matmul_tuning_async).
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
@@ -288,8 +289,9 @@ impl crate::Device {
         tuned_kernel(&self.inner, self)
     }
 
-    /// [`Device::matmul_tuning`] for async callers. On wasm32 this is how the tune runs at all:
-    /// call it once after [`Device::new_async`] (until then large f32 matmuls use the tiled
+    /// [`Device::matmul_tuning`](crate::Device::matmul_tuning) for async callers. On wasm32 this
+    /// is how the tune runs at all: call it once after
+    /// [`Device::new_async`](crate::Device::new_async) (until then large f32 matmuls use the tiled
     /// kernel); it times every kernel the browser compiles, without blocking. Natively it is the
     /// blocking tune, which returns at once when a matmul has already run it.
     ///

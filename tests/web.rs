@@ -623,6 +623,38 @@ async fn philox_matches_random123_and_the_native_stream() {
 }
 
 #[wasm_bindgen_test]
+async fn take_async_gathers_like_numpy() {
+    let dev = device().await;
+    let (r, c) = (4usize, 6usize);
+    let h: Vec<f32> = (0..r * c).map(|x| x as f32 * 1.5).collect();
+    let a = Array::from_slice(&dev, &h, &[r, c]).unwrap();
+    let hi: Vec<i32> = vec![5, 0, -1, 2, -6, 5];
+    let i = Array::from_slice(&dev, &hi, &[2, 3]).unwrap();
+    let t = a.take_async(&i, Some(1)).await.unwrap();
+    assert_eq!(t.shape(), &[r, 2, 3]);
+    let col = |k: i32| {
+        if k < 0 {
+            (k + c as i32) as usize
+        } else {
+            k as usize
+        }
+    };
+    let want: Vec<f32> = (0..r)
+        .flat_map(|row| hi.iter().map(move |&k| (row, k)))
+        .map(|(row, k)| h[row * c + col(k)])
+        .collect();
+    assert_eq!(t.to_vec_async::<f32>().await.unwrap(), want);
+    // Flattened (axis None), u32 indices.
+    let iu = Array::from_slice(&dev, &[23u32, 0, 7], &[3]).unwrap();
+    let flat = a.take_async(&iu, None).await.unwrap();
+    assert_eq!(
+        flat.to_vec_async::<f32>().await.unwrap(),
+        vec![h[23], h[0], h[7]]
+    );
+    check_clean(&dev).await;
+}
+
+#[wasm_bindgen_test]
 async fn one_pass_draws_match_the_cpu_model() {
     let dev = device().await;
     // A power-of-two range rejects nothing: one pass, no readback, so it works in a browser.
@@ -712,6 +744,12 @@ async fn bad_input_is_an_err() {
     assert!(matches!(
         a.take(&idx, Some(1)),
         Err(Error::Unsupported { .. })
+    ));
+    // take_async checks the bounds by awaiting: out of range is an Err too.
+    let far = Array::from_slice(&dev, &[0i32, 3], &[2]).unwrap();
+    assert!(matches!(
+        a.take_async(&far, Some(1)).await,
+        Err(Error::InvalidArgument { .. })
     ));
     let mut g = Generator::new(&dev, 1);
     assert!(matches!(

@@ -655,6 +655,32 @@ async fn take_async_gathers_like_numpy() {
 }
 
 #[wasm_bindgen_test]
+async fn integers_async_match_the_cpu_model() {
+    let dev = device().await;
+    // Ranges with rejection: pass 1's counts are awaited, then pass 2 writes the values.
+    for &(lo, hi, n, dtype) in &[
+        (0i64, 10i64, 20_000usize, DType::I32),
+        (-1000, 1_000_001, 3001, DType::I32),
+        (5, 3_000_000_000, 777, DType::U32),
+    ] {
+        let mut g = Generator::with_stream(&dev, 99, 1, 5);
+        let a = g.integers_async(lo, hi, &[n], dtype).await.unwrap();
+        let got: Vec<i64> = if dtype == DType::I32 {
+            let v = a.to_vec_async::<i32>().await.unwrap();
+            v.into_iter().map(i64::from).collect()
+        } else {
+            let v = a.to_vec_async::<u32>().await.unwrap();
+            v.into_iter().map(i64::from).collect()
+        };
+        let words = cpu::stream(99, 1, 5, 2 * n + 64);
+        let (want, used) = cpu::integers(&words, lo, (hi - lo) as u64, n);
+        assert_eq!(got, want, "[{lo}, {hi}) {dtype}");
+        assert_eq!(g.offset(), 5 + used as u64, "words consumed");
+    }
+    check_clean(&dev).await;
+}
+
+#[wasm_bindgen_test]
 async fn one_pass_draws_match_the_cpu_model() {
     let dev = device().await;
     // A power-of-two range rejects nothing: one pass, no readback, so it works in a browser.
@@ -755,6 +781,10 @@ async fn bad_input_is_an_err() {
     assert!(matches!(
         g.integers(0, 10, &[8], DType::I32),
         Err(Error::Unsupported { .. })
+    ));
+    assert!(matches!(
+        g.integers_async(5, 5, &[8], DType::I32).await,
+        Err(Error::InvalidArgument { .. })
     ));
     // The device still works.
     let ok = a.add(1.0).unwrap().to_vec_async::<f32>().await.unwrap();

@@ -22,7 +22,6 @@ pub(crate) enum Dist {
     ExponentialWide = 8,
     Bernoulli = 9,
     IntDirect = 10,
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // pass 1 is native-only
     IntCount = 11,
     IntEmit = 12,
 }

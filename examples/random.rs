@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example random
+//! cargo run --release --example random -- 22     # other sizes: 2^22 (the browser demo's)
 //! ```
 //!
 //! Each draw's speed is also given as a share of the device's buffer-clear write speed for the
@@ -44,7 +45,16 @@ fn main() -> gpuarray::Result<()> {
         native_philox::simd()
     );
     let mut g = Generator::new(&dev, 42);
-    for log2 in [26u32, 28] {
+    let sizes: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![26, 28]
+    } else {
+        sizes
+    };
+    for log2 in sizes {
         let n = 1usize << log2;
         let rate = |t: f64| n as f64 / t / 1e9;
         println!("\n2^{log2} = {n} samples, best and median of {REPS} draws:");

@@ -176,6 +176,18 @@ impl Error {
 }
 
 /// The full text of a wgpu error (its `Display` shows only the first line).
+/// The `Err(Unsupported)` of an op that must read a device value back before it can go on (an
+/// index bound, an exponent's sign, a rejection count): on wasm32 that would block the browser.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn needs_blocking_readback(op: &'static str, what: &str) -> Error {
+    Error::Unsupported {
+        op,
+        feature: format!(
+            "{what} needs a blocking readback of a device value, which wasm32 (a browser) cannot do"
+        ),
+    }
+}
+
 pub(crate) fn describe_wgpu_error(e: &wgpu::Error) -> String {
     let mut msg = e.to_string();
     let mut source = std::error::Error::source(e);

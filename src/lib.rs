@@ -56,7 +56,9 @@ pub mod random;
 
 pub use array::Array;
 pub use device::profile;
-pub use device::profile::{benchmark, BenchOptions, BenchReport, Profile};
+#[cfg(not(target_arch = "wasm32"))]
+pub use device::profile::benchmark;
+pub use device::profile::{BenchOptions, BenchReport, Profile};
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
     MAX_TIMEOUT,

@@ -3,8 +3,10 @@
 
 use super::copy::copy_into;
 use super::{Array, Storage};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::device::read_bytes;
+use crate::device::read_bytes_async;
 use crate::device::Device;
-use crate::device::{read_bytes, read_bytes_async};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, Layout};
@@ -79,16 +81,41 @@ impl Array {
 
     /// Reads a [`DType::Bool`] array back in row-major order.
     /// `Err(DTypeMismatch)` for any other dtype.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Array::to_vec_bool_async`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn to_vec_bool(&self) -> Result<Vec<bool>> {
+        let words = self.bool_words("to_vec_bool")?.to_vec::<u32>()?;
+        Ok(words.into_iter().map(|w| w != 0).collect())
+    }
+
+    /// [`Array::to_vec_bool`] for async callers (and wasm32).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, -2.0], &[2])?;
+    /// assert_eq!(a.gt(0.0)?.to_vec_bool_async().await?, vec![true, false]);
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn to_vec_bool_async(&self) -> Result<Vec<bool>> {
+        let words = self
+            .bool_words("to_vec_bool_async")?
+            .to_vec_async::<u32>()
+            .await?;
+        Ok(words.into_iter().map(|w| w != 0).collect())
+    }
+
+    /// The u32 words of a bool array, `Err(DTypeMismatch)` for any other dtype.
+    fn bool_words(&self, op: &'static str) -> Result<Array> {
         if self.dtype != DType::Bool {
             return Err(Error::DTypeMismatch {
-                op: "to_vec_bool",
+                op,
                 expected: self.dtype,
                 got: DType::Bool,
             });
         }
-        let words = self.reinterpret(DType::U32).to_vec::<u32>()?;
-        Ok(words.into_iter().map(|w| w != 0).collect())
+        Ok(self.reinterpret(DType::U32))
     }
 
     /// Reads back the single element of a 0-d (or one-element) array.
@@ -100,29 +127,54 @@ impl Array {
     /// assert_eq!(a.sum(gpuarray::Axes::All, false)?.item::<f32>()?, 6.0);
     /// # Ok(()) }
     /// ```
+    ///
+    /// Native only (it blocks); on wasm32 use [`Array::item_async`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn item<T: Element>(&self) -> Result<T> {
-        // Checked here so the error names `item`, not the `to_vec` it reads with.
+        self.check_item::<T>("item")?;
+        Ok(self.to_vec::<T>()?[0])
+    }
+
+    /// [`Array::item`] for async callers (and wasm32).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3], &[3])?;
+    /// assert_eq!(a.sum(gpuarray::Axes::All, false)?.item_async::<i32>().await?, 6);
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn item_async<T: Element>(&self) -> Result<T> {
+        self.check_item::<T>("item_async")?;
+        Ok(self.to_vec_async::<T>().await?[0])
+    }
+
+    /// Checked before reading, so the error names `item`, not the `to_vec` it reads with.
+    fn check_item<T: Element>(&self, op: &'static str) -> Result<()> {
         if T::DTYPE != self.dtype {
             return Err(Error::DTypeMismatch {
-                op: "item",
+                op,
                 expected: self.dtype,
                 got: T::DTYPE,
             });
         }
         if self.len() != 1 {
             return Err(Error::invalid(
-                "item",
+                op,
                 format!(
                     "can only convert an array of size 1 to a scalar, not shape {:?}",
                     self.shape()
                 ),
             ));
         }
-        Ok(self.to_vec::<T>()?[0])
+        Ok(())
     }
 
     /// Reads the array back in row-major order, blocking until the GPU is done.
     /// `Err(DTypeMismatch)` unless `T` is the array's dtype.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Array::to_vec_async`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         let Some((c, start, skip, len)) = self.readback_plan::<T>("to_vec")? else {
             return Ok(Vec::new());
@@ -140,7 +192,16 @@ impl Array {
         Ok(out)
     }
 
-    /// [`Array::to_vec`] for async callers (and wasm, where blocking is not allowed).
+    /// [`Array::to_vec`] for async callers (and wasm32, where blocking is not allowed). Errors
+    /// that the device's ops reported late (in a browser) surface here as `Err`.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::arange(&dev, 0.0, 4.0, 1.0, gpuarray::DType::F32)?;
+    /// assert_eq!(a.to_vec_async::<f32>().await?, vec![0.0, 1.0, 2.0, 3.0]);
+    /// # Ok(()) }) }
+    /// ```
     pub async fn to_vec_async<T: Element>(&self) -> Result<Vec<T>> {
         let Some((c, start, skip, len)) = self.readback_plan::<T>("to_vec_async")? else {
             return Ok(Vec::new());
@@ -156,6 +217,7 @@ impl Array {
             bytemuck::cast_slice_mut(&mut out),
         )
         .await?;
+        self.device.inner.late_result("to_vec_async").await?;
         Ok(out)
     }
 

@@ -201,6 +201,10 @@ impl Kernel {
             needs_subgroup_of_8: false,
             constants: grid.clone(),
         };
+        let wg_only = |spec: Spec| Spec {
+            constants: vec![("WG", DEFAULT_WG)],
+            ..spec
+        };
         match self {
             Kernel::Copy => row("copy".into(), "main", true),
             Kernel::Fill => row("fill".into(), "main", true),
@@ -216,15 +220,16 @@ impl Kernel {
                 false,
             ),
             Kernel::Where => row("where".into(), "main", false),
-            Kernel::Reduce => row("reduce".into(), "main", false),
-            Kernel::ReduceRows => row("reduce_rows".into(), "main", false),
-            Kernel::ReduceRowsF16 => row("reduce_rows_f16x8".into(), "main", false),
-            Kernel::ReduceCols => row("reduce_cols".into(), "main", false),
-            Kernel::ArgReduce => row("argreduce".into(), "main", false),
-            Kernel::ScanTotals => row("scan_totals".into(), "totals_main", false),
-            Kernel::ScanBlocks => row("scan_blocks".into(), "main", false),
-            Kernel::ScanTotalsVec4 => row("scan_totals_vec4".into(), "totals_vec4", false),
-            Kernel::ScanBlocksVec4 => row("scan_blocks_vec4".into(), "main_vec4", false),
+            // Reductions and scans declare no `EPT` (WebGPU refuses a constant the shader lacks).
+            Kernel::Reduce => wg_only(row("reduce".into(), "main", false)),
+            Kernel::ReduceRows => wg_only(row("reduce_rows".into(), "main", false)),
+            Kernel::ReduceRowsF16 => wg_only(row("reduce_rows_f16x8".into(), "main", false)),
+            Kernel::ReduceCols => wg_only(row("reduce_cols".into(), "main", false)),
+            Kernel::ArgReduce => wg_only(row("argreduce".into(), "main", false)),
+            Kernel::ScanTotals => wg_only(row("scan_totals".into(), "totals_main", false)),
+            Kernel::ScanBlocks => wg_only(row("scan_blocks".into(), "main", false)),
+            Kernel::ScanTotalsVec4 => wg_only(row("scan_totals_vec4".into(), "totals_vec4", false)),
+            Kernel::ScanBlocksVec4 => wg_only(row("scan_blocks_vec4".into(), "main_vec4", false)),
             // Matmul tiles are fixed in the shaders; the GEMV kernel has a workgroup size only.
             Kernel::MatmulTiled => Spec {
                 constants: vec![],
@@ -552,6 +557,11 @@ impl Kernel {
         let mut s = String::new();
         if f16 {
             s.push_str("enable f16;\n");
+        }
+        // WebGPU requires the directive before subgroup built-ins; naga 30 refuses it as not yet
+        // implemented (and needs none), so only the browser build says it.
+        if cfg!(target_arch = "wasm32") && matches!(self, Kernel::MatmulSgb(_)) {
+            s.push_str("enable subgroups;\n");
         }
         s.push_str(&self.prelude(v));
         for src in self.sources(v) {

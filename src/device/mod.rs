@@ -12,6 +12,7 @@ pub(crate) mod params;
 mod pipeline;
 pub mod profile;
 mod scheduler;
+mod signal;
 mod staging;
 mod wgsl_helpers;
 
@@ -22,15 +23,18 @@ pub(crate) use kernels::{BinarySet, Form, Kernel, UnarySet};
 pub(crate) use launch::Binding;
 pub(crate) use pipeline::{PipelineKey, Variant};
 pub(crate) use profile::Work;
-pub(crate) use staging::{read_bytes, read_bytes_async};
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use staging::read_bytes;
+pub(crate) use staging::read_bytes_async;
 
 use crate::dtype::DType;
 use crate::error::{describe_wgpu_error, Error, Result};
-use crate::memory::{Maintainer, MemoryStats, Pool, WgpuBacking};
+use crate::memory::{LateErrors, Maintainer, MemoryStats, Pool, WgpuBacking};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// What a [`Device`] runs on. `Display` gives one human line, e.g.
 /// `llvmpipe (LLVM 15.0.6, 256 bits) · Vulkan · Cpu`.
@@ -107,6 +111,8 @@ pub(crate) struct DeviceInner {
     pending: Mutex<scheduler::Pending>,
     /// Serialises submits and polls (a wgpu-core race; see `memory/maintain.rs`).
     pub maintainer: Arc<Maintainer>,
+    /// Errors of scopes popped after their op returned (in a browser; see `memory/late_errors.rs`).
+    pub late_errors: Arc<LateErrors>,
     lost: Arc<AtomicBool>,
     lost_reason: Arc<Mutex<Option<String>>>,
     uncaptured: Arc<Mutex<Vec<String>>>,
@@ -125,14 +131,22 @@ pub(crate) struct DeviceInner {
 
 static NEXT_DEVICE_ID: AtomicU64 = AtomicU64::new(1);
 
+/// The blocking constructors and waits: native only. A browser cannot block its thread, so on
+/// wasm32 they do not exist (a compile error, not a run-time panic); use the `_async` versions,
+/// which exist on every target.
+#[cfg(not(target_arch = "wasm32"))]
 impl Device {
     /// The best adapter the environment allows (see [`DeviceConfig::from_env`]): a discrete GPU
     /// before an integrated one, before a CPU adapter such as lavapipe.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Device::new_async`].
     pub fn new() -> Result<Device> {
         Device::with_config(DeviceConfig::from_env()?)
     }
 
     /// A device chosen by `options`; other settings from the environment.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Device::with_options_async`].
     pub fn with_options(options: DeviceOptions) -> Result<Device> {
         Device::with_config(DeviceConfig {
             options,
@@ -141,7 +155,75 @@ impl Device {
     }
 
     /// A device with every setting explicit.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Device::with_config_async`].
     pub fn with_config(config: DeviceConfig) -> Result<Device> {
+        // Native wgpu resolves the adapter and device requests at once: this never waits long.
+        pollster::block_on(Device::with_config_async(config))
+    }
+
+    /// Submits all recorded work and waits for it; reports errors that wgpu raised outside any
+    /// op (for example on another thread) since the last call.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Device::synchronize_async`].
+    pub fn synchronize(&self) -> Result<()> {
+        self.inner.check_alive("synchronize")?;
+        let idx = self.inner.flush();
+        self.inner.wait("synchronize", &idx)?;
+        let errors = self.take_uncaptured_errors();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Gpu(format!("synchronize: {}", errors.join("; "))))
+        }
+    }
+}
+
+impl Device {
+    /// [`Device::new`] for async callers, and the constructor on wasm32 (WebGPU in a browser,
+    /// where the environment variables read by [`DeviceConfig::from_env`] are simply absent).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
+    /// assert_eq!(a.add(&a)?.to_vec_async::<f32>().await?, vec![2.0, 4.0]);
+    /// dev.synchronize_async().await?;
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn new_async() -> Result<Device> {
+        Device::with_config_async(DeviceConfig::from_env()?).await
+    }
+
+    /// [`Device::with_options`] for async callers (and wasm32).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// let opts = gpuarray::DeviceOptions::default();
+    /// let dev = gpuarray::Device::with_options_async(opts).await?;
+    /// println!("{}", dev.info());
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn with_options_async(options: DeviceOptions) -> Result<Device> {
+        Device::with_config_async(DeviceConfig {
+            options,
+            ..DeviceConfig::from_env()?
+        })
+        .await
+    }
+
+    /// [`Device::with_config`] for async callers (and wasm32). In a browser it also awaits the
+    /// start-up kernels' compilation results, so a kernel the browser's WGSL compiler rejects is
+    /// an `Err` here.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// let config = gpuarray::DeviceConfig { max_binding_size: Some(1 << 24), ..Default::default() };
+    /// let dev = gpuarray::Device::with_config_async(config).await?;
+    /// assert!(dev.info().max_storage_buffer_binding_size <= 1 << 24);
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn with_config_async(config: DeviceConfig) -> Result<Device> {
         let started = Instant::now();
         let backends = config
             .options
@@ -151,7 +233,7 @@ impl Device {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
         desc.backends = backends;
         let instance = wgpu::Instance::new(desc);
-        let adapter = choose_adapter(&instance, backends, &config.options)?;
+        let adapter = choose_adapter(&instance, backends, &config.options).await?;
         let ainfo = adapter.get_info();
 
         let features = requested_features(&adapter, &config);
@@ -165,15 +247,19 @@ impl Device {
             limits.max_buffer_size = limits.max_buffer_size.min(m);
             limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(m);
         }
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("gpuarray"),
-            required_features: features,
-            required_limits: limits.clone(),
-            experimental_features: wgpu::ExperimentalFeatures::disabled(),
-            memory_hints: wgpu::MemoryHints::Performance,
-            trace: wgpu::Trace::Off,
-        }))
-        .map_err(|e| Error::NoAdapter(format!("{} refused to create a device: {e}", ainfo.name)))?;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("gpuarray"),
+                required_features: features,
+                required_limits: limits.clone(),
+                experimental_features: wgpu::ExperimentalFeatures::disabled(),
+                memory_hints: wgpu::MemoryHints::Performance,
+                trace: wgpu::Trace::Off,
+            })
+            .await
+            .map_err(|e| {
+                Error::NoAdapter(format!("{} refused to create a device: {e}", ainfo.name))
+            })?;
 
         let sinks = ErrorSinks::install(&device);
         let queue_period = queue.get_timestamp_period();
@@ -191,19 +277,37 @@ impl Device {
             | wgpu::BufferUsages::COPY_DST;
         let staging_usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
         let maintainer = Arc::new(Maintainer::default());
+        let late_errors = Arc::new(LateErrors::default());
         let pool = Pool::new(
-            WgpuBacking::new(&device, &maintainer, storage_usage, "gpuarray array"),
+            WgpuBacking::new(
+                &device,
+                &maintainer,
+                &late_errors,
+                storage_usage,
+                "gpuarray array",
+            ),
             limits.max_buffer_size,
             config.memory_limit,
         );
         let staging = Pool::new(
-            WgpuBacking::new(&device, &maintainer, staging_usage, "gpuarray readback"),
+            WgpuBacking::new(
+                &device,
+                &maintainer,
+                &late_errors,
+                staging_usage,
+                "gpuarray readback",
+            ),
             limits.max_buffer_size,
             None,
         );
         let timeout = config.timeout.unwrap_or(Duration::from_secs(600));
         let info = DeviceInfo {
-            name: ainfo.name.clone(),
+            // Browsers may withhold the adapter's description (Chromium gives "").
+            name: if ainfo.name.is_empty() {
+                "(unnamed adapter)".into()
+            } else {
+                ainfo.name.clone()
+            },
             backend: format!("{:?}", ainfo.backend),
             device_type: format!("{:?}", ainfo.device_type),
             driver: ainfo.driver.clone(),
@@ -230,6 +334,7 @@ impl Device {
             staging,
             pending: Mutex::new(Default::default()),
             maintainer,
+            late_errors,
             lost: sinks.lost,
             lost_reason: sinks.lost_reason,
             uncaptured: sinks.uncaptured,
@@ -246,6 +351,8 @@ impl Device {
         // Compile every kernel for every supported dtype now, so no op pays for it later.
         let compile_started = Instant::now();
         inner.compile_all()?;
+        // In a browser the compile errors arrive late: wait for them here.
+        inner.late_result("Device::new").await?;
         inner.info.pipelines = inner.pipelines.len();
         inner.info.startup = started.elapsed();
         if let Some(path) = config.profile_path.clone() {
@@ -278,17 +385,74 @@ impl Device {
         &self.inner.limits
     }
 
-    /// Submits all recorded work and waits for it; reports errors that wgpu raised outside any
-    /// op (for example on another thread) since the last call.
-    pub fn synchronize(&self) -> Result<()> {
-        self.inner.check_alive("synchronize")?;
-        let idx = self.inner.flush();
-        self.inner.wait("synchronize", &idx)?;
+    /// [`Device::synchronize`] for async callers (and wasm32): submits all recorded work and
+    /// resolves when the GPU has finished it, with `Err` for errors wgpu reported since the last
+    /// call: those of ops whose error scopes resolved late (in a browser) and those outside any op.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let x = gpuarray::Array::ones(&dev, &[1 << 20], gpuarray::DType::F32)?.exp()?;
+    /// dev.synchronize_async().await?; // x is computed: a timer stopped here is honest
+    /// # drop(x); Ok(()) }) }
+    /// ```
+    pub async fn synchronize_async(&self) -> Result<()> {
+        const OP: &str = "synchronize_async";
+        self.inner.check_alive(OP)?;
+        self.inner.flush();
+        let (done, notify) = signal::Signal::new();
+        self.inner.queue.on_submitted_work_done(move || notify(()));
+        done.wait(&self.inner, OP).await?;
+        self.inner.late_result(OP).await?;
         let errors = self.take_uncaptured_errors();
         if errors.is_empty() {
             Ok(())
         } else {
-            Err(Error::Gpu(format!("synchronize: {}", errors.join("; "))))
+            Err(Error::Gpu(format!("{OP}: {}", errors.join("; "))))
+        }
+    }
+
+    /// Compiles every shader variant this device supports — those compiled at start-up and
+    /// those otherwise compiled on first use — and returns how many, or `Err` naming each variant
+    /// the driver's shader compiler rejected. A check for new drivers and browsers: naga accepting
+    /// a shader does not prove that, say, Chromium's Tint will.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// let dev = gpuarray::Device::new_async().await?;
+    /// let n = dev.compile_variants_async().await?;
+    /// assert!(n >= dev.info().pipelines);
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn compile_variants_async(&self) -> Result<usize> {
+        const OP: &str = "compile_variants_async";
+        let inner = &self.inner;
+        let mut compiled = 0;
+        let mut rejected = Vec::new();
+        for kernel in Kernel::all().into_iter().filter(|&k| inner.offers(k)) {
+            for variant in kernel.variants(&inner.dtypes) {
+                let key = PipelineKey::new(kernel, variant);
+                // Awaited one by one so that a browser's late error names its variant.
+                let done = match inner.pipeline(&key) {
+                    Ok(_) => inner.late_result(OP).await,
+                    Err(e) => Err(e),
+                };
+                match done {
+                    Ok(()) => compiled += 1,
+                    Err(e) => rejected.push(format!("{}: {e}", key.label())),
+                }
+            }
+        }
+        if rejected.is_empty() {
+            Ok(compiled)
+        } else {
+            Err(Error::Gpu(format!(
+                "{OP}: {} of {} variants rejected by {}: {}",
+                rejected.len(),
+                compiled + rejected.len(),
+                inner.info.name,
+                rejected.join("; ")
+            )))
         }
     }
 
@@ -448,8 +612,9 @@ impl fmt::Debug for Device {
 }
 
 impl Drop for DeviceInner {
-    /// Writes the `GPUARRAY_PROFILE` trace, if one is being recorded.
+    /// Writes the `GPUARRAY_PROFILE` trace, if one is being recorded (native: it waits).
     fn drop(&mut self) {
+        #[cfg(not(target_arch = "wasm32"))]
         self.finish_whole_run();
     }
 }
@@ -478,6 +643,18 @@ impl DeviceInner {
         self.lost.store(true, Ordering::SeqCst);
     }
 
+    /// `Err` naming the first op whose error scopes reported an error after it returned (only
+    /// in a browser: native scopes resolve at once), once every such scope has resolved.
+    pub(crate) async fn late_result(&self, op: &'static str) -> Result<()> {
+        let errors = self.late_errors.settled().await;
+        self.check_alive(op)?;
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Gpu(format!("{op}: {}", errors.join("; "))))
+        }
+    }
+
     pub(crate) fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed))
     }
@@ -487,11 +664,24 @@ impl DeviceInner {
         self.device.features().contains(wgpu::Features::SUBGROUP) && self.subgroup_sizes == (8, 8)
     }
 
+    /// Whether this device can run `kernel` at all: the subgroup kernels need 8-wide subgroups,
+    /// the 64-bit Philox backend `SHADER_INT64` (never in WebGPU).
+    fn offers(&self, kernel: Kernel) -> bool {
+        if kernel.spec().needs_subgroup_of_8 && !self.has_subgroups_of_8() {
+            return false;
+        }
+        kernel != Kernel::Philox64
+            || self
+                .device
+                .features()
+                .contains(wgpu::Features::SHADER_INT64)
+    }
+
     fn compile_all(&self) -> Result<()> {
-        for kernel in Kernel::all().into_iter().filter(|k| k.spec().eager) {
-            if kernel.spec().needs_subgroup_of_8 && !self.has_subgroups_of_8() {
-                continue;
-            }
+        for kernel in Kernel::all()
+            .into_iter()
+            .filter(|&k| k.spec().eager && self.offers(k))
+        {
             for variant in kernel.variants(&self.dtypes) {
                 self.compile(&PipelineKey::new(kernel, variant))?;
             }
@@ -608,12 +798,13 @@ impl ErrorSinks {
     }
 }
 
-fn choose_adapter(
+async fn choose_adapter(
     instance: &wgpu::Instance,
     backends: wgpu::Backends,
     opts: &DeviceOptions,
 ) -> Result<wgpu::Adapter> {
-    let adapters = pollster::block_on(instance.enumerate_adapters(backends));
+    // In a browser this is the one adapter `navigator.gpu.requestAdapter()` gives.
+    let adapters = instance.enumerate_adapters(backends).await;
     let seen: Vec<String> = adapters
         .iter()
         .map(|a| {
@@ -654,7 +845,11 @@ fn choose_adapter(
             opts.adapter_name.as_deref().unwrap_or("any"),
             if opts.force_fallback { "CPU adapters only" } else { "any type" }
         );
-        let install = "install a GPU driver, or a CPU Vulkan driver: on Debian/Ubuntu `apt-get install mesa-vulkan-drivers libvulkan1` (lavapipe)";
+        let install = if cfg!(target_arch = "wasm32") {
+            "this browser offers no WebGPU adapter (navigator.gpu is missing or requestAdapter() gave null; Chromium on Linux needs --enable-unsafe-webgpu)"
+        } else {
+            "install a GPU driver, or a CPU Vulkan driver: on Debian/Ubuntu `apt-get install mesa-vulkan-drivers libvulkan1` (lavapipe)"
+        };
         if seen.is_empty() {
             Error::NoAdapter(format!("wgpu found no adapter ({wanted}); {install}"))
         } else {

@@ -6,8 +6,10 @@
 use super::profile::CallKind;
 use super::DeviceInner;
 use crate::error::{Error, Result};
+#[cfg(not(target_arch = "wasm32"))]
 use crate::memory::{blocking_slice, Backoff, Progress};
 use std::sync::MutexGuard;
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
 
 /// Dispatches recorded before a submit is forced: bounds how much work one submit holds (a
@@ -44,11 +46,20 @@ impl DeviceInner {
         let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
         let result = f();
         // Pop in reverse order of pushing; on native the futures are already resolved.
+        #[cfg(not(target_arch = "wasm32"))]
         let errors = [
             pollster::block_on(internal.pop()),
             pollster::block_on(validation.pop()),
             pollster::block_on(oom.pop()),
         ];
+        // In a browser they resolve later: the error surfaces at the next await on the device
+        // (see `memory/late_errors.rs`).
+        #[cfg(target_arch = "wasm32")]
+        let errors: [Option<wgpu::Error>; 3] = {
+            self.late_errors
+                .defer(op, [internal.pop(), validation.pop(), oom.pop()]);
+            [None, None, None]
+        };
         self.check_alive(op)?;
         if let Some(e) = errors.into_iter().flatten().next() {
             return Err(match e {
@@ -142,7 +153,8 @@ impl DeviceInner {
     /// submission in short blocking slices while alone, or without blocking and backing off
     /// between checks while other threads use the device (see `memory/maintain.rs` for why),
     /// checking for device loss each time; a panic inside wgpu's poll (its fatal-error path) is
-    /// reported as a lost device.
+    /// reported as a lost device. Native only: a browser awaits (`device/signal.rs`).
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn wait(&self, op: &'static str, index: &wgpu::SubmissionIndex) -> Result<()> {
         let _wait = self.profiler.host_call(op, CallKind::Wait);
         let timeout = self.timeout();

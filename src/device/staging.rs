@@ -2,14 +2,12 @@
 //! Large reads go through fixed-size chunks, so host and staging memory stay bounded and each
 //! chunk is awaited with the device's timeout.
 
+use super::signal::Signal;
 use super::DeviceInner;
 use crate::error::{Error, Result};
 use crate::memory::{PoolBlock, WgpuBacking};
-use std::future::Future;
-use std::pin::Pin;
-use std::sync::{mpsc, Arc, Mutex};
-use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+#[cfg(not(target_arch = "wasm32"))]
+use std::{sync::mpsc, time::Duration, time::Instant};
 
 /// Bytes read back per staging buffer.
 const CHUNK: u64 = 64 << 20;
@@ -85,6 +83,7 @@ fn map_failed(dev: &DeviceInner, op: &'static str, e: wgpu::BufferAsyncError) ->
 
 /// Reads `len` bytes of `src` from `offset` (both multiples of 4) into `dst`, dropping the first
 /// `skip` bytes of the range (the data's offset inside its first 4-byte word); blocking.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn read_bytes(
     dev: &DeviceInner,
     src: &wgpu::Buffer,
@@ -130,36 +129,7 @@ pub(crate) fn read_bytes(
     Ok(())
 }
 
-/// A future that resolves when a map callback has run; it polls the device without blocking,
-/// so it works on executors that must not block (and on the web, where the browser polls).
-struct Mapped<'a> {
-    dev: &'a DeviceInner,
-    slot: Arc<Mutex<Option<MapResult>>>,
-    deadline: Instant,
-}
-
-impl Future for Mapped<'_> {
-    type Output = Result<()>;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<()>> {
-        if let Some(r) = self.slot.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            return Poll::Ready(r.map_err(|e| map_failed(self.dev, "to_vec_async", e)));
-        }
-        if let Err(e) = self.dev.check_alive("to_vec_async") {
-            return Poll::Ready(Err(e));
-        }
-        if Instant::now() > self.deadline {
-            return Poll::Ready(Err(Error::Timeout {
-                op: "to_vec_async",
-                after: self.dev.timeout(),
-            }));
-        }
-        self.dev.poll_once();
-        cx.waker().wake_by_ref();
-        Poll::Pending
-    }
-}
-
-/// [`read_bytes`], awaiting instead of blocking.
+/// [`read_bytes`], awaiting instead of blocking (the only readback on wasm32).
 pub(crate) async fn read_bytes_async(
     dev: &DeviceInner,
     src: &wgpu::Buffer,
@@ -171,18 +141,12 @@ pub(crate) async fn read_bytes_async(
     let mut done = 0;
     while done < len {
         let n = CHUNK.min(len - done);
-        let slot = Arc::new(Mutex::new(None));
-        let sink = Arc::clone(&slot);
-        let (staging, _index) =
-            start_chunk("to_vec_async", dev, src, offset + done, n, move |r| {
-                *sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
-            })?;
-        let mapped = Mapped {
-            dev,
-            slot,
-            deadline: Instant::now() + dev.timeout(),
-        }
-        .await;
+        let (mapped, on_mapped) = Signal::new();
+        let (staging, _index) = start_chunk("to_vec_async", dev, src, offset + done, n, on_mapped)?;
+        let mapped = match mapped.wait(dev, "to_vec_async").await {
+            Ok(r) => r.map_err(|e| map_failed(dev, "to_vec_async", e)),
+            Err(e) => Err(e),
+        };
         if let Err(e) = mapped {
             staging.discard();
             return Err(e);

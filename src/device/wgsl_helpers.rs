@@ -47,14 +47,19 @@ pub(super) fn elementwise_prelude(input: DType, output: DType) -> String {
 /// Per-dtype helpers over the compute type named `ty`: NaN and infinity tests by bits (lavapipe
 /// folds `x != x` to false and its `max`/`min` swallow NaN, so nothing here relies on float
 /// comparisons of a value with itself), the sign bit, and NaN/infinity constants.
+///
+/// The NaN and infinity bits are read from a private variable, not written as `bitcast` of a
+/// literal: that bitcast is a constant expression, and WGSL forbids constant expressions whose
+/// value is NaN or infinite (Chromium's Tint rejects the shader; naga lets it through).
 pub(super) fn helpers(ty: &str, dtype: DType) -> String {
     match dtype {
         DType::F32 | DType::F16 => format!(
             "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }}\n\
              fn is_inf(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }}\n\
              fn sign_bit(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x80000000u) != 0u; }}\n\
-             fn nan_value() -> {ty} {{ return bitcast<f32>(0x7fc00000u); }}\n\
-             fn inf_value() -> {ty} {{ return bitcast<f32>(0x7f800000u); }}\n\
+             var<private> NAN_INF_BITS: vec2<u32> = vec2<u32>(0x7fc00000u, 0x7f800000u);\n\
+             fn nan_value() -> {ty} {{ return bitcast<f32>(NAN_INF_BITS.x); }}\n\
+             fn inf_value() -> {ty} {{ return bitcast<f32>(NAN_INF_BITS.y); }}\n\
              fn lowest() -> {ty} {{ return -inf_value(); }}\n\
              fn highest() -> {ty} {{ return inf_value(); }}\n"
         ),
@@ -65,8 +70,9 @@ pub(super) fn helpers(ty: &str, dtype: DType) -> String {
             "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(f32(x)) & 0x7fffffffu) > 0x7f800000u; }}\n\
              fn is_inf(x: {ty}) -> bool {{ return x != 0.0lf && x * 0.5lf == x; }}\n\
              fn sign_bit(x: {ty}) -> bool {{ return (bitcast<u32>(f32(x)) & 0x80000000u) != 0u; }}\n\
-             fn nan_value() -> {ty} {{ return {ty}(bitcast<f32>(0x7fc00000u)); }}\n\
-             fn inf_value() -> {ty} {{ return {ty}(bitcast<f32>(0x7f800000u)); }}\n\
+             var<private> NAN_INF_BITS: vec2<u32> = vec2<u32>(0x7fc00000u, 0x7f800000u);\n\
+             fn nan_value() -> {ty} {{ return {ty}(bitcast<f32>(NAN_INF_BITS.x)); }}\n\
+             fn inf_value() -> {ty} {{ return {ty}(bitcast<f32>(NAN_INF_BITS.y)); }}\n\
              fn lowest() -> {ty} {{ return -inf_value(); }}\n\
              fn highest() -> {ty} {{ return inf_value(); }}\n"
         ),

@@ -19,6 +19,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Duration;
 
 /// How long a lone waiter blocks inside wgpu before it looks again (for device loss, its
@@ -27,11 +28,13 @@ use std::time::Duration;
 /// wake-up takes CPU time from a CPU adapter's compute threads (1 ms slices cost 2 % of a 175 ms
 /// softmax on lavapipe), while a thread that arrives meanwhile waits at most an eighth longer
 /// than the work already in flight.
+#[cfg(not(target_arch = "wasm32"))] // waits block; a browser awaits instead
 pub(crate) fn blocking_slice(waited: Duration) -> Duration {
     (waited / 8).clamp(Duration::from_millis(1), Duration::from_millis(20))
 }
 
 /// The outcome of one non-blocking look at a submission.
+#[cfg(not(target_arch = "wasm32"))] // waits block; a browser awaits instead
 #[derive(Debug)]
 pub(crate) enum Progress {
     /// The submission (and everything before it) has finished.
@@ -91,6 +94,7 @@ impl Maintainer {
         catch_unwind(AssertUnwindSafe(|| device.poll(wgpu::PollType::Poll))).is_ok()
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Whether `index` has finished: a wait that blocks for up to `slice` when this
     /// thread is the only one using the lock, and otherwise does not block at all. It also runs
     /// the callbacks of whatever has finished.
@@ -123,10 +127,12 @@ impl Maintainer {
 /// first few (small kernels finish in microseconds), then sleeps a thirty-second of the time
 /// waited so far, between 10 µs and 500 µs, so a wait overshoots the GPU's finish by about 3 %
 /// at most and costs a few checks per millisecond.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) struct Backoff {
     checks: u32,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Backoff {
     const YIELDS: u32 = 64;
     const MIN_SLEEP: Duration = Duration::from_micros(10);

@@ -2,10 +2,14 @@
 //! serialises submits and polls (maintain.rs). Readback staging, which drives the device's
 //! scheduler, lives in `device/staging.rs`.
 
+mod late_errors;
 mod maintain;
 mod pool;
 
-pub(crate) use maintain::{blocking_slice, Backoff, Maintainer, Progress};
+pub(crate) use late_errors::LateErrors;
+pub(crate) use maintain::Maintainer;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use maintain::{blocking_slice, Backoff, Progress};
 
 pub use pool::MemoryStats;
 pub(crate) use pool::{Backing, Pool, PoolBlock};
@@ -17,6 +21,9 @@ use std::sync::Arc;
 pub(crate) struct WgpuBacking {
     device: wgpu::Device,
     maintainer: Arc<Maintainer>,
+    // Read only on wasm32, where scope pops are deferred.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    late: Arc<LateErrors>,
     usage: wgpu::BufferUsages,
     label: &'static str,
 }
@@ -25,12 +32,14 @@ impl WgpuBacking {
     pub fn new(
         device: &wgpu::Device,
         maintainer: &Arc<Maintainer>,
+        late: &Arc<LateErrors>,
         usage: wgpu::BufferUsages,
         label: &'static str,
     ) -> Self {
         WgpuBacking {
             device: device.clone(),
             maintainer: Arc::clone(maintainer),
+            late: Arc::clone(late),
             usage,
             label,
         }
@@ -49,10 +58,17 @@ impl Backing for WgpuBacking {
             usage: self.usage,
             mapped_at_creation: false,
         });
+        #[cfg(not(target_arch = "wasm32"))]
         let errors = [
             pollster::block_on(validation.pop()),
             pollster::block_on(oom.pop()),
         ];
+        // In a browser the pops resolve later: an error surfaces at the next await on the device.
+        #[cfg(target_arch = "wasm32")]
+        let errors: [Option<wgpu::Error>; 2] = {
+            self.late.defer("allocate", [validation.pop(), oom.pop()]);
+            [None, None]
+        };
         match errors.into_iter().flatten().next() {
             None => Ok(buffer),
             Some(e) => Err(crate::error::describe_wgpu_error(&e)),

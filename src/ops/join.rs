@@ -8,7 +8,7 @@ use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::layout::{checked_numel, normalize_axis, Axes, SliceArg};
+use crate::layout::{checked_numel, normalize_axis, SliceArg};
 
 /// `numpy.concatenate(arrays, axis)`: the arrays, which agree on every other axis, end to end.
 ///
@@ -367,7 +367,7 @@ impl Array {
     /// `numpy.take(a, indices, axis)`: elements gathered along `axis` (of the flattened array with
     /// `None`) at integer `indices` (i32 or u32; negative ones count from the end). An index out
     /// of range is an `Err`, as NumPy raises (checked with a reduction of the indices, which
-    /// waits for the GPU).
+    /// waits for the GPU). On wasm32 that wait is impossible: use [`Array::take_async`] there.
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
@@ -378,10 +378,45 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn take(&self, indices: &Array, axis: Option<isize>) -> Result<Array> {
-        let op = "take";
+        self.take_with("take", indices, axis, None)
+    }
+
+    /// [`Array::take`] for async callers, and the form that works on wasm32: the indices'
+    /// bounds are read back by awaiting, not blocking.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[10i32, 20, 30], &[3])?;
+    /// let i = gpuarray::Array::from_slice(&dev, &[2i32, -3], &[2])?;
+    /// let t = a.take_async(&i, None).await?;
+    /// assert_eq!(t.to_vec_async::<i32>().await?, vec![30, 10]);
+    /// let far = gpuarray::Array::from_slice(&dev, &[3i32], &[1])?;
+    /// assert!(a.take_async(&far, None).await.is_err());
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn take_async(&self, indices: &Array, axis: Option<isize>) -> Result<Array> {
+        let op = "take_async";
+        // Bounds only of indices the gather would read; take_with reports every other error.
+        let bounds = if !indices.is_empty() && matches!(indices.dtype(), DType::I32 | DType::U32) {
+            Some(index_bounds_async(indices).await?)
+        } else {
+            None
+        };
+        self.take_with(op, indices, axis, bounds)
+    }
+
+    /// `take` with the indices' (min, max) when the caller already has them.
+    fn take_with(
+        &self,
+        op: &'static str,
+        indices: &Array,
+        axis: Option<isize>,
+        bounds: Option<(i64, i64)>,
+    ) -> Result<Array> {
         self.same_device(op, indices)?;
         let Some(axis) = axis else {
-            return self.reshape(&[-1])?.take(indices, Some(0));
+            return self.reshape(&[-1])?.take_with(op, indices, Some(0), bounds);
         };
         let ax = normalize_axis(op, axis, self.ndim())?;
         if !matches!(indices.dtype(), DType::I32 | DType::U32) {
@@ -400,15 +435,9 @@ impl Array {
         }
         // The bounds in the indices' own dtype: a u32 index above i32::MAX would read as negative
         // once converted for the kernel, and the message must show the index the caller gave.
-        let (lo, hi) = match indices.dtype() {
-            DType::I32 => (
-                i64::from(indices.min(Axes::All, false)?.item::<i32>()?),
-                i64::from(indices.max(Axes::All, false)?.item::<i32>()?),
-            ),
-            _ => (
-                i64::from(indices.min(Axes::All, false)?.item::<u32>()?),
-                i64::from(indices.max(Axes::All, false)?.item::<u32>()?),
-            ),
+        let (lo, hi) = match bounds {
+            Some(b) => b,
+            None => index_bounds(op, indices)?,
         };
         let limit = n as i64;
         if let Some(bad) = [hi, lo].into_iter().find(|&i| i >= limit || i < -limit) {
@@ -429,6 +458,66 @@ impl Array {
         gather(&x, &idx, &out, outer, n, inner)?;
         Ok(out)
     }
+}
+
+/// The smallest and largest index, read back (in the indices' own dtype).
+#[cfg(not(target_arch = "wasm32"))]
+fn index_bounds(_op: &'static str, indices: &Array) -> Result<(i64, i64)> {
+    Ok(match indices.dtype() {
+        DType::I32 => (
+            i64::from(
+                indices
+                    .min(crate::layout::Axes::All, false)?
+                    .item::<i32>()?,
+            ),
+            i64::from(
+                indices
+                    .max(crate::layout::Axes::All, false)?
+                    .item::<i32>()?,
+            ),
+        ),
+        _ => (
+            i64::from(
+                indices
+                    .min(crate::layout::Axes::All, false)?
+                    .item::<u32>()?,
+            ),
+            i64::from(
+                indices
+                    .max(crate::layout::Axes::All, false)?
+                    .item::<u32>()?,
+            ),
+        ),
+    })
+}
+
+/// On wasm32 the bounds cannot be read back without blocking, and an index past them would read
+/// a clamped element silently: `take` is refused (`take_async` reads them by awaiting).
+#[cfg(target_arch = "wasm32")]
+fn index_bounds(op: &'static str, _: &Array) -> Result<(i64, i64)> {
+    Err(crate::error::needs_blocking_readback(
+        op,
+        "checking the bounds of indices held on the device (use take_async)",
+    ))
+}
+
+/// [`index_bounds`] by awaiting the readbacks.
+async fn index_bounds_async(indices: &Array) -> Result<(i64, i64)> {
+    use crate::layout::Axes;
+    let (lo, hi) = (
+        indices.min(Axes::All, false)?,
+        indices.max(Axes::All, false)?,
+    );
+    Ok(match indices.dtype() {
+        DType::I32 => (
+            i64::from(lo.item_async::<i32>().await?),
+            i64::from(hi.item_async::<i32>().await?),
+        ),
+        _ => (
+            i64::from(lo.item_async::<u32>().await?),
+            i64::from(hi.item_async::<u32>().await?),
+        ),
+    })
 }
 
 // ---- take: launch code --------------------------------------------------------------------

@@ -10,7 +10,7 @@
 //! the word where the draw ends; pass 2 recomputes every tile and writes its accepted values at
 //! their positions. Ranges that are powers of two reject nothing and take one pass.
 
-use super::launch::{key, launch, output_bindings, vec4_binding, Bindings, Dist, Extra, Run};
+use super::launch::{key, launch, Bindings, Dist, Extra, Run, Spare};
 use super::philox::StreamPos;
 use crate::array::Array;
 use crate::device::Binding;
@@ -36,7 +36,8 @@ pub(crate) fn lemire(x: u32, range: u64, threshold: u32) -> Option<u32> {
 }
 
 /// Fills `out` (a fresh contiguous i32 or u32 array) with integers in `[lo, lo + range)` from the
-/// stream at `start`; returns the words consumed.
+/// stream at `start`; returns the words consumed. Blocks to read pass 1's counts back.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn integers(
     op: &'static str,
     out: &Array,
@@ -44,20 +45,82 @@ pub(crate) fn integers(
     lo: i64,
     range: u64,
 ) -> Result<u64> {
-    let n = out.len() as u64;
-    if n == 0 {
-        return Ok(0);
+    // The reader blocks inside an already-ready future, so block_on never waits on it.
+    pollster::block_on(integers_with(op, out, start, lo, range, |counts| {
+        std::future::ready(counts.to_vec::<u32>())
+    }))
+}
+
+/// On wasm32 the counts cannot be read back without blocking: only power-of-two ranges (one
+/// pass, nothing to read) are drawn; others are refused before anything is launched.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn integers(
+    op: &'static str,
+    out: &Array,
+    start: StreamPos,
+    lo: i64,
+    range: u64,
+) -> Result<u64> {
+    if out.is_empty() || range.is_power_of_two() {
+        return one_pass(op, out, start, lo, range);
     }
-    let extra = Extra {
+    Err(crate::error::needs_blocking_readback(
+        op,
+        "exact integers over a range that is not a power of two (use integers_async)",
+    ))
+}
+
+/// Kernel parameters of a draw in `[lo, lo + range)`.
+fn extra_for(lo: i64, range: u64) -> Extra {
+    Extra {
         ilo: lo as u32,
         irange: range as u32, // 2^32 -> 0: the kernel's "every word as it is"
         ithresh: threshold(range),
         ..Default::default()
-    };
-    if range.is_power_of_two() {
-        super::launch::generate(op, out, start, Dist::IntDirect, &extra)?;
-        return Ok(n);
     }
+}
+
+/// Empty draws and power-of-two ranges (which reject nothing): one pass, nothing read back.
+fn one_pass(op: &'static str, out: &Array, start: StreamPos, lo: i64, range: u64) -> Result<u64> {
+    let n = out.len() as u64;
+    if n > 0 {
+        super::launch::generate(op, out, start, Dist::IntDirect, &extra_for(lo, range))?;
+    }
+    Ok(n)
+}
+
+/// [`integers`], awaiting pass 1's counts.
+pub(crate) async fn integers_async(
+    op: &'static str,
+    out: &Array,
+    start: StreamPos,
+    lo: i64,
+    range: u64,
+) -> Result<u64> {
+    integers_with(op, out, start, lo, range, |counts| async move {
+        counts.to_vec_async::<u32>().await
+    })
+    .await
+}
+
+/// The two passes, with `read` bringing each batch of pass-1 counts to the host.
+async fn integers_with<R, F>(
+    op: &'static str,
+    out: &Array,
+    start: StreamPos,
+    lo: i64,
+    range: u64,
+    mut read: R,
+) -> Result<u64>
+where
+    R: FnMut(Array) -> F,
+    F: std::future::Future<Output = Result<Vec<u32>>>,
+{
+    let n = out.len() as u64;
+    if n == 0 || range.is_power_of_two() {
+        return one_pass(op, out, start, lo, range);
+    }
+    let extra = extra_for(lo, range);
     let dev = &out.device.inner;
     let limits = dev.block_limits();
     let max_tiles_per_launch = (limits.max_binding / 4 / TILE_ALIGN * TILE_ALIGN).max(TILE_ALIGN);
@@ -75,7 +138,7 @@ pub(crate) fn integers(
     while accepted < n {
         let first_tile = counts.len() as u64;
         let tiles = want(n - accepted);
-        let new = count_tiles(
+        let new = read(count_tiles(
             op,
             out,
             start,
@@ -83,7 +146,8 @@ pub(crate) fn integers(
             first_tile,
             tiles,
             max_tiles_per_launch,
-        )?;
+        )?)
+        .await?;
         accepted += new.iter().map(|&c| u64::from(c)).sum::<u64>();
         counts.extend(new);
     }
@@ -127,7 +191,8 @@ pub(crate) fn integers(
     Ok(consumed)
 }
 
-/// Pass 1 for tiles `first_tile .. first_tile + tiles`: their accepted-word counts.
+/// Pass 1 for tiles `first_tile .. first_tile + tiles`: launches the counting of their accepted
+/// words into a fresh u32 array (for the caller to read back).
 fn count_tiles(
     op: &'static str,
     out: &Array,
@@ -136,11 +201,12 @@ fn count_tiles(
     first_tile: u64,
     tiles: u64,
     max_per_launch: u64,
-) -> Result<Vec<u32>> {
+) -> Result<Array> {
     let dev = &out.device;
     let counts = Array::empty(op, dev, &[tiles as usize], DType::U32)?;
     let (storage, _) = counts.storage_and_layout();
     let key = key(&dev.inner, out.dtype, Dist::IntCount, start.phase, 0);
+    let spare = Spare::of(&dev.inner);
     dev.inner.guarded(op, || {
         let mut t = 0;
         while t < tiles {
@@ -157,13 +223,22 @@ fn count_tiles(
                 &run,
                 extra,
                 out.dtype,
-                &output_bindings(storage, t * 4, len * 4),
+                // Pass 1 writes only the counts (aux).
+                &Bindings {
+                    dst: spare.slot(0),
+                    dst4: spare.slot(1),
+                    aux: Binding {
+                        buffer: storage.buffer().expect("non-empty"),
+                        offset: t * 4,
+                        size: len * 4,
+                    },
+                },
             )?;
             t += len;
         }
         Ok(())
     })?;
-    counts.to_vec::<u32>()
+    Ok(counts)
 }
 
 /// Pass 2: tiles `0 .. firsts.len()` write their accepted values from output `firsts[t]` on.
@@ -214,6 +289,7 @@ fn emit_tiles(
     let pbuf = pstore.buffer().expect("non-empty");
     let (ostore, _) = out.storage_and_layout();
     let key = key(&dev.inner, out.dtype, Dist::IntEmit, start.phase, 0);
+    let spare = Spare::of(&dev.inner);
     dev.inner.guarded(op, || {
         for &(ta, len, ws) in &launches {
             let end = output_end(ta + len);
@@ -222,15 +298,19 @@ fn emit_tiles(
                 count: (end - ws) as u32,
                 units: len as u32,
             };
-            let out_window = output_bindings(ostore, ws * eb, (end - ws) * eb);
+            // Pass 2 writes element by element (dst) from the positions (aux).
             let b = Bindings {
-                dst4: vec4_binding(ostore, ws * eb, (end - ws) * eb),
+                dst: Binding {
+                    buffer: ostore.buffer().expect("non-empty"),
+                    offset: ws * eb,
+                    size: ((end - ws) * eb).next_multiple_of(4),
+                },
+                dst4: spare.slot(0),
                 aux: Binding {
                     buffer: pbuf,
                     offset: ta * 4,
                     size: len * 4,
                 },
-                dst: out_window.dst,
             };
             launch(&dev.inner, &key, &run, extra, out.dtype, &b)?;
         }

@@ -196,6 +196,7 @@ pub(crate) fn generate(
         None
     };
     let key_for = |units: u32| key(dev, out.dtype, dist, start.phase, u64::from(units));
+    let spare = Spare::of(dev);
     dev.guarded(op, || {
         // The scratch unit reuses the last whole launch's pipeline (results never depend on the
         // launch shape), so a draw with a tail compiles nothing extra.
@@ -213,7 +214,7 @@ pub(crate) fn generate(
                 &run,
                 extra,
                 out.dtype,
-                &output_bindings(storage, first * eb, len * eb),
+                &output_bindings(storage, first * eb, len * eb, &spare),
             )?;
             last_key = Some(key);
         }
@@ -230,7 +231,7 @@ pub(crate) fn generate(
                 &run,
                 extra,
                 out.dtype,
-                &output_bindings(sst, 0, per_unit * eb),
+                &output_bindings(sst, 0, per_unit * eb, &spare),
             )?;
             let (src, dst) = (sst.buffer(), storage.buffer());
             let (src, dst) = (src.expect("non-empty"), dst.expect("non-empty"));
@@ -250,19 +251,61 @@ pub(crate) struct Bindings<'a> {
     pub aux: Binding<'a>,
 }
 
-/// The bindings for an output window of `bytes` at `offset` in `storage` (the aux binding
-/// aliases it: only the integer passes use aux).
-pub(crate) fn output_bindings(storage: &Storage, offset: u64, bytes: u64) -> Bindings<'_> {
-    let buffer = storage.buffer().expect("non-empty arrays have a buffer");
-    let dst = Binding {
-        buffer,
-        offset,
-        size: bytes.next_multiple_of(4),
-    };
+/// A small per-device buffer whose disjoint slots fill the bindings a launch never touches (a
+/// draw's `dst` and `aux`, the integer passes' vector view). WebGPU forbids two writable
+/// bindings of overlapping ranges of one buffer in a dispatch, so the unused ones cannot simply
+/// alias the output window, as native wgpu would allow.
+#[derive(Default)]
+pub(crate) struct Spare {
+    buffer: std::sync::OnceLock<(wgpu::Buffer, u64)>,
+}
+
+impl Spare {
+    /// Bytes per slot: one vec4 of the widest dtype (f64).
+    const SLOT: u64 = 32;
+
+    /// The device's spare buffer, created on first use.
+    pub fn of(dev: &DeviceInner) -> std::sync::Arc<Spare> {
+        let spare = dev.extensions.get::<Spare>();
+        spare.buffer.get_or_init(|| {
+            let stride = dev
+                .limits
+                .min_storage_buffer_offset_alignment
+                .max(Self::SLOT as u32) as u64;
+            let buffer = dev.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("gpuarray philox spare"),
+                size: 2 * stride + Self::SLOT,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            });
+            (buffer, stride)
+        });
+        spare
+    }
+
+    /// Slot `i` (0, 1 or 2) as a binding.
+    pub fn slot(&self, i: u64) -> Binding<'_> {
+        let (buffer, stride) = self.buffer.get().expect("made by Spare::of");
+        Binding {
+            buffer,
+            offset: i * stride,
+            size: Self::SLOT,
+        }
+    }
+}
+
+/// The bindings of a draw into an output window of `bytes` at `offset` in `storage`: the window
+/// as vectors; `dst` and `aux`, which only the integer passes use, are spare slots.
+pub(crate) fn output_bindings<'a>(
+    storage: &'a Storage,
+    offset: u64,
+    bytes: u64,
+    spare: &'a Spare,
+) -> Bindings<'a> {
     Bindings {
         dst4: vec4_binding(storage, offset, bytes),
-        aux: dst,
-        dst,
+        dst: spare.slot(0),
+        aux: spare.slot(1),
     }
 }
 

@@ -501,7 +501,7 @@ impl Generator {
     /// Dtypes: i32 (`lo`, `hi - 1` within i32) and u32 (within u32). Needs `lo < hi`.
     ///
     /// Ranges that are not powers of two read the tiles' acceptance counts back once, so this
-    /// call waits for the GPU.
+    /// call waits for the GPU; on wasm32 those ranges need [`Generator::integers_async`].
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
@@ -513,6 +513,49 @@ impl Generator {
     /// ```
     pub fn integers(&mut self, lo: i64, hi: i64, shape: &[usize], dtype: DType) -> Result<Array> {
         let op = "integers";
+        let out = self.integers_output(op, lo, hi, shape, dtype)?;
+        let start = self.position();
+        let used = integers::integers(op, &out, start, lo, (hi - lo) as u64)?;
+        self.offset = self.after(op, used)?;
+        Ok(out)
+    }
+
+    /// [`Generator::integers`] for async callers, and the form that works on wasm32 for every
+    /// range: pass 1's acceptance counts are read back by awaiting.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let mut g = gpuarray::random::Generator::new(&dev, 0);
+    /// let dice = g.integers_async(1, 7, &[10], gpuarray::DType::I32).await?;
+    /// let dice = dice.to_vec_async::<i32>().await?;
+    /// assert!(dice.iter().all(|d| (1..7).contains(d)));
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn integers_async(
+        &mut self,
+        lo: i64,
+        hi: i64,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Array> {
+        let op = "integers_async";
+        let out = self.integers_output(op, lo, hi, shape, dtype)?;
+        let start = self.position();
+        let used = integers::integers_async(op, &out, start, lo, (hi - lo) as u64).await?;
+        self.offset = self.after(op, used)?;
+        Ok(out)
+    }
+
+    /// The output of a draw of integers in `[lo, hi)`, once the arguments are checked.
+    fn integers_output(
+        &self,
+        op: &'static str,
+        lo: i64,
+        hi: i64,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Array> {
         check_dtype(op, dtype, &[DType::I32, DType::U32])?;
         let (min, max) = match dtype {
             DType::I32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
@@ -527,11 +570,7 @@ impl Generator {
                 ),
             ));
         }
-        let out = Array::empty(op, &self.device, shape, dtype)?;
-        let start = self.position();
-        let used = integers::integers(op, &out, start, lo, (hi - lo) as u64)?;
-        self.offset = self.after(op, used)?;
-        Ok(out)
+        Array::empty(op, &self.device, shape, dtype)
     }
 
     /// `Err(DeviceMismatch)` unless `a` lives on this generator's device.

@@ -1,10 +1,14 @@
 //! `benchmark`: repeated, synchronised timing of a closure, CPU and GPU times per repeat, as
 //! `cupyx.profiler.benchmark` gives them.
 
-use super::super::Device;
-use crate::error::{Error, Result};
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(not(target_arch = "wasm32"))]
+use {
+    super::super::Device,
+    crate::error::{Error, Result},
+    web_time::Instant,
+};
 
 /// How [`benchmark`] repeats.
 #[derive(Debug, Clone)]
@@ -165,6 +169,7 @@ impl fmt::Display for BenchReport {
 /// println!("{report}");
 /// # Ok(()) }
 /// ```
+#[cfg(not(target_arch = "wasm32"))] // it waits for the device; a browser awaits
 pub fn benchmark<T>(
     dev: &Device,
     mut f: impl FnMut() -> Result<T>,

@@ -10,24 +10,32 @@
 //! Adapters without `TIMESTAMP_QUERY` (or with it hidden: `DeviceConfig::disable_timestamps`,
 //! `GPUARRAY_NO_TIMESTAMPS=1`) get CPU times per submit (submit to the host seeing it done),
 //! and every report says so.
+//!
+//! `Device::profile` and `benchmark` wait for the device, so they are native-only; in a browser
+//! the recording side compiles but nothing opens a profile yet.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
 mod benchmark;
 mod report;
 mod timestamps;
 mod trace;
 
-pub use benchmark::{benchmark, BenchOptions, BenchReport, Stats};
+#[cfg(not(target_arch = "wasm32"))]
+pub use benchmark::benchmark;
+pub use benchmark::{BenchOptions, BenchReport, Stats};
 pub use report::{CallKind, GpuSpan, HostSpan, KernelSummary, LaunchProfile, Profile, SubmitSpan};
 
 use super::{Device, DeviceInner};
+#[cfg(not(target_arch = "wasm32"))]
 use crate::error::Result;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::ThreadId;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use timestamps::{Batch, PassQueries, SpareBlocks, Ticks};
+use web_time::Instant;
 
 thread_local! {
     /// The outermost API call running on this thread while a profile is open (launches are
@@ -348,6 +356,7 @@ impl DeviceInner {
         self.profiler.host_call(name, CallKind::Call)
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Submits, waits and lets the batches of `session` settle, then turns it into a
     /// [`Profile`]. The wait is the device's usual bounded one; the readbacks it then waits for
     /// finished with the batches, so their callbacks run on the next polls.
@@ -462,6 +471,7 @@ impl DeviceInner {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Writes the `GPUARRAY_PROFILE` trace (at drop); errors are printed, as a drop cannot
     /// return them.
     pub(crate) fn finish_whole_run(&self) {
@@ -493,6 +503,7 @@ impl DeviceInner {
 }
 
 impl Device {
+    #[cfg(not(target_arch = "wasm32"))]
     /// Runs `f` and records every kernel launch it makes on this thread: kernel, variant,
     /// shape, workgroups, bytes bound, FLOPs, and GPU time (timestamp queries) where the adapter
     /// can time on the GPU. Waits for the device at the end, so the times are complete.

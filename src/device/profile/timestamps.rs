@@ -5,7 +5,7 @@
 //! a wait to the caller's work; the readback lands when something polls after the batch is done.
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use web_time::Instant;
 
 /// Profiled passes one query block holds: the scheduler submits after `MAX_BATCH` recordings,
 /// so a block never runs out in practice; a pass past it simply goes untimed.

@@ -171,18 +171,34 @@ fn check_int_exponent(arr: &Array, other: Operand, scalar_left: bool) -> Result<
         (Operand::Scalar(_), false) => Ok(()),
         // The exponent is an array: `arr` when the scalar is the base, else `other`.
         (Operand::Scalar(_), true) => {
-            if !arr.is_empty() && arr.min(crate::Axes::All, false)?.item::<i32>()? < 0 {
+            if !arr.is_empty() && has_negative(arr)? {
                 return Err(refuse());
             }
             Ok(())
         }
         (Operand::Array(e), _) => {
-            if !e.is_empty() && e.min(crate::Axes::All, false)?.item::<i32>()? < 0 {
+            if !e.is_empty() && has_negative(e)? {
                 return Err(refuse());
             }
             Ok(())
         }
     }
+}
+
+/// Whether a non-empty integer exponent array holds a negative value (its minimum, read back).
+#[cfg(not(target_arch = "wasm32"))]
+fn has_negative(e: &Array) -> Result<bool> {
+    Ok(e.min(crate::Axes::All, false)?.item::<i32>()? < 0)
+}
+
+/// On wasm32 the minimum cannot be read back without blocking: integer powers with an array
+/// exponent are refused (a scalar exponent, or float arrays, work).
+#[cfg(target_arch = "wasm32")]
+fn has_negative(_: &Array) -> Result<bool> {
+    Err(crate::error::needs_blocking_readback(
+        "power",
+        "an integer power with an array exponent (checked for negative values)",
+    ))
 }
 
 pub(crate) fn unary(op: UnaryOp, a: &Array) -> Result<Array> {

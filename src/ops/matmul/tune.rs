@@ -7,7 +7,7 @@ use crate::device::{DeviceInner, Kernel};
 use crate::dtype::DType;
 use crate::error::Result;
 use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
+use web_time::Instant;
 
 use super::plan::for_each_batch;
 use super::sgb::run_sgb;
@@ -18,11 +18,13 @@ use super::{MatmulKernel, MatmulTuning, OP};
 #[derive(Default)]
 pub(super) struct TuneState {
     pub(super) tuning: OnceLock<MatmulTuning>,
-    /// Serialises tuning; whoever comes second reuses the result.
+    /// Serialises tuning; whoever comes second reuses the result. (A browser has one thread.)
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(super) lock: Mutex<()>,
 }
 
 /// The device's f32 kernel choice, tuning on first use.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn tuned_kernel(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
     let state = dev.extensions.get::<TuneState>();
     if let Some(t) = state.tuning.get() {
@@ -43,77 +45,136 @@ pub(crate) fn tuned_kernel(dev: &DeviceInner, device: &crate::Device) -> Result<
     Ok(t)
 }
 
+/// The device's f32 kernel choice. A browser cannot block for the tune: until
+/// [`Device::matmul_tuning_async`](crate::Device::matmul_tuning_async) has run it, this is the
+/// tiled kernel (the tune's choice wherever no subgroup kernel is offered, as on WebGPU), untimed.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn tuned_kernel(dev: &DeviceInner, _: &crate::Device) -> Result<MatmulTuning> {
+    let state = dev.extensions.get::<TuneState>();
+    Ok(state.tuning.get().cloned().unwrap_or(MatmulTuning {
+        chosen: MatmulKernel::Tiled,
+        candidates: vec![],
+        shape: TUNE_SHAPE,
+        elapsed: std::time::Duration::ZERO,
+        rejected: vec![],
+    }))
+}
+
+/// The tuning problem's (M, N, K).
+#[cfg(not(target_arch = "wasm32"))]
+const TUNE_SHAPE: (usize, usize, usize) = (512, 512, 512);
+/// Smaller in a browser: on SwiftShader (headless Chromium without a GPU) the tiled and naive
+/// kernels run at 0.1-0.2 GFLOP/s, and 512³ made the tune 12 s of a page's start-up.
+#[cfg(target_arch = "wasm32")]
+const TUNE_SHAPE: (usize, usize, usize) = (256, 256, 256);
+
+/// The tuning problem's operands: exactly representable inputs and sums, so every correct
+/// kernel gives identical bits.
+fn tune_operands(device: &crate::Device) -> Result<(Array, Array)> {
+    let (m, n, k) = TUNE_SHAPE;
+    let ha: Vec<f32> = (0..m * k).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
+    let hb: Vec<f32> = (0..k * n).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
+    Ok((
+        Array::from_slice(device, &ha, &[m, k])?,
+        Array::from_slice(device, &hb, &[k, n])?,
+    ))
+}
+
+/// One run of candidate `cand` on the tuning problem, recorded (not waited for).
+fn run_candidate(
+    dev: &DeviceInner,
+    cand: MatmulKernel,
+    a: &Array,
+    b: &Array,
+    c: &Array,
+) -> Result<()> {
+    match cand {
+        MatmulKernel::Tiled => for_each_batch(
+            &a.expand_dims(0)?,
+            &b.expand_dims(0)?,
+            &c.expand_dims(0)?,
+            |p| launch_strided(dev, &p, Kernel::MatmulTiled),
+        ),
+        MatmulKernel::Naive => for_each_batch(
+            &a.expand_dims(0)?,
+            &b.expand_dims(0)?,
+            &c.expand_dims(0)?,
+            |p| launch_strided(dev, &p, Kernel::MatmulNaive),
+        ),
+        MatmulKernel::SubgroupBroadcast { rows } => run_sgb(
+            dev,
+            rows,
+            &a.expand_dims(0)?,
+            true,
+            &b.expand_dims(0)?,
+            true,
+            &c.expand_dims(0)?,
+        ),
+    }
+}
+
+/// Why `out` is not accepted: it differs from the first candidate's result `reference`.
+fn differs(
+    reference: &[f32],
+    out: &[f32],
+    cand: MatmulKernel,
+    first: MatmulKernel,
+) -> Option<String> {
+    let (m, n, k) = TUNE_SHAPE;
+    let wrong = reference.iter().zip(out).filter(|(x, y)| x != y).count();
+    (wrong > 0).then(|| {
+        format!(
+            "{wrong} of {} elements differ from {first}'s on the {m}x{k} @ {k}x{n} tuning problem (kernel {cand})",
+            out.len()
+        )
+    })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
     let started = Instant::now();
+    let (m, n, k) = TUNE_SHAPE;
     let candidates: Vec<MatmulKernel> = kernels_for(dev)
         .into_iter()
         .filter(|k| *k != MatmulKernel::Naive)
         .collect();
-    let (m, n, k) = (512usize, 512usize, 512usize);
     if candidates.len() == 1 {
         return Ok(MatmulTuning {
             chosen: MatmulKernel::Tiled,
             candidates: vec![],
-            shape: (m, n, k),
+            shape: TUNE_SHAPE,
             elapsed: started.elapsed(),
             rejected: vec![],
         });
     }
-    // Exactly representable inputs and sums, so every correct kernel gives identical bits.
-    let ha: Vec<f32> = (0..m * k).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
-    let hb: Vec<f32> = (0..k * n).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
-    let a = Array::from_slice(device, &ha, &[m, k])?;
-    let b = Array::from_slice(device, &hb, &[k, n])?;
+    let (a, b) = tune_operands(device)?;
     let mut reference: Option<Vec<f32>> = None;
     let mut results = Vec::new();
     let mut rejected = Vec::new();
     for &cand in &candidates {
         let c = Array::empty(OP, device, &[m, n], DType::F32)?;
-        let once = || -> Result<()> {
-            match cand {
-                MatmulKernel::Tiled | MatmulKernel::Naive => for_each_batch(
-                    &a.expand_dims(0)?,
-                    &b.expand_dims(0)?,
-                    &c.expand_dims(0)?,
-                    |p| launch_strided(dev, &p, Kernel::MatmulTiled),
-                ),
-                MatmulKernel::SubgroupBroadcast { rows } => run_sgb(
-                    dev,
-                    rows,
-                    &a.expand_dims(0)?,
-                    true,
-                    &b.expand_dims(0)?,
-                    true,
-                    &c.expand_dims(0)?,
-                ),
-            }
-        };
-        once()?; // warm-up: compiles the kernel on drivers that compile at first use
+        // Warm-up: compiles the kernel on drivers that compile at first use.
+        run_candidate(dev, cand, &a, &b, &c)?;
         let out = c.to_vec::<f32>()?;
         // A kernel whose subgroup assumption does not hold on this driver gives wrong results:
         // it is never chosen, and the tuning says so (`rejected`).
         match &reference {
             None => reference = Some(out),
-            Some(r) if *r != out => {
-                let wrong = r.iter().zip(&out).filter(|(x, y)| x != y).count();
-                let why = format!(
-                    "{wrong} of {} elements differ from {}'s on the {m}x{k} @ {k}x{n} tuning problem",
-                    out.len(),
-                    candidates[0]
-                );
-                log::warn!(
-                    "gpuarray: matmul kernel {cand} not used on {}: {why}",
-                    dev.info
-                );
-                rejected.push((cand, why));
-                continue;
+            Some(r) => {
+                if let Some(why) = differs(r, &out, cand, candidates[0]) {
+                    log::warn!(
+                        "gpuarray: matmul kernel {cand} not used on {}: {why}",
+                        dev.info
+                    );
+                    rejected.push((cand, why));
+                    continue;
+                }
             }
-            _ => {}
         }
         let mut best = f64::INFINITY;
         for _ in 0..2 {
             let t = Instant::now();
-            once()?;
+            run_candidate(dev, cand, &a, &b, &c)?;
             device.synchronize()?;
             best = best.min(t.elapsed().as_secs_f64());
         }
@@ -126,7 +187,7 @@ pub(super) fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTu
     Ok(MatmulTuning {
         chosen,
         candidates: results,
-        shape: (m, n, k),
+        shape: TUNE_SHAPE,
         elapsed: started.elapsed(),
         rejected,
     })
@@ -142,9 +203,79 @@ pub(super) fn kernels_for(dev: &DeviceInner) -> Vec<MatmulKernel> {
     kernels
 }
 
+/// The tune without blocking, for a browser: the same problem, and every kernel the device can
+/// run is a candidate, the naive one included (WebGPU offers no subgroup kernel, so the tiled
+/// and naive kernels are what there is to compare). A candidate is dropped when the browser
+/// rejects its shader or it runs wrong; timings use `performance.now()` around
+/// [`Device::synchronize_async`](crate::Device::synchronize_async).
+#[cfg(target_arch = "wasm32")]
+async fn tune_async(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTuning> {
+    let started = Instant::now();
+    let (m, n, k) = TUNE_SHAPE;
+    let candidates = kernels_for(dev);
+    let (a, b) = tune_operands(device)?;
+    let mut reference: Option<Vec<f32>> = None;
+    let mut results = Vec::new();
+    let mut rejected = Vec::new();
+    for &cand in &candidates {
+        let c = Array::empty(OP, device, &[m, n], DType::F32)?;
+        // The first run compiles the kernel; a shader the browser rejects shows up here.
+        let out = match run_candidate(dev, cand, &a, &b, &c) {
+            Ok(()) => c.to_vec_async::<f32>().await,
+            Err(e) => Err(e),
+        };
+        let out = match out {
+            Ok(out) => out,
+            Err(e) => {
+                log::warn!(
+                    "gpuarray: matmul kernel {cand} not used on {}: {e}",
+                    dev.info
+                );
+                rejected.push((cand, format!("failed on this device: {e}")));
+                continue;
+            }
+        };
+        match &reference {
+            None => reference = Some(out),
+            Some(r) => {
+                if let Some(why) = differs(r, &out, cand, candidates[0]) {
+                    log::warn!(
+                        "gpuarray: matmul kernel {cand} not used on {}: {why}",
+                        dev.info
+                    );
+                    rejected.push((cand, why));
+                    continue;
+                }
+            }
+        }
+        let mut best = f64::INFINITY;
+        for _ in 0..2 {
+            let t = Instant::now();
+            run_candidate(dev, cand, &a, &b, &c)?;
+            device.synchronize_async().await?;
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        results.push((cand, 2.0 * (m * n * k) as f64 / best / 1e9));
+    }
+    let chosen = results
+        .iter()
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+        .map_or(MatmulKernel::Tiled, |r| r.0);
+    Ok(MatmulTuning {
+        chosen,
+        candidates: results,
+        shape: TUNE_SHAPE,
+        elapsed: started.elapsed(),
+        rejected,
+    })
+}
+
 impl crate::Device {
     /// The f32 matmul kernel this device uses for large products, running the one-time tune
     /// now if no matmul has run it yet (see [`MatmulTuning`](crate::MatmulTuning)).
+    ///
+    /// Native only (the tune blocks); on wasm32 use
+    /// [`Device::matmul_tuning_async`](crate::Device::matmul_tuning_async).
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
@@ -153,8 +284,38 @@ impl crate::Device {
     /// println!("matmul kernel: {} (tuned in {:?})", t.chosen, t.elapsed);
     /// # Ok(()) }
     /// ```
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn matmul_tuning(&self) -> Result<MatmulTuning> {
         tuned_kernel(&self.inner, self)
+    }
+
+    /// [`Device::matmul_tuning`](crate::Device::matmul_tuning) for async callers. On wasm32 this
+    /// is how the tune runs at all: call it once after
+    /// [`Device::new_async`](crate::Device::new_async) (until then large f32 matmuls use the tiled
+    /// kernel); it times every kernel the browser compiles, without blocking. Natively it is the
+    /// blocking tune, which returns at once when a matmul has already run it.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// let dev = gpuarray::Device::new_async().await?;
+    /// let t = dev.matmul_tuning_async().await?;
+    /// assert!(dev.matmul_kernels().contains(&t.chosen));
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn matmul_tuning_async(&self) -> Result<MatmulTuning> {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.matmul_tuning();
+        #[cfg(target_arch = "wasm32")]
+        {
+            let state = self.inner.extensions.get::<TuneState>();
+            if let Some(t) = state.tuning.get() {
+                return Ok(t.clone());
+            }
+            // One thread in a browser: no lock needed, and a second caller only repeats the tune.
+            let t = tune_async(&self.inner, self).await?;
+            let _ = state.tuning.set(t.clone());
+            Ok(state.tuning.get().cloned().unwrap_or(t))
+        }
     }
 
     /// Every matmul kernel this device can run (each accepted by

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Runs the demo page (examples/web/index.html) in headless Chromium and prints its report.
+
+Serves examples/web on loopback, drives Chromium through chromedriver's WebDriver API (standard
+library only), waits until the page marks itself done, and prints the page's report lines.
+Build the page first (bash examples/web/build.sh).
+
+    python3 examples/web/figures.py                 # einsum n=128, matmul 1024
+    python3 examples/web/figures.py --n 256 --mm 1024
+"""
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def webdriver(port, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=120) as r:
+        return json.load(r)["value"]
+
+
+def page_ok(report):
+    """Whether the page's own checks passed: no error line, no wrong entries, the native bits."""
+    bad = [l for l in report.splitlines()
+           if l.startswith("error:") or re.search(r"\b[1-9]\d* wrong", l)
+           or "native run: false" in l or "within 1e-5: false" in l]
+    for l in bad:
+        print(f"FAILED CHECK: {l}", file=sys.stderr)
+    return not bad
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=128, help="einsum size")
+    ap.add_argument("--mm", type=int, default=1024, help="matmul size")
+    ap.add_argument("--timeout", type=float, default=1200, help="seconds to wait for the page")
+    args = ap.parse_args()
+    if not os.path.exists(os.path.join(HERE, "pkg", "web_demo_bg.wasm")):
+        sys.exit("examples/web/pkg is missing: run `bash examples/web/build.sh` first")
+    chromedriver = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
+    if not chromedriver:
+        sys.exit("chromedriver not found (apt-get install chromium chromium-driver)")
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".wasm": "application/wasm", ".js": "text/javascript"}
+
+        def log_message(self, *a):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                            functools.partial(Handler, directory=HERE))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    wd_port = free_port()
+    driver = subprocess.Popen([chromedriver, f"--port={wd_port}"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    session = None
+    try:
+        for _ in range(100):
+            try:
+                webdriver(wd_port, "GET", "/status")
+                break
+            except OSError:
+                time.sleep(0.1)
+        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "args": ["--headless", "--no-sandbox", "--enable-unsafe-webgpu",
+                     "--disable-dev-shm-usage"]}}}}
+        session = webdriver(wd_port, "POST", "/session", caps)["sessionId"]
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/?n={args.n}&mm={args.mm}"
+        webdriver(wd_port, "POST", f"/session/{session}/url", {"url": url})
+        script = ("return document.body.dataset.done === '1' ? "
+                  "document.getElementById('report').textContent : null")
+        deadline = time.time() + args.timeout
+        while True:
+            out = webdriver(wd_port, "POST", f"/session/{session}/execute/sync",
+                            {"script": script, "args": []})
+            if out is not None:
+                print(out)
+                return 0 if page_ok(out) else 1
+            if time.time() > deadline:
+                sys.exit(f"the page did not finish within {args.timeout} s")
+            time.sleep(1)
+    finally:
+        if session:
+            webdriver(wd_port, "DELETE", f"/session/{session}")
+        driver.terminate()
+        httpd.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

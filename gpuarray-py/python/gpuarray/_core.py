@@ -624,7 +624,8 @@ def _scalar_value(v, dtype) -> float:
 
 def _from_host(a: np.ndarray) -> ndarray:
     """Uploads a NumPy array whose dtype gpuarray has (no conversion)."""
-    return ndarray._wrap(_g._Array.from_numpy(np.ascontiguousarray(a)))
+    # np.asarray(order="C"), not np.ascontiguousarray: the latter makes 0-d arrays 1-d.
+    return ndarray._wrap(_g._Array.from_numpy(np.asarray(a, order="C")))
 
 
 def asarray(a, dtype=None, copy=None) -> ndarray:

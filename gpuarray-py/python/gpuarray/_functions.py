@@ -124,7 +124,7 @@ def _reduction(op, x, axis, dtype, keepdims, out=None):
     if axes == []:
         return _out(out, x.astype(want))
     if op in ("max", "min") and x.size == 0:
-        n_red = x.size if axes is None else min((x.shape[a] for a in axes), default=1)
+        n_red = x.size if axes is None else builtins.min((x.shape[a] for a in axes), default=1)
         if axes is None or n_red == 0:
             name = "maximum" if op == "max" else "minimum"
             raise ValueError(

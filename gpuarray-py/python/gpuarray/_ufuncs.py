@@ -59,11 +59,16 @@ def _operand(x):
     """``(dtype-or-python-type for resolve_dtypes, value)``; None if the type is unhandled."""
     if isinstance(x, ndarray):
         return x._dtype, x
+    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "biuf":
+        # NumPy turns a scalar on the left (`np.float32(1) <= x`) into a 0-d array.
+        x = x[()]
     if isinstance(x, np.generic) and isinstance(x, _SCALARS):
-        # NumPy scalars count as weak Python scalars: `np.int64(2) * x` keeps x's dtype.
-        x = x.item()
+        # NumPy scalars are typed ("strong"), as in NumPy; int64 ones are narrowed below.
+        return x.dtype, x.item()
     if isinstance(x, bool):
-        return bool, x
+        # Python bools promote like a bool array (bool never wins), and resolve_dtypes
+        # takes no `bool` type.
+        return np.dtype(bool), x
     if isinstance(x, numbers.Integral):
         return int, int(x)
     if isinstance(x, numbers.Real):
@@ -71,13 +76,42 @@ def _operand(x):
     return None
 
 
-def _loop_dtype(d: np.dtype, ufunc) -> np.dtype:
-    if d not in _DTYPES:
-        raise TypeError(
-            f"{ufunc.__name__}: NumPy computes this in {d}, which gpuarray does not have "
-            "(no 64-bit integers); convert an operand with astype first"
-        )
-    return d
+_SMALL_INTS = {np.dtype(t): np.dtype("int32") for t in ("int8", "int16")}
+_SMALL_INTS.update({np.dtype(t): np.dtype("uint32") for t in ("uint8", "uint16")})
+
+
+def _fit_loop(loop, ops, ufunc) -> tuple:
+    """NumPy's loop dtypes made to fit gpuarray's dtypes, or TypeError.
+
+    - int8/int16/uint8/uint16 loops (NumPy's choice for bool inputs of square, power, ...)
+      run in the 32-bit type: their inputs are 0/1, so the values agree.
+    - int64 loops of comparisons (int32 vs uint32) run in float64, exact for 32-bit values.
+    - other int64/uint64 loops come from NumPy's default integer (a bool array plus a Python
+      int, an np.int64 scalar) and run in 32 bits, except when an int32 and a uint32 array
+      meet: that needs 64 bits, which gpuarray does not have.
+    """
+    out_bool = loop[-1] == np.dtype(bool)
+    arrays = {o[1]._dtype for o in ops if isinstance(o[1], ndarray)}
+    fitted = []
+    for d in loop:
+        d = np.dtype(d)
+        if d in _DTYPES:
+            fitted.append(d)
+        elif d in _SMALL_INTS:
+            fitted.append(_SMALL_INTS[d])
+        elif d.kind in "iu" and d.itemsize == 8:
+            if out_bool:
+                fitted.append(np.dtype("float64") if d != loop[-1] else d)
+            elif {np.dtype("int32"), np.dtype("uint32")} <= arrays:
+                raise TypeError(
+                    f"{ufunc.__name__}: NumPy computes int32 with uint32 in int64, which "
+                    "gpuarray does not have; convert an operand with astype first"
+                )
+            else:
+                fitted.append(np.dtype("int32") if d.kind == "i" else np.dtype("uint32"))
+        else:
+            raise TypeError(f"{ufunc.__name__}: gpuarray has no dtype {d}")
+    return tuple(fitted)
 
 
 def _prepare(x, dt: np.dtype, ufunc):
@@ -161,20 +195,35 @@ def _call(ufunc, inputs, kwargs, out):
 
         sig = (None,) * len(types) + (canon_dtype(dtype),)
     loop = ufunc.resolve_dtypes(types + (None,), **({} if sig is None else {"signature": sig}))
-    loop = tuple(_loop_dtype(np.dtype(d), ufunc) for d in loop)
-    args = [_prepare(o[1], d, ufunc) for o, d in zip(ops, loop)]
-    if ufunc is np.matmul:
-        if not all(isinstance(a, _g._Array) for a in args):
-            raise ValueError("matmul: Input operand does not have enough dimensions")
-        raw = _g.linalg2("matmul", args[0], args[1])
-    elif ufunc in BINARY:
-        raw = _g.binary(BINARY[ufunc], args[0], args[1])
-    else:
-        raw = _g.unary(UNARY[ufunc], args[0])
+    loop = _fit_loop(loop, ops, ufunc)
+    try:
+        raw = _run(ufunc, ops, loop[:-1])
+    except TypeError:
+        # The crate lacks a few loops NumPy has (floor of bool, sign of uint32, ...): compute
+        # in a wider dtype that holds every value exactly, then cast to NumPy's out dtype.
+        wider = _WIDER.get(loop[0])
+        if wider is None or any(d != loop[0] for d in loop[:-1]):
+            raise
+        raw = _run(ufunc, ops, (wider,) * (len(loop) - 1))
     res = ndarray._wrap(raw)
     if res.dtype != loop[-1]:
         res = ndarray._wrap(raw.astype(loop[-1].name))
     return _write_out(out, res, ufunc)
+
+
+_WIDER = {np.dtype("bool"): np.dtype("int32"), np.dtype("int32"): np.dtype("float64"),
+          np.dtype("uint32"): np.dtype("float64"), np.dtype("float16"): np.dtype("float32")}
+
+
+def _run(ufunc, ops, in_dtypes):
+    args = [_prepare(o[1], d, ufunc) for o, d in zip(ops, in_dtypes)]
+    if ufunc is np.matmul:
+        if not all(isinstance(a, _g._Array) for a in args):
+            raise ValueError("matmul: Input operand does not have enough dimensions")
+        return _g.linalg2("matmul", args[0], args[1])
+    if ufunc in BINARY:
+        return _g.binary(BINARY[ufunc], args[0], args[1])
+    return _g.unary(UNARY[ufunc], args[0])
 
 
 def _reduce_args(ufunc, inputs, kwargs):
@@ -215,10 +264,11 @@ def _accumulate(ufunc, inputs, kwargs, out):
         raise TypeError("cannot accumulate on a scalar")
     if dtype is not None:
         x = x.astype(dtype)
+    # NumPy accumulates bool in its default integer (ours: int32), other dtypes in themselves.
     if ufunc is np.add:
-        res = f._scan("cumsum", x, axis, keep_dtype=True)
+        res = f._scan("cumsum", x, axis, keep_dtype=x.dtype != bool)
     elif ufunc is np.multiply:
-        res = f._scan("cumprod", x, axis, keep_dtype=True)
+        res = f._scan("cumprod", x, axis, keep_dtype=x.dtype != bool)
     elif ufunc is np.logical_or:
         res = f._scan("cumsum", x.astype(bool), axis) > 0
     elif ufunc is np.logical_and:

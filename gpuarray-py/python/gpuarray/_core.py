@@ -333,11 +333,18 @@ class ndarray(NDArrayOperatorsMixin):
         view = self._view(self._a.slice(basic)) if basic else self
         if adv is None:
             return view
-        pos, idx = adv
+        pos, idx, front = adv
         idx_dev = _index_array(idx, view._shape[pos], pos)
         out = _g.take(view._a, idx_dev._a.reshape([-1]), pos)
         shape = view._shape[:pos] + idx_dev._shape + view._shape[pos + 1:]
-        return ndarray._wrap(out.reshape(list(shape)))
+        res = ndarray._wrap(out.reshape(list(shape)))
+        if front and pos:
+            # NumPy: integers and the index array separated by a slice put the index's
+            # axes first.
+            k = idx_dev.ndim
+            order = list(range(pos, pos + k)) + list(range(pos)) + list(range(pos + k, res.ndim))
+            res = res.transpose(order)
+        return res
 
     def __setitem__(self, key, value):
         basic, adv = _parse_key(key, self._shape)
@@ -348,7 +355,12 @@ class ndarray(NDArrayOperatorsMixin):
             # Integer-array assignment: one slice write per index, in order, so the last of
             # repeated indices wins as in NumPy. Indices are read to the host (they choose
             # which views to write).
-            pos, idx = adv
+            pos, idx, front = adv
+            if front and pos:
+                raise IndexError(
+                    "gpuarray: assignment with an integer array and integers separated by a "
+                    "slice is not supported"
+                )
             n = view._shape[pos]
             hidx = idx.get() if isinstance(idx, ndarray) else np.asarray(idx)
             hidx = _check_host_index(hidx, n, pos)
@@ -534,9 +546,10 @@ def _parse_key(key, shape):
         )
     items = []
     adv = None
+    adv_at = []  # positions in `key` of the index array and of the integers
     dim = 0  # the source axis the next real item indexes
     out_dim = 0  # the axis of the result it lands on
-    for k in key:
+    for at, k in enumerate(key):
         if k is Ellipsis:
             fill = ndim - n_real
             items.extend([slice(None)] * fill)
@@ -557,6 +570,7 @@ def _parse_key(key, shape):
             if adv is not None:
                 raise IndexError("gpuarray supports one integer-array index per subscript")
             adv = (out_dim, k)
+            adv_at.append(at)
             items.append(slice(None))
             dim += 1
             out_dim += 1
@@ -572,7 +586,13 @@ def _parse_key(key, shape):
             if not -n <= i < n:
                 raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
             items.append(i)
+            adv_at.append(at)
             dim += 1
+    if adv is not None:
+        # NumPy counts integers as advanced indices next to an array: when they are not all
+        # adjacent in the key, the result's index axes move to the front.
+        front = adv_at != list(range(adv_at[0], adv_at[0] + len(adv_at)))
+        adv = (adv[0], adv[1], front)
     # Trailing full slices add nothing; an all-full key is the array itself.
     if adv is None and all(isinstance(k, slice) and k == slice(None) for k in items):
         return [], None

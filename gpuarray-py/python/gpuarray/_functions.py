@@ -191,10 +191,12 @@ def _var(a, axis, dtype, out, ddof, keepdims, std):
         a = _cast(a, canon_dtype(dtype))
     axes = _axes_arg(axis, a.ndim)
     ddof = operator.index(ddof)
-    if ddof < 0:
-        raise ValueError("ddof must be non-negative")
-    res = ndarray._wrap(_g.var(a._a, axes, ddof, bool(keepdims), std))
-    return _out(out, res)
+    if ddof >= 0:
+        return _out(out, ndarray._wrap(_g.var(a._a, axes, ddof, bool(keepdims), std)))
+    # NumPy allows a negative ddof (divide by n - ddof > n): rescale the ddof=0 variance.
+    n = a.size if axes is None else int(np.prod([a.shape[i] for i in axes]))
+    v = ndarray._wrap(_g.var(a._a, axes, 0, bool(keepdims), False)) * (n / (n - ddof))
+    return _out(out, np.sqrt(v) if std else v)
 
 
 @implements(np.var)
@@ -302,7 +304,9 @@ def matmul(x1, x2, /, out=None, **kwargs):
 @implements(np.dot)
 def dot(a, b, out=None):
     if np.ndim(a) == 0 or np.ndim(b) == 0:
-        return np.multiply(_arr(a), b, out=out)
+        # NumPy's dot makes a Python scalar a (typed, float64/int64) array first.
+        a, b = (x if isinstance(x, ndarray) else np.asarray(x)[()] for x in (a, b))
+        return np.multiply(_arr(a) if isinstance(b, np.generic) else a, b, out=out)
     a, b = _pair(a, b)
     return _out(out, ndarray._wrap(_g.linalg2("dot", a._a, b._a)))
 

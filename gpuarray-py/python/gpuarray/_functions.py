@@ -230,10 +230,10 @@ def _no_where(where, initial=None):
 
 def _arg(op, a, axis, out, keepdims):
     a = _arr(a)
-    if a.size == 0:
-        raise ValueError(f"attempt to get {op} of an empty sequence")
     if axis is not None:
         axis = _normalize_axes((operator.index(axis),), a.ndim)[0]
+    if (a.size if axis is None else a.shape[axis]) == 0:
+        raise ValueError(f"attempt to get {op} of an empty sequence")
     return _out(out, ndarray._wrap(_g.argreduce(op, a._a, axis, bool(keepdims))))
 
 

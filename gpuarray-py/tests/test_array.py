@@ -62,6 +62,9 @@ ADV_KEYS = [
     [0, 2], ([2, 0, 2],), (slice(None), [1, -1, 0]), (Ellipsis, [4, 0]),
     (1, slice(None), [0, 0, 3]), (np.array([[0, 1], [2, 2]]),), (slice(None), np.array([], np.int64)),
     (None, [1]), (slice(1, None), [0, 1], slice(None, None, -1)),
+    # Several arrays (broadcast together), adjacent or not, with integers.
+    ([0, 2], [1, 3]), ([[0], [2]], slice(None), [0, 4, 4]), (slice(None), [0, 3], [[1], [-1]]),
+    (1, [0, 3], [2, 2]), ([2], slice(1, 3), 0), tuple(np.ogrid[:3, :1]) + ([[4]],),
 ]
 
 
@@ -69,6 +72,21 @@ ADV_KEYS = [
 def test_integer_array_indexing(key):
     a = host()
     assert_same(ga.asarray(a)[key], a[key])
+
+
+@pytest.mark.parametrize("mask", [lambda a: a > 30, lambda a: (a > 30)[:, :, 0],
+                                  lambda a: (a > 10)[:, 0, 0]])
+def test_boolean_mask(mask):
+    a = host()
+    g = ga.asarray(a)
+    assert_same(g[mask(g)], a[mask(a)])
+    assert_same(g[mask(a)], a[mask(a)])
+    b = a.copy()
+    b[mask(a)] = -7
+    g[mask(g)] = -7
+    assert_same(g, b)
+    with pytest.raises(IndexError):
+        g[ga.asarray(np.zeros((2, 2), bool))]
 
 
 def test_device_index_array():
@@ -229,6 +247,20 @@ def test_pickle_round_trip():
         assert_same(g2, np.asarray(a))
     v = ga.asarray(host())[1, ::-1]
     assert_same(pickle.loads(pickle.dumps(v)), host()[1, ::-1])
+
+
+def test_pickle_protocol_5_unaligned_buffers():
+    # Dask ships arrays as out-of-band protocol-5 buffers, which may be unaligned.
+    raw = bytearray(4 * 6 + 1)
+    h = np.frombuffer(raw, dtype=np.float32, count=6, offset=1)
+    assert not h.flags.aligned
+    from gpuarray._core import _from_host
+
+    assert_same(_from_host(h), np.zeros(6, np.float32))
+    g = ga.asarray(host())
+    bufs = []
+    data = pickle.dumps(g, protocol=5, buffer_callback=bufs.append)
+    assert_same(pickle.loads(data, buffers=bufs), host())
 
 
 def test_dask_tokenize_needs_no_readback_and_sees_writes(monkeypatch):

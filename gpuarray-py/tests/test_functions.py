@@ -99,6 +99,10 @@ CASES = {
     "expand_dims": [(np.expand_dims, (M,), dict(axis=1)), (np.expand_dims, (M,), dict(axis=(0, -1)))],
     "zeros_like": [(np.zeros_like, (F,), {}), (np.zeros_like, (I,), dict(dtype=np.float32))],
     "ones_like": [(np.ones_like, (B,), {}), (np.ones_like, (F,), dict(shape=(2,)))],
+    "unravel_index": [(np.unravel_index, (np.array([0, 7, 59], np.int32), (3, 4, 5)), {}),
+                      (np.unravel_index, (np.array(22, np.int32), (4, 6)), {})],
+    "ravel_multi_index": [(lambda a, b: np.ravel_multi_index((a, b), (4, 9)),
+                           (np.array([0, 3, 2], np.int32), np.array([8, 0, 5], np.int32)), {})],
     "full_like": [(np.full_like, (I, 7), {}), (np.full_like, (F, 2.5), dict(dtype=np.float64))],
 }
 
@@ -115,7 +119,7 @@ def test_function_matches_numpy(name):
 
 def test_every_registered_function_is_tested():
     tested = {f for cases in CASES.values() for f, _, _ in cases}
-    tested |= {np.einsum_path, np.empty_like, np.zeros, np.ones, np.empty, np.full, np.arange, np.eye, np.array,
+    tested |= {np.einsum_path, np.empty_like, np.ravel_multi_index, np.zeros, np.ones, np.empty, np.full, np.arange, np.eye, np.array,
                np.asarray, np.asanyarray, np.ascontiguousarray, np.shape, np.ndim, np.size}
     missing = {f.__name__ for f in _HANDLED} - {getattr(f, "__name__", "") for f in tested}
     assert not missing, f"registered but untested: {sorted(missing)}"

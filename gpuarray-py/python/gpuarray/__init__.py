@@ -62,3 +62,12 @@ def _export_ufuncs():
 
 
 _export_ufuncs()
+
+
+def _register_with_dask_if_loaded():
+    from . import _dask
+
+    _dask.maybe_register()
+
+
+_register_with_dask_if_loaded()

@@ -241,6 +241,9 @@ class ndarray(NDArrayOperatorsMixin):
         # Hash without reading back: this object's identity and its storage's write
         # generation, plus the layout. Equal content in different arrays gets different
         # tokens (only a cache miss), and a write through any view changes the token.
+        from . import _dask
+
+        _dask.maybe_register()  # Dask is loaded if it tokenizes us
         if self._token[0] is None:
             self._token[0] = uuid.uuid4().hex
         return ("gpuarray.ndarray", self._token[0], self._token[1][0], self._shape, self._dtype.str)
@@ -329,11 +332,21 @@ class ndarray(NDArrayOperatorsMixin):
 
     # ---- indexing -------------------------------------------------------------------------
     def __getitem__(self, key):
+        mask = _whole_mask(key, self._shape)
+        if mask is not None:
+            # The result's size depends on the data: read the mask back (a sync, as in CuPy)
+            # and gather the selected elements in row-major order.
+            hm = mask.get() if isinstance(mask, ndarray) else np.asarray(mask)
+            idx = _from_host(np.flatnonzero(hm).astype(np.int32))
+            rows = self.reshape((-1,) + self._shape[hm.ndim:])
+            return ndarray._wrap(_g.take(rows._a, idx._a, 0))
         basic, adv = _parse_key(key, self._shape)
         view = self._view(self._a.slice(basic)) if basic else self
         if adv is None:
             return view
         pos, idx, front = adv
+        if pos is None:
+            return _multi_take(view, idx, front)
         idx_dev = _index_array(idx, view._shape[pos], pos)
         out = _g.take(view._a, idx_dev._a.reshape([-1]), pos)
         shape = view._shape[:pos] + idx_dev._shape + view._shape[pos + 1:]
@@ -347,6 +360,18 @@ class ndarray(NDArrayOperatorsMixin):
         return res
 
     def __setitem__(self, key, value):
+        mask = _whole_mask(key, self._shape)
+        if mask is not None:
+            # x[mask] = scalar: one where() over the whole array, no readback.
+            if not (np.isscalar(value) or (isinstance(value, ndarray) and value.size == 1)):
+                raise IndexError("gpuarray: boolean-mask assignment takes a scalar value only")
+            m = mask if isinstance(mask, ndarray) else asarray(mask)
+            m = m.reshape(m.shape + (1,) * (self.ndim - m.ndim))
+            v = value.reshape(()) if isinstance(value, ndarray) else value
+            from ._functions import where
+
+            _assign(self, where(m, v.astype(self._dtype) if isinstance(v, ndarray) else v, self))
+            return
         basic, adv = _parse_key(key, self._shape)
         view = self._view(self._a.slice(basic)) if basic else self
         if adv is None:
@@ -356,6 +381,8 @@ class ndarray(NDArrayOperatorsMixin):
             # repeated indices wins as in NumPy. Indices are read to the host (they choose
             # which views to write).
             pos, idx, front = adv
+            if pos is None:
+                raise IndexError("gpuarray: assignment takes one integer-array index")
             if front and pos:
                 raise IndexError(
                     "gpuarray: assignment with an integer array and integers separated by a "
@@ -532,8 +559,10 @@ def _is_int_array(k) -> bool:
 
 
 def _parse_key(key, shape):
-    """Splits an index into basic items for ``_Array.slice`` (ints, slices, None) and at most
-    one integer-array index ``(axis in the sliced result, index)``."""
+    """Splits an index into basic items for ``_Array.slice`` (ints, slices, None) and the
+    integer-array indices: ``(axis in the sliced result, index, front)`` for one,
+    ``(None, [(axis, index), ...], front)`` for several (``front``: NumPy puts the index
+    axes first)."""
     if not isinstance(key, tuple):
         key = (key,)
     ndim = len(shape)
@@ -565,11 +594,12 @@ def _parse_key(key, shape):
         elif isinstance(k, (bool, np.bool_)) or (
             isinstance(k, (ndarray, np.ndarray)) and k.dtype == np.bool_
         ):
-            raise IndexError("gpuarray does not support boolean (mask) indexing")
+            raise IndexError(
+                "gpuarray supports a boolean mask only as the whole index (x[mask])"
+            )
         elif _is_int_array(k):
-            if adv is not None:
-                raise IndexError("gpuarray supports one integer-array index per subscript")
-            adv = (out_dim, k)
+            adv = [] if adv is None else adv
+            adv.append((out_dim, k))
             adv_at.append(at)
             items.append(slice(None))
             dim += 1
@@ -592,11 +622,28 @@ def _parse_key(key, shape):
         # NumPy counts integers as advanced indices next to an array: when they are not all
         # adjacent in the key, the result's index axes move to the front.
         front = adv_at != list(range(adv_at[0], adv_at[0] + len(adv_at)))
-        adv = (adv[0], adv[1], front)
+        adv = adv[0] + (front,) if len(adv) == 1 else (None, adv, front)
     # Trailing full slices add nothing; an all-full key is the array itself.
     if adv is None and all(isinstance(k, slice) and k == slice(None) for k in items):
         return [], None
     return items, adv
+
+
+def _whole_mask(key, shape):
+    """The boolean mask if ``key`` is one (covering the leading axes, NumPy's rule), else
+    None. Raises IndexError for a mask whose shape does not match."""
+    if isinstance(key, tuple) and len(key) == 1:
+        key = key[0]
+    if isinstance(key, (ndarray, np.ndarray)) and key.dtype == np.bool_:
+        if key.ndim > len(shape) or tuple(key.shape) != tuple(shape[: key.ndim]):
+            raise IndexError(
+                f"boolean index did not match indexed array: array shape {shape}, index "
+                f"shape {key.shape}"
+            )
+        return key
+    if isinstance(key, list) and key and all(isinstance(k, (bool, np.bool_)) for k in key):
+        return _whole_mask(np.asarray(key), shape)
+    return None
 
 
 def _check_host_index(h, n, axis):
@@ -616,6 +663,43 @@ def _index_array(idx, n, axis) -> ndarray:
             raise IndexError("arrays used as indices must be of integer type")
         return idx
     return _from_host(_check_host_index(np.asarray(idx), n, axis))
+
+
+def _multi_take(view: ndarray, advs, front: bool) -> ndarray:
+    """``view[..., i, ..., j, ...]`` with several integer arrays: the indexed axes go first
+    and merge into one (a copy where the layout needs it), the arrays become one broadcast
+    linear index (device arithmetic), and one gather does the rest."""
+    axes = [p for p, _ in advs]
+    dims = [view._shape[p] for p in axes]
+    idxs = []
+    for (p, k), n in zip(advs, dims):
+        i = _index_array(k, n, p)
+        if isinstance(k, ndarray):
+            # Device indices: bounds checked here (two scalars read back), negatives wrapped,
+            # since a linear index could otherwise alias a valid element.
+            lo, hi = int(i.min()) if i.size else 0, int(i.max()) if i.size else 0
+            if lo < -n or hi >= n:
+                raise IndexError(f"index {lo if lo < -n else hi} is out of bounds for axis {p} with size {n}")
+            i = i.astype(np.int32)
+            i = i + (i < 0).astype(np.int32) * n
+        idxs.append(i)
+    shape = np.broadcast_shapes(*[i.shape for i in idxs])
+    rest = [a for a in range(view.ndim) if a not in axes]
+    merged = view.transpose(axes + rest).reshape((-1,) + tuple(view._shape[a] for a in rest))
+    lin = idxs[-1]
+    stride = 1
+    for i, n in zip(idxs[-2::-1], dims[:0:-1]):
+        stride *= n
+        lin = lin + i * stride
+    lin = broadcast_to(lin, shape).reshape(-1)
+    out = _g.take(merged._a, lin._a, 0)
+    res = ndarray._wrap(out.reshape(list(shape + merged._shape[1:])))
+    if not front and axes[0]:
+        k = len(shape)
+        p = axes[0]
+        order = list(range(k, k + p)) + list(range(k)) + list(range(k + p, res.ndim))
+        res = res.transpose(order)
+    return res
 
 
 def _assign(view: ndarray, value):
@@ -643,9 +727,18 @@ def _scalar_value(v, dtype) -> float:
 
 
 def _from_host(a: np.ndarray) -> ndarray:
-    """Uploads a NumPy array whose dtype gpuarray has (no conversion)."""
+    """Uploads a NumPy array whose dtype gpuarray has (no conversion). Also the unpickler
+    of ``ndarray.__reduce__``, so a Dask worker registers gpuarray with Dask here."""
+    from . import _dask
+
+    _dask.maybe_register()
     # np.asarray(order="C"), not np.ascontiguousarray: the latter makes 0-d arrays 1-d.
-    return ndarray._wrap(_g._Array.from_numpy(np.asarray(a, order="C")))
+    a = np.asarray(a, order="C")
+    if not a.flags.aligned:
+        # Pickle protocol 5 buffers (Dask's transfers) can be unaligned; the upload reads
+        # whole elements.
+        a = a.copy()
+    return ndarray._wrap(_g._Array.from_numpy(a))
 
 
 def asarray(a, dtype=None, copy=None) -> ndarray:

@@ -890,3 +890,44 @@ def identity(n, dtype=None):
 def _array_like(a, dtype=None, *args, like=None, **kwargs):
     # Reached only through NEP-35 `np.asarray(x, like=gpu_array)`: an explicit request.
     return asarray(a, dtype=dtype)
+
+
+# ---- index arithmetic (Dask's arg reductions use these on chunks) --------------------------
+
+@implements(np.unravel_index)
+def unravel_index(indices, shape, order="C"):
+    if order != "C":
+        raise NotImplementedError("gpuarray.unravel_index supports order='C' only")
+    idx = _arr(indices)
+    if idx.dtype.kind not in "iu":
+        raise TypeError("only int indices permitted")
+    shape = _shape_tuple(shape)
+    total = int(np.prod(shape))
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= total):
+        raise ValueError(f"index out of bounds for array with size {total}")
+    out = []
+    for n in shape[::-1]:
+        out.append(np.remainder(idx, n))
+        idx = np.floor_divide(idx, n)
+    return tuple(out[::-1])
+
+
+@implements(np.ravel_multi_index)
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    if order != "C" or mode != "raise":
+        raise NotImplementedError("gpuarray.ravel_multi_index supports mode='raise', order='C'")
+    dims = _shape_tuple(dims)
+    if len(multi_index) != len(dims):
+        raise ValueError("parameter multi_index must be a sequence of length "
+                         f"{len(dims)}")
+    idxs = [_arr(i) if isinstance(i, ndarray) or np.ndim(i) else asarray(np.int32(i))
+            for i in multi_index]
+    for i, n in zip(idxs, dims):
+        if i.size and (int(i.min()) < 0 or int(i.max()) >= n):
+            raise ValueError("invalid entry in coordinates array")
+    lin = idxs[-1].astype(np.int32)
+    stride = 1
+    for i, n in zip(idxs[-2::-1], dims[:0:-1]):
+        stride *= n
+        lin = lin + i.astype(np.int32) * stride
+    return lin

@@ -4,6 +4,12 @@ is skipped with the reason, unless GPUARRAY_REQUIRE_GPU=1 (CI), where it is a fa
 import os
 
 import pytest
+from hypothesis import settings
+
+# CI explores the same examples on every run (no flaky reds); locally each run draws anew.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 def _adapter_error():

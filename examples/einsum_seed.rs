@@ -1,7 +1,9 @@
 //! The job that brings users here: `np.einsum('ijk,ikm->ijm', a, b)` on 500×500×500 f32, timed
-//! honestly (after synchronising) next to our own batched matmul on the same shapes and NumPy's
-//! einsum (optimize=False and True) on the same machine; then three contractions that need
-//! permutes, against the equivalent GEMM.
+//! honestly by `gpuarray::benchmark` (CPU time after synchronising, GPU time from the kernels'
+//! timestamps) next to our own batched matmul on the same shapes and NumPy's einsum
+//! (optimize=False and True) on the same machine; the profile table of the seed call (which
+//! kernels ran, on which adapter, for how long); then three contractions that need permutes,
+//! against the equivalent GEMM.
 //!
 //! ```text
 //! cargo run --release --example einsum_seed            # B = N = 500
@@ -9,10 +11,9 @@
 //! ```
 //! On lavapipe the "GPU" is the CPU: these are CPU figures.
 
-use gpuarray::{einsum, einsum_path, Array, DType, Device};
+use gpuarray::{benchmark, einsum, einsum_path, Array, BenchOptions, DType, Device};
 #[path = "support/numpy.rs"]
 mod numpy;
-use std::time::Instant;
 
 fn main() -> gpuarray::Result<()> {
     let n: usize = std::env::args()
@@ -34,9 +35,14 @@ fn main() -> gpuarray::Result<()> {
     dev.synchronize()?;
     let inputs = dev.memory_stats().in_use_bytes;
     let flops = 2.0 * (n as f64).powi(4);
-    let (t_e, c) = best(&dev, 3, || einsum("ijk,ikm->ijm", &[&a, &b]))?;
+    println!(
+        "\nseed: timed by gpuarray::benchmark (CPU: call + synchronize; GPU: kernel timestamps)"
+    );
+    let (t_e, c) = best(&dev, "einsum ijk,ikm->ijm", 3, || {
+        einsum("ijk,ikm->ijm", &[&a, &b])
+    })?;
     let peak = dev.memory_stats().peak_bytes;
-    let (t_m, _) = best(&dev, 3, || a.matmul(&b))?;
+    let (t_m, _) = best(&dev, "matmul", 3, || a.matmul(&b))?;
     let wrong = c
         .to_vec::<f32>()?
         .iter()
@@ -67,7 +73,13 @@ fn main() -> gpuarray::Result<()> {
         mib(peak.saturating_sub(inputs + out_bytes))
     );
     numpy::print("  NumPy  ", &["seed", &n.to_string()]);
-    drop((a, b, c));
+    drop(c);
+
+    // Where did it run, and how long did each kernel take?
+    let (c, profile) = dev.profile(|| einsum("ijk,ikm->ijm", &[&a, &b]))?;
+    drop(c?);
+    println!("\nthe seed call, profiled:\n{profile}");
+    drop((a, b));
 
     // Contractions that need permutes, against the equivalent GEMM.
     println!(
@@ -99,10 +111,10 @@ fn main() -> gpuarray::Result<()> {
             .map(|s| Array::full(&dev, s, 1.0, DType::F32))
             .collect::<gpuarray::Result<_>>()?;
         let refs: Vec<&Array> = ops.iter().collect();
-        let (t, _) = best(&dev, 3, || einsum(expr, &refs))?;
+        let (t, _) = best(&dev, expr, 3, || einsum(expr, &refs))?;
         let ga = Array::full(&dev, &[bt, m, k], 1.0, DType::F32)?;
         let gb = Array::full(&dev, &[bt, k, nn], 1.0, DType::F32)?;
-        let (tg, _) = best(&dev, 3, || ga.matmul(&gb))?;
+        let (tg, _) = best(&dev, "GEMM", 3, || ga.matmul(&gb))?;
         println!("  {expr:<18} {:>7.1} GFLOP/s   GEMM {bt}x({m}x{k} @ {k}x{nn}) {:>7.1} GFLOP/s   {:>4.0} %", fl / t / 1e9, fl / tg / 1e9, 100.0 * tg / t);
         if expr == "ij,jk,kl->il" {
             println!("{}", einsum_path(expr, &refs)?);
@@ -120,22 +132,27 @@ fn main() -> gpuarray::Result<()> {
 /// (subscripts, operand shapes, equivalent GEMM as [batch, m, k, n], flops).
 type Contraction = (&'static str, Vec<Vec<usize>>, [usize; 4], f64);
 
+/// The fastest of `reps` runs of `f` (after one warm-up) in seconds, from `gpuarray::benchmark`
+/// (each run ends with a synchronisation; its line, CPU and GPU times, is printed), and the
+/// result of one more run.
 fn best(
     dev: &Device,
+    name: &str,
     reps: usize,
     f: impl Fn() -> gpuarray::Result<Array>,
 ) -> gpuarray::Result<(f64, Array)> {
-    let mut out = f()?; // warm-up
-    dev.synchronize()?;
-    let mut t = f64::INFINITY;
-    for _ in 0..reps {
-        drop(out);
-        let s = Instant::now();
-        out = f()?;
-        dev.synchronize()?;
-        t = t.min(s.elapsed().as_secs_f64());
-    }
-    Ok((t, out))
+    let report = benchmark(
+        dev,
+        &f,
+        BenchOptions {
+            name: name.into(),
+            warmup: 1,
+            repeats: reps,
+            ..Default::default()
+        },
+    )?;
+    println!("  {report}");
+    Ok((report.cpu_stats().min.as_secs_f64(), f()?))
 }
 
 fn mib(b: u64) -> f64 {

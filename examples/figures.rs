@@ -1,8 +1,8 @@
 //! One line of key figures, for A/B comparisons of two builds run alternately in one sitting:
 //! `Device::new`, the matmul tune, 1024³ f32 matmul, `add` of 2^24 f32, `sum` of 2^26 f32,
 //! softmax over (4096, 4096), `standard_normal` of 2^26 f32, and the median latency of a small
-//! op with its readback (`add` of 1000 f32 + `to_vec`, 3000 times). Best of 5 after a warm-up;
-//! every timed region ends with `synchronize()` or a readback. On lavapipe these are CPU figures.
+//! op with its readback (`add` of 1000 f32 + `to_vec`, 3000 times). Best of 5 after a warm-up,
+//! through `gpuarray::benchmark`, which ends every timed run with a synchronisation. On lavapipe these are CPU figures.
 //!
 //! ```text
 //! cargo run --release --example figures
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 #[path = "support/timing.rs"]
 mod timing;
 
-use timing::best;
+use timing::fastest;
 
 fn ms(t: Duration) -> f64 {
     t.as_secs_f64() * 1e3
@@ -31,27 +31,15 @@ fn main() -> gpuarray::Result<()> {
     eprintln!("adapter: {}", dev.info());
 
     let a = Array::full(&dev, &[1024, 1024], 0.5, DType::F32)?;
-    let matmul = best(5, || {
-        a.matmul(&a)?;
-        dev.synchronize()
-    })?;
+    let matmul = fastest(&dev, 5, || a.matmul(&a))?;
     let x = Array::ones(&dev, &[1 << 24], DType::F32)?;
-    let add = best(5, || {
-        x.add(&x)?;
-        dev.synchronize()
-    })?;
+    let add = fastest(&dev, 5, || x.add(&x))?;
     let y = Array::ones(&dev, &[1 << 26], DType::F32)?;
-    let sum = best(5, || y.sum(Axes::All, false)?.item::<f32>().map(drop))?;
+    let sum = fastest(&dev, 5, || y.sum(Axes::All, false)?.item::<f32>())?;
     let s = Array::ones(&dev, &[4096, 4096], DType::F32)?;
-    let softmax = best(5, || {
-        s.softmax(-1)?;
-        dev.synchronize()
-    })?;
+    let softmax = fastest(&dev, 5, || s.softmax(-1))?;
     let mut g = Generator::new(&dev, 1);
-    let normal = best(5, || {
-        g.standard_normal(&[1 << 26], DType::F32)?;
-        dev.synchronize()
-    })?;
+    let normal = fastest(&dev, 5, || g.standard_normal(&[1 << 26], DType::F32))?;
     let small = Array::ones(&dev, &[1000], DType::F32)?;
     let mut latencies = (0..3000)
         .map(|_| {

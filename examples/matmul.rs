@@ -6,10 +6,11 @@
 //! cargo run --release --example matmul -- quick   # 512³ and 128x128³ only
 //! cargo run --release --example matmul -- big     # one 10000 x 10000 f32 product (400 MB operands)
 //! ```
-//! Every time is taken after `synchronize()`; the best of several runs after a warm-up. On
+//! Every time comes from `gpuarray::benchmark` (each run ends with a synchronisation); the best
+//! of several runs after a warm-up. On
 //! lavapipe the "GPU" is the CPU, so these are CPU figures.
 
-use gpuarray::{Array, DType, Device, MatmulKernel};
+use gpuarray::{benchmark, Array, BenchOptions, DType, Device, MatmulKernel};
 #[path = "support/numpy.rs"]
 mod numpy;
 use std::time::Instant;
@@ -95,15 +96,28 @@ fn big(dev: &Device) -> gpuarray::Result<()> {
     let hb: Vec<f32> = (0..n * n).map(|i| ((i * 3) % 7) as f32 - 3.0).collect();
     let a = Array::from_slice(dev, &ha, &[n, n])?;
     let b = Array::from_slice(dev, &hb, &[n, n])?;
-    dev.synchronize()?;
-    let t = Instant::now();
-    let c = a.matmul(&b)?;
-    dev.synchronize()?;
-    let s = t.elapsed().as_secs_f64();
+    // One timed run (no warm-up: the product takes minutes on a CPU adapter).
+    let mut product = None;
+    let report = benchmark(
+        dev,
+        || {
+            product = Some(a.matmul(&b)?);
+            Ok(())
+        },
+        BenchOptions {
+            name: "10000 x 10000 f32 matmul".into(),
+            warmup: 0,
+            repeats: 1,
+            ..Default::default()
+        },
+    )?;
+    println!("{report}");
+    let s = report.cpu_stats().min.as_secs_f64();
     println!(
         "10000 x 10000 f32 matmul: {s:.1} s, {:.1} GFLOP/s",
         2.0 * (n as f64).powi(3) / s / 1e9
     );
+    let c = product.expect("the benchmark ran once");
     let got = c.to_vec::<f32>()?;
     let mut wrong = 0;
     for &(i, j) in &[
@@ -131,23 +145,26 @@ fn big(dev: &Device) -> gpuarray::Result<()> {
     Ok(())
 }
 
-/// Best time in ms and GFLOP/s of `f` (a matmul), after one warm-up run.
+/// Best time in ms and GFLOP/s of `f` (a matmul): `gpuarray::benchmark`, one warm-up run,
+/// then `reps` runs each ended by a synchronisation; the fastest CPU time counts.
 fn time(
     dev: &Device,
     reps: usize,
     f: impl Fn() -> gpuarray::Result<Array>,
 ) -> gpuarray::Result<(f64, f64)> {
     let c = f()?;
-    dev.synchronize()?;
     let flops = 2.0 * c.len() as f64 * flops_k(&c);
-    let mut best = f64::INFINITY;
-    for _ in 0..reps {
-        let t = Instant::now();
-        let c = f()?;
-        dev.synchronize()?;
-        best = best.min(t.elapsed().as_secs_f64());
-        drop(c);
-    }
+    drop(c);
+    let report = benchmark(
+        dev,
+        f,
+        BenchOptions {
+            warmup: 0,
+            repeats: reps,
+            ..Default::default()
+        },
+    )?;
+    let best = report.cpu_stats().min.as_secs_f64();
     Ok((best * 1e3, flops / best / 1e9))
 }
 

@@ -2,10 +2,10 @@
 //! array in GB/s, softmax over (4096, 4096) f32 in seconds, cumsum of 2^24 f32 (1-d, and as
 //! (2^14, 1024) along either axis) in GB/s, next to host `memcpy` bandwidth and the start-up
 //! time of `Device::new`, and NumPy's figures for the same jobs in the same run (from
-//! `../shared/bench/numpy_baseline.py`, cumsum inline; when python3 has numpy). Every timed
-//! region ends with `synchronize()` (or a readback), so the GPU work is finished when the clock
-//! stops. Best of 5 after a warm-up run
-//! (which also compiles the lazily built pipelines). On lavapipe these are CPU figures.
+//! `../shared/bench/numpy_baseline.py`, cumsum inline; when python3 has numpy). Each job is timed
+//! by `gpuarray::benchmark` (one warm-up run, which also compiles the lazily built pipelines,
+//! then 5 runs, each ended by a synchronisation), which prints CPU and GPU times; the figures
+//! use the fastest CPU time. On lavapipe these are CPU figures.
 //!
 //! ```text
 //! cargo run --release --example ops
@@ -19,7 +19,7 @@ mod numpy;
 #[path = "support/timing.rs"]
 mod timing;
 
-use timing::best;
+use timing::bench;
 
 fn main() -> gpuarray::Result<()> {
     let s = Instant::now();
@@ -35,7 +35,7 @@ fn main() -> gpuarray::Result<()> {
     let n = 1usize << 26;
     let src = vec![1.0f32; n];
     let mut dst = vec![0.0f32; n];
-    let t = best(5, || {
+    let t = bench(&dev, "memcpy 256 MiB (host)", 5, || {
         dst.copy_from_slice(&src);
         std::hint::black_box(&dst);
         Ok(())
@@ -49,12 +49,7 @@ fn main() -> gpuarray::Result<()> {
     let n = 1usize << 24;
     let a = Array::arange(&dev, 0.0, n as f64, 1.0, DType::F32)?;
     let b = Array::full(&dev, &[n], 0.5, DType::F32)?;
-    let t = best(5, || {
-        let c = a.add(&b)?;
-        dev.synchronize()?;
-        drop(c);
-        Ok(())
-    })?;
+    let t = bench(&dev, "add f32 2^24", 5, || a.add(&b))?;
     println!(
         "add f32 2^24: {:.3} GB/s ({:.2} ms; 12 bytes per element)",
         12.0 * n as f64 / t.as_secs_f64() / 1e9,
@@ -64,12 +59,7 @@ fn main() -> gpuarray::Result<()> {
 
     let n = 1usize << 26;
     let x = Array::full(&dev, &[n], 1.0, DType::F32)?;
-    let t = best(5, || {
-        let s = x.sum(Axes::All, false)?;
-        dev.synchronize()?;
-        drop(s);
-        Ok(())
-    })?;
+    let t = bench(&dev, "sum f32 2^26", 5, || x.sum(Axes::All, false))?;
     println!(
         "sum f32 2^26: {:.3} GB/s ({:.2} ms)",
         4.0 * n as f64 / t.as_secs_f64() / 1e9,
@@ -78,12 +68,7 @@ fn main() -> gpuarray::Result<()> {
     drop(x);
 
     let x = Array::linspace(&dev, -3.0, 3.0, 4096 * 4096, DType::F32)?.reshape(&[4096, 4096])?;
-    let t = best(5, || {
-        let s = x.softmax(-1)?;
-        dev.synchronize()?;
-        drop(s);
-        Ok(())
-    })?;
+    let t = bench(&dev, "softmax f32 (4096, 4096)", 5, || x.softmax(-1))?;
     println!(
         "softmax f32 (4096, 4096), last axis: {:.4} s",
         t.as_secs_f64()
@@ -100,11 +85,8 @@ fn main() -> gpuarray::Result<()> {
         ("(2^14, 1024) axis 1", &m, Some(1)),
         ("(2^14, 1024) axis 0", &m, Some(0)),
     ] {
-        let t = best(5, || {
-            let c = x.cumsum(axis)?;
-            dev.synchronize()?;
-            drop(c);
-            Ok(())
+        let t = bench(&dev, &format!("cumsum f32 2^24, {label}"), 5, || {
+            x.cumsum(axis)
         })?;
         println!(
             "cumsum f32 2^24, {label}: {:.3} GB/s ({:.2} ms)",

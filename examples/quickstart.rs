@@ -1,14 +1,15 @@
 //! The first thing to run: which adapter is in use, then a round trip — upload, compute on the
-//! GPU, read back — with honest timings (every timed region ends with a synchronisation, so the
-//! GPU work is really done when the clock stops).
+//! GPU, read back — with honest timings from `gpuarray::benchmark` (every timed run ends with a
+//! synchronisation, so the GPU work is really done when the clock stops; GPU times come from
+//! timestamp queries where the adapter has them).
 //!
 //! ```text
 //! cargo run --release --example quickstart
 //! GPUARRAY_LOG=1 cargo run --release --example quickstart   # one line per kernel launch
 //! ```
 
-use gpuarray::{Array, DType, Device, SliceArg};
-use std::time::Instant;
+use gpuarray::{benchmark, Array, BenchOptions, DType, Device, SliceArg};
+use std::time::Duration;
 
 fn main() -> gpuarray::Result<()> {
     let dev = Device::new()?;
@@ -42,13 +43,15 @@ fn main() -> gpuarray::Result<()> {
         info.pipelines
     );
 
+    // Every figure below comes from `gpuarray::benchmark`: a warm-up run, then 3 timed runs,
+    // each ended by a synchronisation (its line gives CPU and GPU times); the fastest counts.
     // 1. Upload 64 Mi f32 values (256 MiB: more than one storage binding on many adapters).
     let (rows, cols) = (8192usize, 8192usize);
     let host: Vec<f32> = (0..rows * cols).map(|i| (i % 4096) as f32).collect();
-    let t = Instant::now();
+    let up = bench(&dev, "upload", || {
+        Array::from_slice(&dev, &host, &[rows, cols])
+    })?;
     let a = Array::from_slice(&dev, &host, &[rows, cols])?;
-    dev.synchronize()?;
-    let up = t.elapsed();
     let mib = (rows * cols * 4) as f64 / (1 << 20) as f64;
     println!(
         "upload:    {mib:.0} MiB in {:.1} ms ({:.2} GB/s)",
@@ -57,10 +60,8 @@ fn main() -> gpuarray::Result<()> {
     );
 
     // 2. Compute on the GPU: a transposed copy, then a cast to f16 or i32 of a reversed view.
-    let t = Instant::now();
+    let tr = bench(&dev, "transpose", || a.t().contiguous())?;
     let at = a.t().contiguous()?;
-    dev.synchronize()?;
-    let tr = t.elapsed();
     println!(
         "transpose: {rows}x{cols} f32 in {:.1} ms ({:.2} GB/s read+write)",
         tr.as_secs_f64() * 1e3,
@@ -71,20 +72,17 @@ fn main() -> gpuarray::Result<()> {
     } else {
         DType::I32
     };
-    let t = Instant::now();
-    let small = at
-        .slice(&[SliceArg::range(None, None, -1)])?
-        .astype(target)?;
-    dev.synchronize()?;
+    let cast = || at.slice(&[SliceArg::range(None, None, -1)])?.astype(target);
+    let t = bench(&dev, "astype", cast)?;
+    let small = cast()?;
     println!(
         "astype:    reversed view f32 -> {target} in {:.1} ms",
-        t.elapsed().as_secs_f64() * 1e3
+        t.as_secs_f64() * 1e3
     );
 
     // 3. Read back and check against the host.
-    let t = Instant::now();
+    let down = bench(&dev, "readback", || at.to_vec::<f32>())?;
     let back = at.to_vec::<f32>()?;
-    let down = t.elapsed();
     println!(
         "readback:  {mib:.0} MiB in {:.1} ms ({:.2} GB/s)",
         down.as_secs_f64() * 1e3,
@@ -123,6 +121,23 @@ fn main() -> gpuarray::Result<()> {
     Ok(())
 }
 
-fn gbps(bytes: usize, d: std::time::Duration) -> f64 {
+/// The fastest of 3 timed runs of `f` after a warm-up, printing the benchmark's line.
+fn bench<T>(
+    dev: &Device,
+    name: &str,
+    f: impl FnMut() -> gpuarray::Result<T>,
+) -> gpuarray::Result<Duration> {
+    let options = BenchOptions {
+        name: name.into(),
+        warmup: 1,
+        repeats: 3,
+        ..Default::default()
+    };
+    let report = benchmark(dev, f, options)?;
+    println!("           {report}");
+    Ok(report.cpu_stats().min)
+}
+
+fn gbps(bytes: usize, d: Duration) -> f64 {
     bytes as f64 / d.as_secs_f64() / 1e9
 }

@@ -9,8 +9,8 @@
 //! same bytes, measured in the same run (on a GPU, the "memory write bandwidth" figure).
 //!
 //! Each figure is the best of 5 draws after a warm-up draw (which compiles the pipeline and fills
-//! the memory pool); every timed draw ends with `synchronize()`, so the numbers are on the device
-//! when the clock stops. On lavapipe the "GPU" is the CPU: those are CPU figures.
+//! the memory pool), timed by `gpuarray::benchmark`: every timed draw ends with a
+//! synchronisation, so the numbers are on the device when the clock stops. On lavapipe the "GPU" is the CPU: those are CPU figures.
 //!
 //! Beside each figure: the same draw computed natively on every host core (`support/
 //! native_philox.rs`: the same Philox stream and conversions, compiled for the CPU's widest
@@ -22,13 +22,12 @@
 //! and `OPENBLAS_L2_SIZE` unset for that command only.
 
 use gpuarray::random::Generator;
-use gpuarray::{Array, DType, Device};
+use gpuarray::{benchmark, Array, BenchOptions, DType, Device};
 #[path = "support/native_philox.rs"]
 mod native_philox;
 #[path = "support/numpy.rs"]
 mod numpy;
 use native_philox::Draw;
-use std::time::Instant;
 
 const REPS: usize = 5;
 
@@ -93,23 +92,22 @@ fn main() -> gpuarray::Result<()> {
 }
 
 /// Best and median seconds of `REPS` draws of `make` after one warm-up draw (pipeline compile,
-/// pool allocation), each timed until the device has finished it.
+/// pool allocation), through `gpuarray::benchmark`: each timed until the device has finished it.
 fn time_draws(
     dev: &Device,
-    mut make: impl FnMut() -> gpuarray::Result<Array>,
+    make: impl FnMut() -> gpuarray::Result<Array>,
 ) -> gpuarray::Result<(f64, f64)> {
-    let mut run = || -> gpuarray::Result<f64> {
-        let t = Instant::now();
-        let a = make()?;
-        dev.synchronize()?;
-        let s = t.elapsed().as_secs_f64();
-        drop(a);
-        Ok(s)
-    };
-    run()?;
-    let mut times: Vec<f64> = (0..REPS).map(|_| run()).collect::<Result<_, _>>()?;
-    times.sort_by(f64::total_cmp);
-    Ok((times[0], times[REPS / 2]))
+    let report = benchmark(
+        dev,
+        make,
+        BenchOptions {
+            warmup: 1,
+            repeats: REPS,
+            ..Default::default()
+        },
+    )?;
+    let s = report.cpu_stats();
+    Ok((s.min.as_secs_f64(), s.median.as_secs_f64()))
 }
 
 /// The native baseline computes the device's streams: the first 2^16 bits and uniforms are

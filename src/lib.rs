@@ -35,7 +35,13 @@
 //! ```
 //!
 //! Set `GPUARRAY_LOG=1` to print one line per kernel launch (kernel, dtype, shape, workgroups,
-//! adapter). Adapter choice: `GPUARRAY_BACKEND`, `GPUARRAY_ADAPTER`, `GPUARRAY_FORCE_FALLBACK=1`.
+//! adapter; with its GPU time under a profile). Adapter choice: `GPUARRAY_BACKEND`,
+//! `GPUARRAY_ADAPTER`, `GPUARRAY_FORCE_FALLBACK=1`.
+//!
+//! Timing: [`Device::profile`] records every launch of a closure with its GPU time (timestamp
+//! queries) and prints a per-kernel table or writes a Chrome trace ([`Profile`]); [`benchmark`]
+//! times repeated calls, always after synchronising; `GPUARRAY_PROFILE=trace.json` profiles a
+//! whole run.
 
 #![warn(missing_docs)]
 
@@ -49,6 +55,8 @@ pub(crate) mod ops;
 pub mod random;
 
 pub use array::Array;
+pub use device::profile;
+pub use device::profile::{benchmark, BenchOptions, BenchReport, Profile};
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
     MAX_TIMEOUT,

@@ -148,7 +148,10 @@ fn small_ops_progress_while_large_matmuls_run() {
         stop.store(true, Ordering::SeqCst);
         // A panic in the matmul thread surfaces here with its own message.
         let times = matmuls.join().unwrap();
-        panic!("the matmul thread finished no matmul ({e}; {} timed)", times.len());
+        panic!(
+            "the matmul thread finished no matmul ({e}; {} timed)",
+            times.len()
+        );
     }
     drop(started_rx);
     let x: Vec<f32> = (0..1000).map(|v| v as f32).collect();

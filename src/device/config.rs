@@ -135,6 +135,12 @@ pub struct DeviceConfig {
     pub memory_limit: Option<u64>,
     /// How long any wait for the GPU may take (`GPUARRAY_TIMEOUT_SECS`; default 600 s).
     pub timeout: Option<Duration>,
+    /// Hide the adapter's `TIMESTAMP_QUERY` (`GPUARRAY_NO_TIMESTAMPS=1`): profiles and
+    /// benchmarks then carry CPU times only, as on adapters without timestamps.
+    pub disable_timestamps: bool,
+    /// Profile the whole run on this device and write a Chrome trace here when the device drops
+    /// (`GPUARRAY_PROFILE=trace.json`; a second device of the run writes `trace-2.json`, ...).
+    pub profile_path: Option<std::path::PathBuf>,
 }
 
 impl DeviceConfig {
@@ -169,10 +175,15 @@ impl DeviceConfig {
             }
             _ => None,
         };
+        let profile_path = std::env::var_os("GPUARRAY_PROFILE")
+            .filter(|p| !p.is_empty())
+            .map(std::path::PathBuf::from);
         Ok(DeviceConfig {
             options: DeviceOptions::from_env()?,
             memory_limit,
             timeout,
+            disable_timestamps: env_flag("GPUARRAY_NO_TIMESTAMPS"),
+            profile_path,
             ..Default::default()
         })
     }

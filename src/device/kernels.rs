@@ -154,6 +154,36 @@ impl Kernel {
         v
     }
 
+    /// Arithmetic operations per element of a launch's shape, as the profiler counts them: one
+    /// for element-wise ops, reductions and scans (the convention of `torch.profiler` and
+    /// roofline plots), none for data movement. Matmul launches count their 2·m·n·k themselves.
+    pub fn ops_per_element(self) -> u64 {
+        match self {
+            Kernel::Unary(..)
+            | Kernel::Binary(..)
+            | Kernel::Where
+            | Kernel::Reduce
+            | Kernel::ReduceRows
+            | Kernel::ReduceRowsF16
+            | Kernel::ReduceCols
+            | Kernel::ArgReduce
+            | Kernel::ScanTotals
+            | Kernel::ScanBlocks
+            | Kernel::ScanTotalsVec4
+            | Kernel::ScanBlocksVec4 => 1,
+            Kernel::Copy
+            | Kernel::Fill
+            | Kernel::Sequence
+            | Kernel::MatmulTiled
+            | Kernel::MatmulGemv
+            | Kernel::MatmulNaive
+            | Kernel::MatmulSgb(_)
+            | Kernel::Take
+            | Kernel::Philox
+            | Kernel::Philox64 => 0,
+        }
+    }
+
     /// This family's row of the spec table: its label, entry point, when it compiles, what it
     /// needs from the adapter, and the override constants its pipelines start from. (Which dtype
     /// variants exist, and the text each variant is made of, are computed per variant below.)

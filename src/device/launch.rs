@@ -2,6 +2,7 @@
 
 use super::blocks::{grid, Window};
 use super::pipeline::PipelineKey;
+use super::profile::Work;
 use super::DeviceInner;
 use crate::error::{Error, Result};
 use std::num::NonZeroU64;
@@ -59,24 +60,28 @@ impl DeviceInner {
             max: wg * (max_dim as u64).pow(2),
             what: "elements per launch",
         })?;
+        let elements: u64 = shape.iter().product();
         self.dispatch_grid(
             key,
             params,
             storage,
             (x, y, 1),
-            &format!("shape={shape:?} elements={count}"),
+            Work::computes(
+                format!("shape={shape:?} elements={count}"),
+                elements * key.kernel.ops_per_element(),
+            ),
         )
     }
 
-    /// Records a launch of `key` on an explicit `(x, y, z)` workgroup grid; `what` describes the
-    /// work for the dispatch log.
+    /// Records a launch of `key` on an explicit `(x, y, z)` workgroup grid; `work` describes it
+    /// for the dispatch log and the profiler.
     pub(crate) fn dispatch_grid(
         &self,
         key: &PipelineKey,
         params: &[u8],
         storage: &[Binding],
         (x, y, z): (u32, u32, u32),
-        what: &str,
+        work: Work,
     ) -> Result<()> {
         let pipeline = self.pipeline(key)?;
         let label = key.label();
@@ -111,15 +116,44 @@ impl DeviceInner {
             layout: &pipeline.get_bind_group_layout(0),
             entries: &entries,
         });
-        self.record(|encoder| {
+        let profiled = self.profiler.records_this_thread();
+        let tag = self.record(|encoder| {
+            // Under a profile, the pass writes its begin and end into the batch's query set.
+            let (tag, queries) = match profiled {
+                true => {
+                    let (tag, q) =
+                        self.profiler
+                            .begin_pass(&self.device, &label, self.log_dispatches);
+                    (Some(tag), q)
+                }
+                false => (None, None),
+            };
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(&label),
-                timestamp_writes: None,
+                timestamp_writes: queries.as_ref().map(|q| wgpu::ComputePassTimestampWrites {
+                    query_set: &q.set,
+                    beginning_of_pass_write_index: Some(q.begin),
+                    end_of_pass_write_index: Some(q.begin + 1),
+                }),
             });
             pass.set_pipeline(&pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(x, y, z);
+            tag
         });
+        if let Some(tag) = tag {
+            // The label is `name[variant]{constants}`: the profile keeps the three apart.
+            let (name, variant) = (key.kernel.spec().name, key.variant.to_string());
+            let constants = label[name.len() + variant.len() + 2..].to_string();
+            self.profiler.push_launch(
+                tag,
+                [name, variant, constants],
+                (x, y, z),
+                storage.iter().map(|b| b.size).sum(),
+                &work,
+            );
+        }
+        let what = &work.what;
         if self.log_dispatches || log::log_enabled!(log::Level::Debug) {
             let line = format!(
                 "gpuarray: dispatch {label} {what} workgroups=({x},{y},{z}) on {}",

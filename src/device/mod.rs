@@ -10,6 +10,7 @@ pub(crate) mod matmul_sgb;
 pub(crate) mod op_codes;
 pub(crate) mod params;
 mod pipeline;
+pub mod profile;
 mod scheduler;
 mod staging;
 mod wgsl_helpers;
@@ -20,6 +21,7 @@ pub use kernels::{shader_variants, ShaderVariant};
 pub(crate) use kernels::{BinarySet, Form, Kernel, UnarySet};
 pub(crate) use launch::Binding;
 pub(crate) use pipeline::{PipelineKey, Variant};
+pub(crate) use profile::Work;
 pub(crate) use staging::{read_bytes, read_bytes_async};
 
 use crate::dtype::DType;
@@ -117,6 +119,8 @@ pub(crate) struct DeviceInner {
     pub is_cpu: bool,
     /// State the ops keep per device (the matmul tune, ...), by type.
     pub extensions: extensions::Extensions,
+    /// Open profiles and their GPU timestamp queries.
+    pub profiler: profile::Profiler,
 }
 
 static NEXT_DEVICE_ID: AtomicU64 = AtomicU64::new(1);
@@ -150,7 +154,7 @@ impl Device {
         let adapter = choose_adapter(&instance, backends, &config.options)?;
         let ainfo = adapter.get_info();
 
-        let features = requested_features(&adapter, &config.disabled_dtypes);
+        let features = requested_features(&adapter, &config);
         // The adapter's full limits (the defaults cap buffers at 256 MiB), optionally lowered.
         let mut limits = adapter.limits();
         if let Some(b) = config.max_binding_size {
@@ -172,6 +176,7 @@ impl Device {
         .map_err(|e| Error::NoAdapter(format!("{} refused to create a device: {e}", ainfo.name)))?;
 
         let sinks = ErrorSinks::install(&device);
+        let queue_period = queue.get_timestamp_period();
         let limits = device.limits();
         let dtypes: Vec<DType> = DType::ALL
             .into_iter()
@@ -233,12 +238,19 @@ impl Device {
             subgroup_sizes: (ainfo.subgroup_min_size, ainfo.subgroup_max_size),
             is_cpu: ainfo.device_type == wgpu::DeviceType::Cpu,
             extensions: Default::default(),
+            profiler: profile::Profiler::new(
+                features.contains(wgpu::Features::TIMESTAMP_QUERY),
+                queue_period,
+            ),
         };
         // Compile every kernel for every supported dtype now, so no op pays for it later.
         let compile_started = Instant::now();
         inner.compile_all()?;
         inner.info.pipelines = inner.pipelines.len();
         inner.info.startup = started.elapsed();
+        if let Some(path) = config.profile_path.clone() {
+            inner.profiler.start_whole_run(path);
+        }
         log::debug!(
             "gpuarray: {} ready in {:.1} ms ({} pipelines compiled in {:.1} ms)",
             inner.info,
@@ -435,6 +447,13 @@ impl fmt::Debug for Device {
     }
 }
 
+impl Drop for DeviceInner {
+    /// Writes the `GPUARRAY_PROFILE` trace, if one is being recorded.
+    fn drop(&mut self) {
+        self.finish_whole_run();
+    }
+}
+
 impl DeviceInner {
     pub(crate) fn is_lost(&self) -> bool {
         self.lost.load(Ordering::SeqCst)
@@ -538,12 +557,15 @@ const OPTIONAL_FEATURES: [(wgpu::Features, &str, Option<DType>); 5] = [
     (wgpu::Features::SUBGROUP, "subgroup", None),
 ];
 
-/// The optional features to request: those the adapter has, less those of disabled dtypes.
-fn requested_features(adapter: &wgpu::Adapter, disabled: &[DType]) -> wgpu::Features {
+/// The optional features to request: those the adapter has, less those of disabled dtypes
+/// (and timestamps, when the configuration hides them).
+fn requested_features(adapter: &wgpu::Adapter, config: &DeviceConfig) -> wgpu::Features {
     let have = adapter.features();
+    let disabled = &config.disabled_dtypes;
     OPTIONAL_FEATURES
         .iter()
         .filter(|(f, _, dtype)| have.contains(*f) && !dtype.is_some_and(|d| disabled.contains(&d)))
+        .filter(|(f, _, _)| !(config.disable_timestamps && *f == wgpu::Features::TIMESTAMP_QUERY))
         .fold(wgpu::Features::empty(), |all, (f, _, _)| all | *f)
 }
 

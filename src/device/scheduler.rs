@@ -3,6 +3,7 @@
 //! step runs inside error scopes, and every wait is bounded, so wgpu errors become `Err` and
 //! nothing hangs.
 
+use super::profile::CallKind;
 use super::DeviceInner;
 use crate::error::{Error, Result};
 use crate::memory::{blocking_slice, Backoff, Progress};
@@ -37,6 +38,7 @@ impl DeviceInner {
     /// wgpu error raised by anything `f` creates, records or submits becomes an `Err` of `op`.
     pub(crate) fn guarded<T>(&self, op: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
         self.check_alive(op)?;
+        let _call = self.profiler.host_call(op, CallKind::Call);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
@@ -118,10 +120,22 @@ impl DeviceInner {
     }
 
     fn submit_locked(&self, p: &mut Pending) -> wgpu::SubmissionIndex {
+        // A profiled batch resolves its timestamps at the end of its own command buffer.
+        let profiled = p
+            .encoder
+            .as_mut()
+            .and_then(|e| self.profiler.finish_batch(e));
         let buffers: Vec<wgpu::CommandBuffer> =
             p.encoder.take().map(|e| e.finish()).into_iter().collect();
         p.recorded = 0;
-        self.maintainer.submit(&self.queue, buffers)
+        let index = self.maintainer.submit(&self.queue, buffers);
+        if let Some(batch) = profiled {
+            // Still under the pending lock: no other submit comes between this one and the
+            // batch's completion callback, which wgpu ties to the latest submit.
+            let log = self.log_dispatches.then(|| self.info.to_string());
+            self.profiler.submitted(&batch, &self.queue, log);
+        }
+        index
     }
 
     /// Waits, with the device's timeout, for a submission to finish. Never hangs: checks the
@@ -130,6 +144,7 @@ impl DeviceInner {
     /// checking for device loss each time; a panic inside wgpu's poll (its fatal-error path) is
     /// reported as a lost device.
     pub(crate) fn wait(&self, op: &'static str, index: &wgpu::SubmissionIndex) -> Result<()> {
+        let _wait = self.profiler.host_call(op, CallKind::Wait);
         let timeout = self.timeout();
         let start = Instant::now();
         let mut backoff = Backoff::new();

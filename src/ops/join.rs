@@ -5,7 +5,7 @@
 use crate::array::Array;
 use crate::device::blocks::{grid, plan_granular, BlockOperand, Window};
 use crate::device::params::Params;
-use crate::device::{Binding, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, Kernel, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, normalize_axis, Axes, SliceArg};
@@ -509,7 +509,10 @@ pub(crate) fn gather(
                     p.bytes(),
                     &binds,
                     (gx, gy, 1),
-                    &format!("take ({bo}, {bj}, {bi}) rows {r0}..{} of {n}", r0 + nr),
+                    Work::moves(format!(
+                        "take ({bo}, {bj}, {bi}) rows {r0}..{} of {n}",
+                        r0 + nr
+                    )),
                 )?;
             }
             Ok(())

@@ -4,7 +4,7 @@
 use crate::array::Array;
 use crate::device::blocks::BlockOperand;
 use crate::device::params::Params;
-use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::Result;
 
@@ -192,7 +192,10 @@ pub(super) fn run_sgb(
                 par.bytes(),
                 &binds,
                 grid,
-                &format!("{nb}x({bm}x{bk} @ {bk}x{bn})"),
+                Work::computes(
+                    format!("{nb}x({bm}x{bk} @ {bk}x{bn})"),
+                    2 * nb * bm * bk * bn,
+                ),
             )?;
         }
         Ok(())

@@ -3,7 +3,7 @@
 
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{DeviceInner, Kernel, PipelineKey, Variant};
+use crate::device::{DeviceInner, Kernel, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -175,7 +175,7 @@ pub(super) fn launch_strided_from(
                 par.bytes(),
                 &binds,
                 grid,
-                &format!("{nb}x({m}x{k} @ {k}x{n})"),
+                Work::computes(format!("{nb}x({m}x{k} @ {k}x{n})"), 2 * nb * m * k * n),
             )?;
         }
         Ok(())
@@ -240,7 +240,7 @@ pub(super) fn launch_gemv(dev: &DeviceInner, p: &Problem) -> Result<()> {
                 par.bytes(),
                 &binds,
                 (gx, gy, nb as u32),
-                &format!("gemv {nb}x({r}x{k})"),
+                Work::computes(format!("gemv {nb}x({r}x{k})"), 2 * nb * r * k),
             )?;
         }
         Ok(())

@@ -16,6 +16,7 @@ mod array;
 mod device;
 mod errors;
 mod ops;
+mod profile;
 mod random;
 
 use pyo3::prelude::*;
@@ -28,5 +29,6 @@ fn _gpuarray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     array::register(m)?;
     ops::register(m)?;
     random::register(m)?;
+    profile::register(m)?;
     Ok(())
 }

@@ -20,6 +20,8 @@ from . import _gpuarray
 from ._gpuarray import DeviceLostError, NoAdapterError, empty_cache, memory_stats, set_memory_limit
 from ._core import asarray, asnumpy, broadcast_to, ndarray
 from ._device import Device, device_info, get_device, synchronize
+from ._gpuarray import Profile
+from ._timing import BenchmarkResult, benchmark, profile
 from ._functions import (
     all, any, arange, argmax, argmin, clip, concatenate, copy, cumprod, cumsum, diagonal, dot,
     einsum, einsum_path, empty, empty_like, expand_dims, eye, flip, full, full_like, hstack,

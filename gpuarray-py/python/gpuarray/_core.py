@@ -160,11 +160,6 @@ class ndarray(NDArrayOperatorsMixin):
 
         return Device._current()
 
-    @property
-    def flags(self):
-        c = self._a.is_contiguous()
-        return {"C_CONTIGUOUS": c, "OWNDATA": None}
-
     def __len__(self) -> int:
         if not self._shape:
             raise TypeError("len() of unsized object")

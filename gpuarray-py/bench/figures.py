@@ -1,7 +1,7 @@
 """Figures for BENCHMARKS.md, "Python package (issue 19)". Every time is taken after the device
 finished (gpuarray.benchmark or an explicit synchronize). On lavapipe these are CPU figures.
 
-    gpuarray-py/.venv/bin/python gpuarray-py/bench/figures.py [dispatch|ufunc|cluster|all] [N]
+    python gpuarray-py/bench/figures.py [dispatch|ufunc|cluster|all] [N]   (in the README's venv)
 
 dispatch: np.einsum('ijk,ikm->ijm') at N³ (default 500) through __array_function__ vs the
           extension's einsum called directly (the Rust call, no Python dispatch), interleaved.

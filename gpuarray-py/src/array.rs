@@ -184,6 +184,7 @@ impl PyArr {
         }
     }
 
+    /// The extent of each axis.
     #[getter]
     fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.array().shape())
@@ -195,15 +196,18 @@ impl PyArr {
         PyTuple::new(py, self.array().strides())
     }
 
+    /// NumPy's name of the dtype (`numpy.dtype(name)` accepts it).
     #[getter]
     fn dtype(&self) -> &'static str {
         dtype_name(self.array().dtype())
     }
 
+    /// Whether the elements are contiguous in row-major order.
     fn is_contiguous(&self) -> bool {
         self.array().is_contiguous()
     }
 
+    /// Whether the two arrays use the same device storage (views of one array).
     fn may_share_memory(&self, other: &PyArr) -> bool {
         self.array().may_share_memory(other.array())
     }
@@ -213,20 +217,24 @@ impl PyArr {
         format!("{:?}", self.array())
     }
 
+    /// `numpy.reshape`: a view when the strides allow, else a contiguous copy.
     fn reshape(&self, py: Python<'_>, shape: Vec<isize>) -> PyResult<PyArr> {
         let a = self.array();
         // A view when the strides allow; otherwise the crate copies (a kernel), so wait-safe.
         wait(py, || a.reshape(&shape)).map(PyArr::new)
     }
 
+    /// The axes permuted (a view).
     fn transpose(&self, py: Python<'_>, axes: Vec<usize>) -> PyResult<PyArr> {
         view(py, self.array().transpose(&axes))
     }
 
+    /// Two axes exchanged (a view).
     fn swapaxes(&self, py: Python<'_>, a: isize, b: isize) -> PyResult<PyArr> {
         view(py, self.array().swapaxes(a, b))
     }
 
+    /// Broadcast to `shape` with stride-0 axes (a view).
     fn broadcast_to(&self, py: Python<'_>, shape: Vec<usize>) -> PyResult<PyArr> {
         view(py, self.array().broadcast_to(&shape))
     }
@@ -238,6 +246,7 @@ impl PyArr {
         view(py, self.array().slice(&args))
     }
 
+    /// Length-1 axes removed: all of them, or `axes` (a view).
     #[pyo3(signature = (axes=None))]
     fn squeeze(&self, py: Python<'_>, axes: Option<Vec<isize>>) -> PyResult<PyArr> {
         match axes {
@@ -246,10 +255,12 @@ impl PyArr {
         }
     }
 
+    /// A length-1 axis inserted at `axis` (a view).
     fn expand_dims(&self, py: Python<'_>, axis: isize) -> PyResult<PyArr> {
         view(py, self.array().expand_dims(axis))
     }
 
+    /// `numpy.diagonal` (a view).
     fn diagonal(
         &self,
         py: Python<'_>,

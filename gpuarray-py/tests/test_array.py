@@ -150,7 +150,7 @@ def test_reshape_transpose_squeeze():
     s = np.zeros((1, 3, 1), np.int32)
     assert_same(ga.asarray(s).squeeze(), s.squeeze())
     assert_same(ga.asarray(s).squeeze(axis=2), s.squeeze(axis=2))
-    for bad in (lambda x: x.reshape(7, -1), lambda x: x.reshape(-1, -1),
+    for bad in (lambda x: x.reshape(7, -1), lambda x: x.reshape(-1, 0), lambda x: x.reshape(-1, -1),
                 lambda x: x.transpose(0, 0, 1), lambda x: x.squeeze(axis=1)):
         with pytest.raises(ValueError):
             bad(a)
@@ -234,10 +234,11 @@ def test_arange_linspace_full():
     assert_same(ga.linspace(-2, 3, 5, dtype=np.float32), np.linspace(-2, 3, 5, dtype=np.float32))
     assert_same(ga.full((2, 2), 2.5), np.full((2, 2), 2.5))
     assert_same(ga.full((2, 3), [1, 2, 3]), np.full((2, 3), [1, 2, 3]))
-    with pytest.raises(ValueError):
-        ga.zeros((-1, 2))
-    with pytest.raises(ValueError):
-        np.zeros((-1, 2))
+    for mod in (np, ga):
+        with pytest.raises(ValueError):
+            mod.zeros((-1, 2))
+        with pytest.raises(ValueError):
+            mod.eye(-1)
 
 
 def test_pickle_round_trip():

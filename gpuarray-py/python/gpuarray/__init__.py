@@ -26,10 +26,14 @@ from ._functions import (
     all, any, arange, argmax, argmin, clip, concatenate, copy, cumprod, cumsum, diagonal, dot,
     einsum, einsum_path, empty, empty_like, expand_dims, eye, flip, full, full_like, hstack,
     identity, inner, kron, linspace, matmul, max, mean, min, moveaxis, ones, ones_like, outer,
-    pad, prod, ravel, repeat, reshape, roll, round, split, squeeze, stack, std, sum, swapaxes,
-    take, tensordot, tile, trace, transpose, var, vdot, vstack, where, zeros, zeros_like,
+    pad, prod, ravel, ravel_multi_index, repeat, reshape, roll, round, split, squeeze, stack,
+    std, sum, swapaxes, take, tensordot, tile, trace, transpose, unravel_index, var, vdot,
+    vstack, where, zeros, zeros_like,
 )
 from . import random  # noqa: E402
+
+# Shown as gpuarray.ndarray (in reprs, Dask's chunktype), as NumPy's classes are numpy.ndarray.
+ndarray.__module__ = "gpuarray"
 
 bool_ = _np.dtype("bool")
 int32 = _np.dtype("int32")

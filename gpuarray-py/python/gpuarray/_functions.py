@@ -878,8 +878,11 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 @implements(np.eye)
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     dt = canon_dtype(dtype)
-    M = N if M is None else M
-    return ndarray._wrap(_g.eye(operator.index(N), operator.index(M), operator.index(k), dt.name))
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    if N < 0 or M < 0:
+        raise ValueError(f"negative dimensions are not allowed: ({N}, {M})")
+    return ndarray._wrap(_g.eye(N, M, operator.index(k), dt.name))
 
 
 def identity(n, dtype=None):

@@ -96,6 +96,17 @@ def test_namespace_contents():
     assert gx.isdtype(gx.float32, "real floating") and not gx.isdtype(gx.int32, "bool")
 
 
+def test_searching_and_devices():
+    a = np.array([[0, 3, 0], [4, 0, 5]], np.int32)
+    g, x = ga.asarray(a), xp.asarray(a)
+    agree(gx.nonzero(g), xp.nonzero(x))
+    agree(gx.count_nonzero(g, axis=1), xp.count_nonzero(x, axis=1))
+    agree(gx.where(g > 2, g, 0), xp.where(x > 2, x, 0))
+    assert g.to_device(g.device) is g
+    with pytest.raises(ValueError):
+        g.to_device("cpu")
+
+
 def test_linalg_functions():
     rng = np.random.default_rng(1)
     a = rng.standard_normal((2, 3, 4)).astype(np.float32)

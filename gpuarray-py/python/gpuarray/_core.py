@@ -153,6 +153,14 @@ class ndarray(NDArrayOperatorsMixin):
             raise ValueError("matrix transpose with ndim < 2 is undefined")
         return self.swapaxes(-1, -2)
 
+    def to_device(self, device, /, *, stream=None) -> "ndarray":
+        """The Array API's device move: gpuarray has one device per process."""
+        from ._device import Device
+
+        if stream is not None or not isinstance(device, Device):
+            raise ValueError(f"gpuarray arrays live on gpuarray.Device only, not {device!r}")
+        return self
+
     @property
     def device(self):
         """The adapter this array lives on (a :class:`gpuarray.Device`)."""

@@ -389,6 +389,19 @@ def where(condition, x1, x2, /):
     return _f.where(condition, x1, x2)
 
 
+def nonzero(x, /):
+    """Indices of the non-zero elements, one int32 array per axis. The count decides the
+    shape, so this reads the non-zero mask back to the host (a sync)."""
+    if x.ndim == 0:
+        raise ValueError("nonzero is not defined for 0-d arrays")
+    mask = np.not_equal(x, 0).get()
+    return tuple(_asarray(i.astype(np.int32)) for i in np.nonzero(mask))
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    return _f.sum(np.not_equal(x, 0), axis=axis, keepdims=keepdims)
+
+
 # ---- linear algebra -----------------------------------------------------------------------
 
 
@@ -418,8 +431,8 @@ class _Info:
     """``__array_namespace_info__()``: capabilities, devices and dtypes."""
 
     def capabilities(self):
-        # No boolean masks (data-dependent shapes) and no unique/nonzero.
-        return {"boolean indexing": False, "data-dependent shapes": False,
+        # x[mask] works (it reads the mask back); unique_* and sort do not exist.
+        return {"boolean indexing": True, "data-dependent shapes": False,
                 "max dimensions": 8}
 
     def default_device(self):

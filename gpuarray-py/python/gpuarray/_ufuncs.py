@@ -189,13 +189,19 @@ def _call(ufunc, inputs, kwargs, out):
     if any(o is None for o in ops) or not any(isinstance(o[1], ndarray) for o in ops):
         return NotImplemented
     types = tuple(o[0] for o in ops)
-    sig = None
-    if dtype is not None:
-        from ._core import canon_dtype
+    is_array = tuple(isinstance(o[1], ndarray) for o in ops)
+    key = (ufunc, types, is_array, dtype)
+    loop = _LOOPS.get(key)
+    if loop is None:
+        # Resolving is a few microseconds of NumPy's machinery: done once per signature.
+        sig = None
+        if dtype is not None:
+            from ._core import canon_dtype
 
-        sig = (None,) * len(types) + (canon_dtype(dtype),)
-    loop = ufunc.resolve_dtypes(types + (None,), **({} if sig is None else {"signature": sig}))
-    loop = _fit_loop(loop, ops, ufunc)
+            sig = (None,) * len(types) + (canon_dtype(dtype),)
+        loop = ufunc.resolve_dtypes(types + (None,), **({} if sig is None else {"signature": sig}))
+        loop = _fit_loop(loop, ops, ufunc)
+        _LOOPS[key] = loop
     try:
         raw = _run(ufunc, ops, loop[:-1])
     except TypeError:
@@ -210,6 +216,10 @@ def _call(ufunc, inputs, kwargs, out):
         res = ndarray._wrap(raw.astype(loop[-1].name))
     return _write_out(out, res, ufunc)
 
+
+# (ufunc, operand dtypes/types, which operands are arrays, dtype=) -> fitted loop dtypes.
+# Bounded by the number of ufunc x dtype combinations.
+_LOOPS: dict = {}
 
 _WIDER = {np.dtype("bool"): np.dtype("int32"), np.dtype("int32"): np.dtype("float64"),
           np.dtype("uint32"): np.dtype("float64"), np.dtype("float16"): np.dtype("float32")}

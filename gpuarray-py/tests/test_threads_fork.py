@@ -48,20 +48,33 @@ def test_gil_released_while_waiting_on_the_device():
 
 def test_two_threads_overlap_device_waits():
     _gpu_work()
-    spans = []
+    started = threading.Event()
+    times = {}
 
-    def worker():
-        s = time.perf_counter()
-        _gpu_work()
-        spans.append((s, time.perf_counter()))
+    def first():
+        times["a0"] = time.perf_counter()
+        started.set()
+        times["a_value"] = _gpu_work()  # long: holds the device for a while
+        times["a1"] = time.perf_counter()
 
-    ts = [threading.Thread(target=worker) for _ in range(2)]
+    def second():
+        started.wait()
+        # Reaching this line needs the GIL, which the first thread holds all through its
+        # call unless its waits release it.
+        times["b0"] = time.perf_counter()
+        times["b_value"] = float(ga.asarray(np.arange(4, dtype=np.float32)).sum().get())
+        times["b1"] = time.perf_counter()
+
+    ts = [threading.Thread(target=first), threading.Thread(target=second)]
     for t in ts:
         t.start()
     for t in ts:
         t.join()
-    (a0, a1), (b0, b1) = sorted(spans)
-    assert b0 < a1, "the second thread could not start its GPU work until the first finished"
+    assert times["a_value"] == 160.0 and times["b_value"] == 6.0
+    a0, a1, b0 = times["a0"], times["a1"], times["b0"]
+    assert a1 - a0 > 0.05, "the device work was too short to tell"
+    # The second thread entered its own device call while the first was still waiting.
+    assert b0 < a0 + 0.5 * (a1 - a0), (b0 - a0, a1 - a0)
 
 
 def _child_after_fork(conn):

@@ -203,3 +203,16 @@ def test_methods_forward_to_functions():
     assert_same(g.round(1), a.round(1), tol=dict(rtol=1e-6, atol=1e-6))
     assert_same(g.std(ddof=1), a.std(ddof=1), tol=LIN)
     assert_same(g.take([0, 1], axis=1), a.take([0, 1], axis=1))
+
+
+def test_crate_extras_against_numpy_formulas():
+    x = np.concatenate([F.reshape(-1), [80.0, -80.0, 0.0]]).astype(np.float32).reshape(-1, 7)
+    g = G(x)
+    assert_same(ga.sigmoid(g), 1 / (1 + np.exp(-x.astype(np.float64))), tol=dict(rtol=1e-6, atol=1e-7), check_dtype=False)
+    assert_same(ga.relu(g), np.maximum(x, 0))
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    assert_same(ga.softmax(g, axis=1), e / e.sum(axis=1, keepdims=True), tol=LIN)
+    m = x.max(axis=0)
+    assert_same(ga.logsumexp(g, axis=0), m + np.log(np.exp(x - m).sum(axis=0)), tol=LIN)
+    with pytest.raises(TypeError):
+        ga.softmax(G(I))

@@ -25,8 +25,8 @@ from ._timing import BenchmarkResult, benchmark, profile
 from ._functions import (
     all, any, arange, argmax, argmin, clip, concatenate, copy, cumprod, cumsum, diagonal, dot,
     einsum, einsum_path, empty, empty_like, expand_dims, eye, flip, full, full_like, hstack,
-    identity, inner, kron, linspace, matmul, max, mean, min, moveaxis, ones, ones_like, outer,
-    pad, prod, ravel, ravel_multi_index, repeat, reshape, roll, round, split, squeeze, stack,
+    identity, inner, kron, linspace, logsumexp, matmul, max, mean, min, moveaxis, ones,
+    ones_like, outer, pad, prod, relu, sigmoid, softmax, ravel, ravel_multi_index, repeat, reshape, roll, round, split, squeeze, stack,
     std, sum, swapaxes, take, tensordot, tile, trace, transpose, unravel_index, var, vdot,
     vstack, where, zeros, zeros_like,
 )

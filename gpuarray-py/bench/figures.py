@@ -125,17 +125,20 @@ def _same(b):
     return b
 
 
-def cluster(n):
-    import dask.array as da
-    from distributed import Client, LocalCluster, wait
-
-    # One process: the whole seed case on one device.
+def _one_process(n):
+    """The whole seed case on this process's device: (best, median) of 3."""
     g = ga.random.default_rng(0)
     a = g.random((n, n, n), dtype=np.float32)
     b = g.random((n, n, n), dtype=np.float32)
     np.einsum("ijk,ikm->ijm", a, b)
-    one, one_med = best(lambda: np.einsum("ijk,ikm->ijm", a, b), 3)
-    del a, b
+    return best(lambda: np.einsum("ijk,ikm->ijm", a, b), 3)
+
+
+def cluster(n):
+    import dask.array as da
+    from distributed import Client, LocalCluster, wait
+
+    one, one_med = _one_process(n)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as lc, Client(lc) as c:
         chunks = ((n // 2, n - n // 2), (n,), (n,))

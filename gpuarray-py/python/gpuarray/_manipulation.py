@@ -170,7 +170,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
 
 @implements(np.take)
 def take(a, indices, axis=None, out=None, mode="raise"):
-    from ._core import _index_array
+    from ._indexing import _index_array
 
     a = _arr(a)
     if axis is None:

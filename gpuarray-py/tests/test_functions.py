@@ -103,6 +103,14 @@ CASES = {
                       (np.unravel_index, (np.array(22, np.int32), (4, 6)), {})],
     "ravel_multi_index": [(lambda a, b: np.ravel_multi_index((a, b), (4, 9)),
                            (np.array([0, 3, 2], np.int32), np.array([8, 0, 5], np.int32)), {})],
+    "linalg": [(np.linalg.matmul, (F, F.transpose(0, 2, 1)), {}), (np.linalg.tensordot, (M, M.T), dict(axes=1)),
+               (np.linalg.outer, (V, V), {}), (np.linalg.vecdot, (F, F[0]), {}), (np.linalg.vecdot, (M, M), dict(axis=0)),
+               (np.matrix_transpose, (F,), {}), (np.linalg.matrix_transpose, (M,), {}),
+               (np.linalg.trace, (F,), dict(offset=1)), (np.linalg.diagonal, (F,), dict(offset=-1))],
+    "vector_gufuncs": [(np.vecdot, (F, F), {}), (np.matvec, (F, F[:, 0]), {}), (np.vecmat, (F[:, :, 0], F), {})],
+    "cumulative": [(np.cumulative_sum, (V,), {}), (np.cumulative_sum, (I,), dict(axis=1, include_initial=True)),
+                   (np.cumulative_prod, (F[:, :2, :3],), dict(axis=-1, include_initial=True))],
+    "unstack_astype": [(np.unstack, (F,), dict(axis=1)), (np.astype, (I, np.float32), {})],
     "full_like": [(np.full_like, (I, 7), {}), (np.full_like, (F, 2.5), dict(dtype=np.float64))],
 }
 
@@ -110,7 +118,7 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_function_matches_numpy(name):
     for f, args, kw in CASES[name]:
-        tol = LIN if name in ("matmul", "dot", "vdot", "inner", "tensordot", "einsum", "trace", "var", "std", "mean") else None
+        tol = LIN if name in ("linalg", "vector_gufuncs", "cumulative", "matmul", "dot", "vdot", "inner", "tensordot", "einsum", "trace", "var", "std", "mean") else None
         if name in ("sum", "cumsum", "prod", "cumprod") and any(
                 getattr(a, "dtype", None) == np.float32 for a in args):
             tol = LIN

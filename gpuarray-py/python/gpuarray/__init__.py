@@ -23,7 +23,8 @@ from ._device import Device, device_info, get_device, synchronize
 from ._gpuarray import Profile
 from ._timing import BenchmarkResult, benchmark, profile
 from ._functions import (
-    all, any, arange, argmax, argmin, clip, concatenate, copy, cumprod, cumsum, diagonal, dot,
+    all, any, arange, argmax, argmin, astype, clip, concatenate, copy, cumprod, cumsum,
+    cumulative_prod, cumulative_sum, diagonal, dot, matrix_transpose, unstack, vecdot,
     einsum, einsum_path, empty, empty_like, expand_dims, eye, flip, full, full_like, hstack,
     identity, inner, kron, linspace, logsumexp, matmul, max, mean, min, moveaxis, ones,
     ones_like, outer, pad, prod, relu, sigmoid, softmax, ravel, ravel_multi_index, repeat, reshape, roll, round, split, squeeze, stack,

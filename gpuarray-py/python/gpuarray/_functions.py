@@ -18,6 +18,8 @@ from ._registry import (  # noqa: F401
     array_function,
 )
 from ._reductions import (  # noqa: F401
+    cumulative_sum,
+    cumulative_prod,
     _reduction,
     sum,
     prod,
@@ -36,6 +38,8 @@ from ._reductions import (  # noqa: F401
     _doubling_scan,
 )
 from ._linalg import (  # noqa: F401
+    vecdot,
+    matrix_transpose,
     matmul,
     dot,
     vdot,
@@ -49,6 +53,8 @@ from ._linalg import (  # noqa: F401
     einsum_path,
 )
 from ._manipulation import (  # noqa: F401
+    unstack,
+    astype,
     concatenate,
     stack,
     vstack,

@@ -179,3 +179,50 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
     shapes = [list(np.shape(o) if not isinstance(o, ndarray) else o.shape) for o in ops]
     steps, report = _g.einsum_path(spec, shapes, _strategy(optimize))
     return ["einsum_path", *[tuple(s) for s in steps]], report
+
+
+# ---- numpy.linalg's Array API functions -----------------------------------------------------
+
+@implements(np.linalg.matmul)
+def _linalg_matmul(x1, x2, /):
+    return np.matmul(_arr(x1), _arr(x2))
+
+
+@implements(np.linalg.tensordot)
+def _linalg_tensordot(x1, x2, /, *, axes=2):
+    return tensordot(x1, x2, axes=axes)
+
+
+@implements(np.linalg.outer)
+def _linalg_outer(x1, x2, /):
+    x1, x2 = _arr(x1), _arr(x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(
+            f"Input arrays must be one-dimensional, but they are x1.ndim={x1.ndim} and "
+            f"x2.ndim={x2.ndim}."
+        )
+    return outer(x1, x2)
+
+
+@implements(np.linalg.vecdot)
+def vecdot(x1, x2, /, *, axis=-1):
+    """Sum of products along ``axis`` (real dtypes: no conjugation), broadcasting the rest."""
+    x1, x2 = _pair(x1, x2)
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError("x1 and x2 must have the same size along the given axis")
+    return sum(np.multiply(x1, x2), axis=axis)
+
+
+@implements(np.matrix_transpose, np.linalg.matrix_transpose)
+def matrix_transpose(x, /):
+    return _arr(x).mT
+
+
+@implements(np.linalg.trace)
+def _linalg_trace(x, /, *, offset=0, dtype=None):
+    return trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+@implements(np.linalg.diagonal)
+def _linalg_diagonal(x, /, *, offset=0):
+    return _arr(x).diagonal(offset, -2, -1)

@@ -373,3 +373,16 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         stride *= n
         lin = lin + i.astype(np.int32) * stride
     return lin
+
+
+@implements(np.unstack)
+def unstack(x, /, *, axis=0):
+    x = _arr(x)
+    axis = _normalize_axes((operator.index(axis),), x.ndim)[0]
+    pre = (slice(None),) * axis
+    return tuple(x[pre + (i,)] for i in range(x.shape[axis]))
+
+
+@implements(np.astype)
+def astype(x, dtype, /, *, copy=True, device=None):
+    return _arr(x).astype(dtype, copy=copy)

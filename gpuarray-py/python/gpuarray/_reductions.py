@@ -194,3 +194,32 @@ def _doubling_scan(ufunc, x: ndarray, axis):
         y = concatenate([head, tail], axis=axis)
         s *= 2
     return y
+
+
+def _cumulative(kind, x, axis, dtype, out, include_initial):
+    x = _arr(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("axis must be specified for multi-dimensional arrays")
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError("cumulative functions need an array of at least one dimension")
+    axis = _normalize_axes((operator.index(axis),), x.ndim)[0]
+    r = (cumsum if kind == "sum" else cumprod)(x, axis=axis, dtype=dtype)
+    if include_initial:
+        shape = list(r.shape)
+        shape[axis] = 1
+        first = ndarray._wrap(_g.filled("zeros" if kind == "sum" else "ones", shape, 0.0,
+                                        r.dtype.name))
+        r = concatenate([first, r], axis=axis)
+    return _out(out, r)
+
+
+@implements(np.cumulative_sum)
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _cumulative("sum", x, axis, dtype, out, include_initial)
+
+
+@implements(np.cumulative_prod)
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _cumulative("prod", x, axis, dtype, out, include_initial)

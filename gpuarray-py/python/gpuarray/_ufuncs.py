@@ -52,6 +52,9 @@ REDUCE = {
 }
 ACCUMULATE = (np.add, np.multiply, np.maximum, np.minimum, np.logical_and, np.logical_or)
 
+# NumPy 2.2's vector gufuncs, as matmul/multiply-sum (their axes= keyword is not supported).
+GUFUNCS = tuple(getattr(np, n) for n in ("vecdot", "matvec", "vecmat") if hasattr(np, n))
+
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 
 
@@ -183,6 +186,8 @@ def _call(ufunc, inputs, kwargs, out):
     kwargs.pop("order", None)
     if kwargs:
         return NotImplemented
+    if ufunc in GUFUNCS:
+        return _gufunc(ufunc, inputs, out)
     if ufunc not in BINARY and ufunc not in UNARY and ufunc is not np.matmul:
         return NotImplemented
     ops = [_operand(x) for x in inputs]
@@ -220,6 +225,21 @@ def _call(ufunc, inputs, kwargs, out):
 # (ufunc, operand dtypes/types, which operands are arrays, dtype=) -> fitted loop dtypes.
 # Bounded by the number of ufunc x dtype combinations.
 _LOOPS: dict = {}
+
+def _gufunc(ufunc, inputs, out):
+    if len(inputs) != 2 or not all(isinstance(x, ndarray) for x in inputs):
+        return NotImplemented
+    a, b = inputs
+    if ufunc.__name__ == "vecdot":
+        from ._functions import vecdot
+
+        res = vecdot(a, b)
+    elif ufunc.__name__ == "matvec":
+        res = np.matmul(a, b[..., None])[..., 0]
+    else:  # vecmat: conj(v) @ A, and gpuarray has no complex dtypes
+        res = np.matmul(a[..., None, :], b)[..., 0, :]
+    return _write_out(out, res, ufunc)
+
 
 _WIDER = {np.dtype("bool"): np.dtype("int32"), np.dtype("int32"): np.dtype("float64"),
           np.dtype("uint32"): np.dtype("float64"), np.dtype("float16"): np.dtype("float32")}

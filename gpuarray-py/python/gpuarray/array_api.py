@@ -11,7 +11,6 @@ is int32 (``__array_namespace_info__().default_dtypes()`` says so).
 from __future__ import annotations
 
 import builtins
-import operator
 
 import numpy as np
 
@@ -262,31 +261,11 @@ def _correction(c):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    if axis is None:
-        if x.ndim > 1:
-            raise ValueError("axis must be given for arrays of more than one dimension")
-        axis = 0
-    r = _f.cumsum(x, axis=axis, dtype=dtype)
-    if include_initial:
-        axis = operator.index(axis) % builtins.max(x.ndim, 1)
-        shape = list(r.shape)
-        shape[axis] = 1
-        r = _f.concatenate([_f.zeros(tuple(shape), dtype=r.dtype), r], axis=axis)
-    return r
+    return _f.cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    if axis is None:
-        if x.ndim > 1:
-            raise ValueError("axis must be given for arrays of more than one dimension")
-        axis = 0
-    r = _f.cumprod(x, axis=axis, dtype=dtype)
-    if include_initial:
-        axis = operator.index(axis) % builtins.max(x.ndim, 1)
-        shape = list(r.shape)
-        shape[axis] = 1
-        r = _f.concatenate([_f.ones(tuple(shape), dtype=r.dtype), r], axis=axis)
-    return r
+    return _f.cumulative_prod(x, axis=axis, dtype=dtype, include_initial=include_initial)
 
 
 # ---- utility ------------------------------------------------------------------------------
@@ -362,12 +341,7 @@ def tile(x, repetitions, /):
 
 
 def unstack(x, /, *, axis=0):
-    axis = operator.index(axis)
-    if not -x.ndim <= axis < x.ndim:
-        raise np.exceptions.AxisError(axis, x.ndim)
-    axis %= x.ndim
-    pre = (slice(None),) * axis
-    return tuple(x[pre + (i,)] for i in range(x.shape[axis]))
+    return _f.unstack(x, axis=axis)
 
 
 def take(x, indices, /, *, axis=None):
@@ -410,7 +384,7 @@ def matmul(x1, x2, /):
 
 
 def matrix_transpose(x, /):
-    return x.mT
+    return _f.matrix_transpose(x)
 
 
 def tensordot(x1, x2, /, *, axes=2):
@@ -418,10 +392,7 @@ def tensordot(x1, x2, /, *, axes=2):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    # Real dtypes only, so no conjugation: sum(x1 * x2) over the (broadcast) axis.
-    if x1.shape[axis] != x2.shape[axis]:
-        raise ValueError("x1 and x2 must have the same size along the given axis")
-    return _f.sum(np.multiply(x1, x2), axis=axis)
+    return _f.vecdot(x1, x2, axis=axis)
 
 
 # ---- inspection ---------------------------------------------------------------------------

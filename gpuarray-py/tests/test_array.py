@@ -115,7 +115,11 @@ def test_index_errors_match_numpy(key, exc):
     [(1, 7.0), ((slice(None), 2), np.arange(5, dtype=np.float32) * -1),
      ((Ellipsis, slice(None, None, -2)), 5), ((0, 1, 2), 9.5),
      ((slice(None), [0, 3]), 1.0), ((slice(None), [2, 0], 1), np.array([[1.0, 2.0]] * 3)),
-     ([2, 2], 4.0), ((), 0.0), ((None, 1), np.ones((4, 5)))],
+     ([2, 2], 4.0), ((), 0.0), ((None, 1), np.ones((4, 5))),
+     # several arrays, and integers split from the array by a slice (index axes first)
+     (([0, 2], [1, 3]), np.array([[5.0], [6.0]])), (([[0], [2]], slice(None), [0, 4]), -1.0),
+     ((1, slice(None), [0, 3]), np.arange(8.0).reshape(2, 4)),
+     ((slice(None), [0, 3], [[1], [4]]), np.arange(4.0).reshape(2, 2))],
     ids=repr,
 )
 def test_setitem(key, value):

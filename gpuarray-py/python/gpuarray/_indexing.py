@@ -63,30 +63,8 @@ def setitem(self: ndarray, key, value):
     if adv is None:
         _assign(view, value)
     else:
-        # Integer-array assignment: one slice write per index, in order, so the last of
-        # repeated indices wins as in NumPy. Indices are read to the host (they choose
-        # which views to write).
         pos, idx, front = adv
-        if pos is None:
-            raise IndexError("gpuarray: assignment takes one integer-array index")
-        if front and pos:
-            raise IndexError(
-                "gpuarray: assignment with an integer array and integers separated by a "
-                "slice is not supported"
-            )
-        n = view._shape[pos]
-        hidx = idx.get() if isinstance(idx, ndarray) else np.asarray(idx)
-        hidx = _check_host_index(hidx, n, pos)
-        target = view._shape[:pos] + hidx.shape + view._shape[pos + 1:]
-        val = value if isinstance(value, ndarray) else None
-        if val is not None or not np.isscalar(value):
-            val = asarray(value) if val is None else val
-            val = broadcast_to(val.astype(view._dtype, copy=False), target)
-            val = val.reshape(view._shape[:pos] + (hidx.size,) + view._shape[pos + 1:])
-        pre = (slice(None),) * pos
-        for j, i in enumerate(hidx.reshape(-1).tolist()):
-            dst = ndarray._wrap(view._a.slice(list(pre + (i,))))
-            _assign(dst, value if val is None else val[pre + (j,)])
+        _scatter(view, idx if pos is None else [(pos, idx)], front, value)
     self._touch()
 
 
@@ -242,3 +220,34 @@ def _multi_take(view: ndarray, advs, front: bool) -> ndarray:
         order = list(range(k, k + p)) + list(range(k)) + list(range(k + p, res.ndim))
         res = res.transpose(order)
     return res
+
+
+def _scatter(view: ndarray, advs, front: bool, value):
+    """``view[..., i, ..., j, ...] = value`` with one or several integer arrays: one write
+    per (broadcast) index tuple, in order, so the last of repeated tuples wins as in NumPy.
+    The indices are read to the host: they choose which views to write."""
+    axes = [p for p, _ in advs]
+    hidx = []
+    for p, k in advs:
+        h = k.get() if isinstance(k, ndarray) else np.asarray(k)
+        hidx.append(_check_host_index(h, view._shape[p], p))
+    hidx = np.broadcast_arrays(*hidx)
+    shape = hidx[0].shape
+    rest = tuple(view._shape[d] for d in range(view.ndim) if d not in axes)
+    # Where NumPy puts the index axes in the selection: first, or at the first indexed axis.
+    at = 0 if front else axes[0]
+    target = rest[:at] + shape + rest[at:]
+    val = None
+    if isinstance(value, ndarray) or not np.isscalar(value):
+        val = value if isinstance(value, ndarray) else asarray(value)
+        val = broadcast_to(val.astype(view._dtype, copy=False), target)
+        k = len(shape)
+        order = list(range(at, at + k)) + list(range(at)) + list(range(at + k, len(target)))
+        val = val.transpose(order).reshape((-1,) + rest)
+    flat = [h.reshape(-1).tolist() for h in hidx]
+    for j, tup in enumerate(zip(*flat)):
+        key = [slice(None)] * view.ndim
+        for p, i in zip(axes, tup):
+            key[p] = i
+        dst = ndarray._wrap(view._a.slice(key))
+        _assign(dst, value if val is None else val[j])

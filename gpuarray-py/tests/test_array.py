@@ -202,6 +202,9 @@ def test_asarray_dtypes():
         ga.asarray(["a"])
     g = ga.asarray([1.0])
     assert ga.asarray(g) is g
+    big = np.arange(5, dtype=">f4")
+    assert_same(ga.asarray(big), big.astype(np.float32))
+    assert_same(ga.asarray(np.arange(3, dtype=">i8")), np.arange(3, dtype=np.int32))
 
 
 def test_0d_and_size_0():

@@ -542,6 +542,8 @@ def asarray(a, dtype=None, copy=None) -> ndarray:
     if copy is False:
         raise ValueError("gpuarray.asarray always copies host data to the device (copy=False)")
     h = np.asarray(a)
+    if not h.dtype.isnative:
+        h = h.astype(h.dtype.newbyteorder("="))  # big-endian data: the values, native order
     if dtype is not None:
         dt = canon_dtype(dtype)
         src_kind = h.dtype.kind

@@ -1,0 +1,308 @@
+"""``__array_ufunc__``: NumPy ufuncs on ``gpuarray.ndarray`` run the crate's kernels.
+
+NumPy itself decides the loop dtypes (``ufunc.resolve_dtypes``, NEP 50: Python scalars are
+"weak"), so results have NumPy's dtypes wherever gpuarray has that dtype; inputs are cast on
+the device to the loop's dtype first (``int32 / int32`` computes in float64, as NumPy does).
+A promotion to a dtype gpuarray lacks (``int32 + uint32`` is int64 in NumPy) raises
+``TypeError``. Unhandled ufuncs, methods, keyword arguments or operand types give
+``NotImplemented``, so NumPy raises its usual ``TypeError``.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _gpuarray as _g
+from ._core import _DTYPES, ndarray
+
+# NumPy ufunc -> the crate op name (the extension's `binary`/`unary` accept NumPy's names).
+BINARY = {
+    u: u.__name__
+    for u in (
+        np.add, np.subtract, np.multiply, np.divide, np.floor_divide, np.remainder, np.power,
+        np.maximum, np.minimum, np.fmax, np.fmin, np.arctan2, np.hypot, np.copysign,
+        np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift, np.right_shift,
+        np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal,
+        np.logical_and, np.logical_or, np.logical_xor,
+    )
+}
+UNARY = {
+    u: u.__name__
+    for u in (
+        np.negative, np.positive, np.absolute, np.sign, np.sqrt, np.exp, np.exp2, np.expm1,
+        np.log, np.log2, np.log10, np.log1p, np.sin, np.cos, np.tan, np.arcsin, np.arccos,
+        np.arctan, np.sinh, np.cosh, np.tanh, np.floor, np.ceil, np.rint, np.trunc, np.square,
+        np.reciprocal, np.invert, np.isnan, np.isinf, np.isfinite, np.logical_not, np.signbit,
+    )
+}
+# gpuarray has no complex dtypes, so conjugate is the identity and fabs is absolute.
+UNARY[np.conjugate] = "positive"
+UNARY[np.fabs] = "absolute"
+
+# ufunc.reduce -> the crate reduction.
+REDUCE = {
+    np.add: "sum",
+    np.multiply: "prod",
+    np.maximum: "max",
+    np.minimum: "min",
+    np.logical_and: "all",
+    np.logical_or: "any",
+}
+ACCUMULATE = (np.add, np.multiply, np.maximum, np.minimum, np.logical_and, np.logical_or)
+
+# NumPy 2.2's vector gufuncs, as matmul/multiply-sum (their axes= keyword is not supported).
+GUFUNCS = tuple(getattr(np, n) for n in ("vecdot", "matvec", "vecmat") if hasattr(np, n))
+
+_SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
+
+
+def _operand(x):
+    """``(dtype-or-python-type for resolve_dtypes, value)``; None if the type is unhandled."""
+    if isinstance(x, ndarray):
+        return x._dtype, x
+    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "biuf":
+        # NumPy turns a scalar on the left (`np.float32(1) <= x`) into a 0-d array.
+        x = x[()]
+    if isinstance(x, np.generic) and isinstance(x, _SCALARS):
+        # NumPy scalars are typed ("strong"), as in NumPy; int64 ones are narrowed below.
+        return x.dtype, x.item()
+    if isinstance(x, bool):
+        # Python bools promote like a bool array (bool never wins), and resolve_dtypes
+        # takes no `bool` type.
+        return np.dtype(bool), x
+    if isinstance(x, numbers.Integral):
+        return int, int(x)
+    if isinstance(x, numbers.Real):
+        return float, float(x)
+    return None
+
+
+_SMALL_INTS = {np.dtype(t): np.dtype("int32") for t in ("int8", "int16")}
+_SMALL_INTS.update({np.dtype(t): np.dtype("uint32") for t in ("uint8", "uint16")})
+
+
+def _fit_loop(loop, ops, ufunc) -> tuple:
+    """NumPy's loop dtypes made to fit gpuarray's dtypes, or TypeError.
+
+    - int8/int16/uint8/uint16 loops (NumPy's choice for bool inputs of square, power, ...)
+      run in the 32-bit type: their inputs are 0/1, so the values agree.
+    - int64 loops of comparisons (int32 vs uint32) run in float64, exact for 32-bit values.
+    - other int64/uint64 loops come from NumPy's default integer (a bool array plus a Python
+      int, an np.int64 scalar) and run in 32 bits, except when an int32 and a uint32 array
+      meet: that needs 64 bits, which gpuarray does not have.
+    """
+    out_bool = loop[-1] == np.dtype(bool)
+    arrays = {o[1]._dtype for o in ops if isinstance(o[1], ndarray)}
+    fitted = []
+    for d in loop:
+        d = np.dtype(d)
+        if d in _DTYPES:
+            fitted.append(d)
+        elif d in _SMALL_INTS:
+            fitted.append(_SMALL_INTS[d])
+        elif d.kind in "iu" and d.itemsize == 8:
+            if out_bool:
+                fitted.append(np.dtype("float64") if d != loop[-1] else d)
+            elif {np.dtype("int32"), np.dtype("uint32")} <= arrays:
+                raise TypeError(
+                    f"{ufunc.__name__}: NumPy computes int32 with uint32 in int64, which "
+                    "gpuarray does not have; convert an operand with astype first"
+                )
+            else:
+                fitted.append(np.dtype("int32") if d.kind == "i" else np.dtype("uint32"))
+        else:
+            raise TypeError(f"{ufunc.__name__}: gpuarray has no dtype {d}")
+    return tuple(fitted)
+
+
+def _prepare(x, dt: np.dtype, ufunc):
+    """An operand in the loop dtype: arrays cast on the device, scalars as Python floats."""
+    if isinstance(x, ndarray):
+        return x._a if x._dtype == dt else x._a.astype(dt.name)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        if not info.min <= x <= info.max:
+            raise OverflowError(f"Python integer {x} out of bounds for {dt}")
+    if dt.kind == "b":
+        return float(bool(x))
+    return float(x)
+
+
+def _write_out(out, result: ndarray, ufunc):
+    if out is None:
+        return result
+    if not isinstance(out, ndarray):
+        return NotImplemented
+    if out.shape != result.shape:
+        raise ValueError(
+            f"non-broadcastable output operand with shape {out.shape} doesn't match the "
+            f"broadcast shape {result.shape}"
+        )
+    if not np.can_cast(result.dtype, out.dtype, casting="same_kind"):
+        # NumPy raises a TypeError subclass (UFuncTypeError) here, with this message.
+        raise TypeError(
+            f"Cannot cast ufunc {ufunc.__name__!r} output from {result.dtype!r} to "
+            f"{out.dtype!r} with casting rule 'same_kind'"
+        )
+    out._a.assign(result._a)
+    out._touch()
+    return out
+
+
+def _get_out(kwargs):
+    out = kwargs.pop("out", None)
+    if out is None:
+        return None, True
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            return None, False
+        out = out[0]
+    if out is None:
+        return None, True
+    return out, isinstance(out, ndarray)
+
+
+def array_ufunc(ufunc, method, inputs, kwargs):
+    kwargs = dict(kwargs)
+    out, ok = _get_out(kwargs)
+    if not ok:
+        return NotImplemented
+    if method == "__call__":
+        return _call(ufunc, inputs, kwargs, out)
+    if method == "reduce" and ufunc in REDUCE:
+        return _reduce(ufunc, inputs, kwargs, out)
+    if method == "accumulate" and ufunc in ACCUMULATE:
+        return _accumulate(ufunc, inputs, kwargs, out)
+    return NotImplemented
+
+
+def _call(ufunc, inputs, kwargs, out):
+    dtype = kwargs.pop("dtype", None)
+    if kwargs.pop("where", True) is not True or kwargs.pop("casting", "same_kind") != "same_kind":
+        return NotImplemented
+    kwargs.pop("subok", None)
+    kwargs.pop("order", None)
+    if kwargs:
+        return NotImplemented
+    if ufunc in GUFUNCS:
+        return _gufunc(ufunc, inputs, out)
+    if ufunc not in BINARY and ufunc not in UNARY and ufunc is not np.matmul:
+        return NotImplemented
+    ops = [_operand(x) for x in inputs]
+    if any(o is None for o in ops) or not any(isinstance(o[1], ndarray) for o in ops):
+        return NotImplemented
+    types = tuple(o[0] for o in ops)
+    is_array = tuple(isinstance(o[1], ndarray) for o in ops)
+    key = (ufunc, types, is_array, dtype)
+    loop = _LOOPS.get(key)
+    if loop is None:
+        # Resolving is a few microseconds of NumPy's machinery: done once per signature.
+        sig = None
+        if dtype is not None:
+            from ._core import canon_dtype
+
+            sig = (None,) * len(types) + (canon_dtype(dtype),)
+        loop = ufunc.resolve_dtypes(types + (None,), **({} if sig is None else {"signature": sig}))
+        loop = _fit_loop(loop, ops, ufunc)
+        _LOOPS[key] = loop
+    try:
+        raw = _run(ufunc, ops, loop[:-1])
+    except TypeError:
+        # The crate lacks a few loops NumPy has (floor of bool, sign of uint32, ...): compute
+        # in a wider dtype that holds every value exactly, then cast to NumPy's out dtype.
+        wider = _WIDER.get(loop[0])
+        if wider is None or any(d != loop[0] for d in loop[:-1]):
+            raise
+        raw = _run(ufunc, ops, (wider,) * (len(loop) - 1))
+    res = ndarray._wrap(raw)
+    if res.dtype != loop[-1]:
+        res = ndarray._wrap(raw.astype(loop[-1].name))
+    return _write_out(out, res, ufunc)
+
+
+# (ufunc, operand dtypes/types, which operands are arrays, dtype=) -> fitted loop dtypes.
+# Bounded by the number of ufunc x dtype combinations.
+_LOOPS: dict = {}
+
+def _gufunc(ufunc, inputs, out):
+    if len(inputs) != 2 or not all(isinstance(x, ndarray) for x in inputs):
+        return NotImplemented
+    a, b = inputs
+    if ufunc.__name__ == "vecdot":
+        from ._functions import vecdot
+
+        res = vecdot(a, b)
+    elif ufunc.__name__ == "matvec":
+        res = np.matmul(a, b[..., None])[..., 0]
+    else:  # vecmat: conj(v) @ A, and gpuarray has no complex dtypes
+        res = np.matmul(a[..., None, :], b)[..., 0, :]
+    return _write_out(out, res, ufunc)
+
+
+_WIDER = {np.dtype("bool"): np.dtype("int32"), np.dtype("int32"): np.dtype("float64"),
+          np.dtype("uint32"): np.dtype("float64"), np.dtype("float16"): np.dtype("float32")}
+
+
+def _run(ufunc, ops, in_dtypes):
+    args = [_prepare(o[1], d, ufunc) for o, d in zip(ops, in_dtypes)]
+    if ufunc is np.matmul:
+        if not all(isinstance(a, _g._Array) for a in args):
+            raise ValueError("matmul: Input operand does not have enough dimensions")
+        return _g.linalg2("matmul", args[0], args[1])
+    if ufunc in BINARY:
+        return _g.binary(BINARY[ufunc], args[0], args[1])
+    return _g.unary(UNARY[ufunc], args[0])
+
+
+def _reduce_args(ufunc, inputs, kwargs):
+    if len(inputs) != 1 or not isinstance(inputs[0], ndarray):
+        return None
+    if kwargs.pop("where", True) is not True or "initial" in kwargs:
+        return None
+    axis = kwargs.pop("axis", 0)
+    dtype = kwargs.pop("dtype", None)
+    keepdims = kwargs.pop("keepdims", False)
+    if kwargs:
+        return None
+    return inputs[0], axis, dtype, keepdims
+
+
+def _reduce(ufunc, inputs, kwargs, out):
+    parsed = _reduce_args(ufunc, inputs, kwargs)
+    if parsed is None:
+        return NotImplemented
+    x, axis, dtype, keepdims = parsed
+    from . import _functions as f
+
+    res = f._reduction(REDUCE[ufunc], x, axis, dtype, keepdims)
+    return _write_out(out, res, ufunc)
+
+
+def _accumulate(ufunc, inputs, kwargs, out):
+    if len(inputs) != 1 or not isinstance(inputs[0], ndarray):
+        return NotImplemented
+    axis = kwargs.pop("axis", 0)
+    dtype = kwargs.pop("dtype", None)
+    if kwargs:
+        return NotImplemented
+    from . import _functions as f
+
+    x = inputs[0]
+    if x.ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    if dtype is not None:
+        x = x.astype(dtype)
+    # NumPy accumulates bool in its default integer (ours: int32), other dtypes in themselves.
+    if ufunc is np.add:
+        res = f._scan("cumsum", x, axis, keep_dtype=x.dtype != bool)
+    elif ufunc is np.multiply:
+        res = f._scan("cumprod", x, axis, keep_dtype=x.dtype != bool)
+    elif ufunc is np.logical_or:
+        res = f._scan("cumsum", x.astype(bool), axis) > 0
+    elif ufunc is np.logical_and:
+        res = f._scan("cumprod", x.astype(bool), axis) != 0
+    else:
+        res = f._doubling_scan(ufunc, x, axis)
+    return _write_out(out, res, ufunc)

@@ -1,0 +1,431 @@
+"""The Array API standard namespace of gpuarray (``x.__array_namespace__()``).
+
+Covers the standard's dtypes that gpuarray has (bool, int32, uint32, float16, float32,
+float64), creation, element-wise, statistical, manipulation, searching and utility
+functions, ``linalg``-style ``matmul``/``tensordot``/``vecdot``/``matrix_transpose`` and
+``__array_namespace_info__``. Arrays are ``gpuarray.ndarray``. Integer accumulations
+(``sum``/``prod``/``cumulative_sum`` of int32) stay int32: gpuarray's default integer dtype
+is int32 (``__array_namespace_info__().default_dtypes()`` says so).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from . import _functions as _f
+from ._core import _DTYPES, asarray as _asarray, canon_dtype, ndarray
+
+__array_api_version__ = "2023.12"
+
+bool = np.dtype("bool")
+int32 = np.dtype("int32")
+uint32 = np.dtype("uint32")
+float16 = np.dtype("float16")
+float32 = np.dtype("float32")
+float64 = np.dtype("float64")
+
+e = np.e
+inf = np.inf
+nan = np.nan
+pi = np.pi
+newaxis = None
+
+# ---- data types ---------------------------------------------------------------------------
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    return x.astype(dtype, copy=copy)
+
+
+def can_cast(from_, to, /):
+    f = from_.dtype if isinstance(from_, ndarray) else from_
+    return np.can_cast(f, to, casting="safe")
+
+
+def finfo(type, /):
+    return np.finfo(type.dtype if isinstance(type, ndarray) else type)
+
+
+def iinfo(type, /):
+    return np.iinfo(type.dtype if isinstance(type, ndarray) else type)
+
+
+_KINDS = {
+    "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
+    "real floating": "f", "complex floating": "c", "numeric": "iuf",
+}
+
+
+def isdtype(dtype, kind):
+    if isinstance(kind, tuple):
+        return builtins.any(isdtype(dtype, k) for k in kind)
+    if isinstance(kind, str):
+        if kind not in _KINDS:
+            raise ValueError(f"unknown dtype kind {kind!r}")
+        return np.dtype(dtype).kind in _KINDS[kind]
+    return np.dtype(dtype) == np.dtype(kind)
+
+
+def result_type(*arrays_and_dtypes):
+    d = np.result_type(*[a.dtype if isinstance(a, ndarray) else a for a in arrays_and_dtypes])
+    return canon_dtype(d, request=False)
+
+
+# ---- creation -----------------------------------------------------------------------------
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    return _asarray(obj, dtype=dtype, copy=copy)
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    return _f.arange(start, stop, step, dtype=dtype)
+
+
+def empty(shape, *, dtype=None, device=None):
+    return _f.empty(shape, dtype=dtype)
+
+
+def empty_like(x, /, *, dtype=None, device=None):
+    return _f.empty_like(x, dtype=dtype)
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    return _f.eye(n_rows, n_cols, k=k, dtype=float if dtype is None else dtype)
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    if dtype is None and isinstance(fill_value, builtins.bool):
+        dtype = bool
+    elif dtype is None and isinstance(fill_value, int):
+        dtype = int32
+    return _f.full(shape, fill_value, dtype=dtype)
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    return _f.full_like(x, fill_value, dtype=dtype)
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    return _f.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+
+
+def ones(shape, *, dtype=None, device=None):
+    return _f.ones(shape, dtype=dtype)
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    return _f.ones_like(x, dtype=dtype)
+
+
+def zeros(shape, *, dtype=None, device=None):
+    return _f.zeros(shape, dtype=float if dtype is None else dtype)
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    return _f.zeros_like(x, dtype=dtype)
+
+
+# ---- element-wise -------------------------------------------------------------------------
+
+
+def _u(uf):
+    def f(x, /):
+        return uf(x)
+
+    f.__name__ = uf.__name__
+    return f
+
+
+def _b(uf):
+    def f(x1, x2, /):
+        if not isinstance(x1, ndarray) and not isinstance(x2, ndarray):
+            raise TypeError("at least one argument must be an array")
+        return uf(x1, x2)
+
+    f.__name__ = uf.__name__
+    return f
+
+
+abs = _u(np.absolute)
+acos = _u(np.arccos)
+asin = _u(np.arcsin)
+atan = _u(np.arctan)
+bitwise_invert = _u(np.invert)
+ceil = _u(np.ceil)
+cos = _u(np.cos)
+cosh = _u(np.cosh)
+exp = _u(np.exp)
+expm1 = _u(np.expm1)
+floor = _u(np.floor)
+isfinite = _u(np.isfinite)
+isinf = _u(np.isinf)
+isnan = _u(np.isnan)
+log = _u(np.log)
+log1p = _u(np.log1p)
+log2 = _u(np.log2)
+log10 = _u(np.log10)
+logical_not = _u(np.logical_not)
+negative = _u(np.negative)
+positive = _u(np.positive)
+reciprocal = _u(np.reciprocal)
+
+
+def round(x, /):
+    # The standard keeps integer dtypes (NumPy's rint would give float64).
+    return x.copy() if x.dtype.kind in "biu" else np.rint(x)
+
+
+sign = _u(np.sign)
+signbit = _u(np.signbit)
+sin = _u(np.sin)
+sinh = _u(np.sinh)
+sqrt = _u(np.sqrt)
+square = _u(np.square)
+tan = _u(np.tan)
+tanh = _u(np.tanh)
+trunc = _u(np.trunc)
+conj = _u(np.conjugate)
+
+add = _b(np.add)
+atan2 = _b(np.arctan2)
+bitwise_and = _b(np.bitwise_and)
+bitwise_left_shift = _b(np.left_shift)
+bitwise_or = _b(np.bitwise_or)
+bitwise_right_shift = _b(np.right_shift)
+bitwise_xor = _b(np.bitwise_xor)
+copysign = _b(np.copysign)
+divide = _b(np.divide)
+equal = _b(np.equal)
+floor_divide = _b(np.floor_divide)
+greater = _b(np.greater)
+greater_equal = _b(np.greater_equal)
+hypot = _b(np.hypot)
+less = _b(np.less)
+less_equal = _b(np.less_equal)
+logical_and = _b(np.logical_and)
+logical_or = _b(np.logical_or)
+logical_xor = _b(np.logical_xor)
+maximum = _b(np.maximum)
+minimum = _b(np.minimum)
+multiply = _b(np.multiply)
+not_equal = _b(np.not_equal)
+pow = _b(np.power)
+remainder = _b(np.remainder)
+subtract = _b(np.subtract)
+
+
+def clip(x, /, min=None, max=None):
+    if min is None and max is None:
+        return x.copy()
+    return _f.clip(x, min, max)
+
+
+# ---- statistical --------------------------------------------------------------------------
+
+
+def max(x, /, *, axis=None, keepdims=False):
+    return _f.max(x, axis=axis, keepdims=keepdims)
+
+
+def min(x, /, *, axis=None, keepdims=False):
+    return _f.min(x, axis=axis, keepdims=keepdims)
+
+
+def mean(x, /, *, axis=None, keepdims=False):
+    return _f.mean(x, axis=axis, keepdims=keepdims)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    return _f.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):
+    return _f.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return _f.std(x, axis=axis, ddof=_correction(correction), keepdims=keepdims)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return _f.var(x, axis=axis, ddof=_correction(correction), keepdims=keepdims)
+
+
+def _correction(c):
+    if float(c) != int(c):
+        raise NotImplementedError("gpuarray supports whole-number corrections only")
+    return int(c)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _f.cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _f.cumulative_prod(x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+# ---- utility ------------------------------------------------------------------------------
+
+
+def all(x, /, *, axis=None, keepdims=False):
+    return _f.all(x, axis=axis, keepdims=keepdims)
+
+
+def any(x, /, *, axis=None, keepdims=False):
+    return _f.any(x, axis=axis, keepdims=keepdims)
+
+
+# ---- manipulation -------------------------------------------------------------------------
+
+
+def broadcast_arrays(*arrays):
+    shape = np.broadcast_shapes(*[a.shape for a in arrays])
+    return [_f._broadcast_to(a, shape) for a in arrays]
+
+
+def broadcast_to(x, /, shape):
+    return _f._broadcast_to(x, shape)
+
+
+def concat(arrays, /, *, axis=0):
+    return _f.concatenate(list(arrays), axis=axis)
+
+
+def expand_dims(x, /, *, axis=0):
+    return _f.expand_dims(x, axis)
+
+
+def flip(x, /, *, axis=None):
+    return _f.flip(x, axis=axis)
+
+
+def moveaxis(x, source, destination, /):
+    return _f.moveaxis(x, source, destination)
+
+
+def permute_dims(x, /, axes):
+    return x.transpose(axes)
+
+
+def repeat(x, repeats, /, *, axis=None):
+    return _f.repeat(x, repeats, axis=axis)
+
+
+def reshape(x, /, shape, *, copy=None):
+    if copy is False:
+        r = x.reshape(shape)
+        if not r._a.may_share_memory(x._a) and x.size:
+            raise ValueError("reshape would need a copy (copy=False)")
+        return r
+    return _f.reshape(x, shape, copy=copy)
+
+
+def roll(x, /, shift, *, axis=None):
+    return _f.roll(x, shift, axis=axis)
+
+
+def squeeze(x, /, axis):
+    return _f.squeeze(x, axis=axis)
+
+
+def stack(arrays, /, *, axis=0):
+    return _f.stack(list(arrays), axis=axis)
+
+
+def tile(x, repetitions, /):
+    return _f.tile(x, repetitions)
+
+
+def unstack(x, /, *, axis=0):
+    return _f.unstack(x, axis=axis)
+
+
+def take(x, indices, /, *, axis=None):
+    return _f.take(x, indices, axis=axis)
+
+
+# ---- searching ----------------------------------------------------------------------------
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    return _f.argmax(x, axis=axis, keepdims=keepdims)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    return _f.argmin(x, axis=axis, keepdims=keepdims)
+
+
+def where(condition, x1, x2, /):
+    return _f.where(condition, x1, x2)
+
+
+def nonzero(x, /):
+    """Indices of the non-zero elements, one int32 array per axis. The count decides the
+    shape, so this reads the non-zero mask back to the host (a sync)."""
+    if x.ndim == 0:
+        raise ValueError("nonzero is not defined for 0-d arrays")
+    mask = np.not_equal(x, 0).get()
+    return tuple(_asarray(i.astype(np.int32)) for i in np.nonzero(mask))
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    return _f.sum(np.not_equal(x, 0), axis=axis, keepdims=keepdims)
+
+
+# ---- linear algebra -----------------------------------------------------------------------
+
+
+def matmul(x1, x2, /):
+    return np.matmul(x1, x2)
+
+
+def matrix_transpose(x, /):
+    return _f.matrix_transpose(x)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    return _f.tensordot(x1, x2, axes=axes)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    return _f.vecdot(x1, x2, axis=axis)
+
+
+# ---- inspection ---------------------------------------------------------------------------
+
+
+class _Info:
+    """``__array_namespace_info__()``: capabilities, devices and dtypes."""
+
+    def capabilities(self):
+        # x[mask] works (it reads the mask back); unique_* and sort do not exist.
+        return {"boolean indexing": True, "data-dependent shapes": False,
+                "max dimensions": 8}
+
+    def default_device(self):
+        from ._device import get_device
+
+        return get_device()
+
+    def devices(self):
+        return [self.default_device()]
+
+    def default_dtypes(self, *, device=None):
+        return {"real floating": canon_dtype(None), "complex floating": None,
+                "integral": int32, "indexing": int32}
+
+    def dtypes(self, *, device=None, kind=None):
+        from . import _gpuarray as _g
+
+        have = {str(d): d for d in _DTYPES if d.kind != "f" or _g._supports(d.name)}
+        if kind is None:
+            return have
+        return {n: d for n, d in have.items() if isdtype(d, kind)}
+
+
+def __array_namespace_info__():
+    return _Info()

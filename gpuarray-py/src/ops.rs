@@ -1,0 +1,525 @@
+//! The crate's operations as module functions over `_Array`s. Ops are named as in NumPy
+//! (`"subtract"`, `"arcsin"`, `"invert"`) so the Python dispatch tables map a ufunc to a call
+//! by its `__name__`. Dtype promotion happens in Python before these run: binary ops here need
+//! equal dtypes (or a Python scalar, which adopts the array's dtype), as in the crate.
+
+use gpuarray::{Array, Axes, DType, EinsumPath, EinsumStrategy, Operand};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::array::{parse_dtype, PyArr};
+use crate::device::{device, wait};
+use crate::errors::to_py;
+
+/// A binary op's operand from Python: an `_Array` or a Python number (bools count as 0/1).
+#[derive(FromPyObject)]
+pub(crate) enum Opnd<'py> {
+    Arr(Bound<'py, PyArr>),
+    Scalar(f64),
+}
+
+impl Opnd<'_> {
+    fn operand(&self) -> Operand<'_> {
+        match self {
+            Opnd::Arr(a) => Operand::Array(a.get().array()),
+            Opnd::Scalar(s) => Operand::Scalar(*s),
+        }
+    }
+}
+
+fn arrays<'a>(xs: &'a [Bound<'_, PyArr>]) -> Vec<&'a Array> {
+    xs.iter().map(|x| x.get().array()).collect()
+}
+
+fn axes(a: Option<Vec<isize>>) -> Axes {
+    match a {
+        None => Axes::All,
+        Some(v) => Axes::List(v),
+    }
+}
+
+fn unknown(kind: &str, op: &str) -> PyErr {
+    PyValueError::new_err(format!("gpuarray has no {kind} op {op:?}"))
+}
+
+/// The comparison with its operands swapped: `s < a` is `a > s`.
+fn mirrored(op: &str) -> &str {
+    match op {
+        "less" => "greater",
+        "greater" => "less",
+        "less_equal" => "greater_equal",
+        "greater_equal" => "less_equal",
+        other => other, // equal, not_equal and the logical ops are symmetric
+    }
+}
+
+/// `op(a, b)` for a binary ufunc name (`add`, `subtract`, …, `less`, `logical_xor`).
+#[pyfunction]
+fn binary(py: Python<'_>, op: &str, a: Opnd<'_>, b: Opnd<'_>) -> PyResult<PyArr> {
+    let (x, y) = (a.operand(), b.operand());
+    let f: fn(Operand, Operand) -> gpuarray::Result<Array> = match op {
+        "add" => |a, b| gpuarray::add(a, b),
+        "subtract" => |a, b| gpuarray::sub(a, b),
+        "multiply" => |a, b| gpuarray::mul(a, b),
+        "divide" | "true_divide" => |a, b| gpuarray::div(a, b),
+        "floor_divide" => |a, b| gpuarray::floor_divide(a, b),
+        "remainder" | "mod" => |a, b| gpuarray::remainder(a, b),
+        "power" => |a, b| gpuarray::pow(a, b),
+        "maximum" => |a, b| gpuarray::maximum(a, b),
+        "minimum" => |a, b| gpuarray::minimum(a, b),
+        "fmax" => |a, b| gpuarray::fmax(a, b),
+        "fmin" => |a, b| gpuarray::fmin(a, b),
+        "arctan2" => |a, b| gpuarray::arctan2(a, b),
+        "hypot" => |a, b| gpuarray::hypot(a, b),
+        "copysign" => |a, b| gpuarray::copysign(a, b),
+        "bitwise_and" => |a, b| gpuarray::bitwise_and(a, b),
+        "bitwise_or" => |a, b| gpuarray::bitwise_or(a, b),
+        "bitwise_xor" => |a, b| gpuarray::bitwise_xor(a, b),
+        "left_shift" => |a, b| gpuarray::left_shift(a, b),
+        "right_shift" => |a, b| gpuarray::right_shift(a, b),
+        cmp @ ("equal" | "not_equal" | "less" | "less_equal" | "greater" | "greater_equal"
+        | "logical_and" | "logical_or" | "logical_xor") => {
+            // Comparisons are array methods: put the array on the left.
+            let (arr, other, name) = match (x, y) {
+                (Operand::Array(a), o) => (a, o, cmp),
+                (Operand::Scalar(s), Operand::Array(a)) => (a, Operand::Scalar(s), mirrored(cmp)),
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "{cmp}: needs an array operand"
+                    )))
+                }
+            };
+            return wait(py, || match name {
+                "equal" => arr.eq(other),
+                "not_equal" => arr.ne(other),
+                "less" => arr.lt(other),
+                "less_equal" => arr.le(other),
+                "greater" => arr.gt(other),
+                "greater_equal" => arr.ge(other),
+                "logical_and" => arr.logical_and(other),
+                "logical_or" => arr.logical_or(other),
+                _ => arr.logical_xor(other),
+            })
+            .map(PyArr::new);
+        }
+        other => return Err(unknown("binary", other)),
+    };
+    wait(py, || f(x, y)).map(PyArr::new)
+}
+
+/// `op(a)` for a unary ufunc name (`negative`, `sqrt`, `isnan`, `invert`, …).
+#[pyfunction]
+fn unary(py: Python<'_>, op: &str, a: &Bound<'_, PyArr>) -> PyResult<PyArr> {
+    let f: fn(&Array) -> gpuarray::Result<Array> = match op {
+        "negative" => Array::neg,
+        "positive" => |a| a.astype(a.dtype()),
+        "absolute" | "abs" => Array::abs,
+        "sign" => Array::sign,
+        "sqrt" => Array::sqrt,
+        "rsqrt" => Array::rsqrt,
+        "exp" => Array::exp,
+        "exp2" => Array::exp2,
+        "expm1" => Array::expm1,
+        "log" => Array::log,
+        "log2" => Array::log2,
+        "log10" => Array::log10,
+        "log1p" => Array::log1p,
+        "sin" => Array::sin,
+        "cos" => Array::cos,
+        "tan" => Array::tan,
+        "arcsin" => Array::asin,
+        "arccos" => Array::acos,
+        "arctan" => Array::atan,
+        "sinh" => Array::sinh,
+        "cosh" => Array::cosh,
+        "tanh" => Array::tanh,
+        "floor" => Array::floor,
+        "ceil" => Array::ceil,
+        "rint" | "round" => Array::round,
+        "trunc" => Array::trunc,
+        "square" => Array::square,
+        "reciprocal" => Array::reciprocal,
+        "sigmoid" => Array::sigmoid,
+        "relu" => Array::relu,
+        "invert" | "bitwise_not" => Array::bitwise_not,
+        "isnan" => Array::isnan,
+        "isinf" => Array::isinf,
+        "isfinite" => Array::isfinite,
+        "logical_not" => Array::logical_not,
+        "signbit" => Array::signbit,
+        other => return Err(unknown("unary", other)),
+    };
+    let a = a.get().array();
+    wait(py, || f(a)).map(PyArr::new)
+}
+
+/// A reduction over `axes` (`None`: all): sum, prod, max, min, any, all, mean, logsumexp.
+#[pyfunction]
+#[pyo3(signature = (op, a, axes, keepdims))]
+fn reduce(
+    py: Python<'_>,
+    op: &str,
+    a: &Bound<'_, PyArr>,
+    axes: Option<Vec<isize>>,
+    keepdims: bool,
+) -> PyResult<PyArr> {
+    let f: fn(&Array, Axes, bool) -> gpuarray::Result<Array> = match op {
+        "sum" => |a, x, k| a.sum(x, k),
+        "prod" => |a, x, k| a.prod(x, k),
+        "max" => |a, x, k| a.max(x, k),
+        "min" => |a, x, k| a.min(x, k),
+        "any" => |a, x, k| a.any(x, k),
+        "all" => |a, x, k| a.all(x, k),
+        "mean" => |a, x, k| a.mean(x, k),
+        "logsumexp" => |a, x, k| a.logsumexp(x, k),
+        other => return Err(unknown("reduction", other)),
+    };
+    let (a, ax) = (a.get().array(), self::axes(axes));
+    wait(py, || f(a, ax, keepdims)).map(PyArr::new)
+}
+
+/// `var` (or `std` when `std`) over `axes` with `ddof`.
+#[pyfunction]
+#[pyo3(signature = (a, axes, ddof, keepdims, std))]
+fn var(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    axes: Option<Vec<isize>>,
+    ddof: usize,
+    keepdims: bool,
+    std: bool,
+) -> PyResult<PyArr> {
+    let (a, ax) = (a.get().array(), self::axes(axes));
+    wait(py, || {
+        if std {
+            a.std(ax, ddof, keepdims)
+        } else {
+            a.var(ax, ddof, keepdims)
+        }
+    })
+    .map(PyArr::new)
+}
+
+/// `argmax`/`argmin` along `axis` (`None`: the flattened array); int32 indices.
+#[pyfunction]
+#[pyo3(signature = (op, a, axis, keepdims))]
+fn argreduce(
+    py: Python<'_>,
+    op: &str,
+    a: &Bound<'_, PyArr>,
+    axis: Option<isize>,
+    keepdims: bool,
+) -> PyResult<PyArr> {
+    let a = a.get().array();
+    match op {
+        "argmax" => wait(py, || a.argmax(axis, keepdims)),
+        "argmin" => wait(py, || a.argmin(axis, keepdims)),
+        other => Err(unknown("arg-reduction", other)),
+    }
+    .map(PyArr::new)
+}
+
+/// `cumsum`/`cumprod` along `axis` (`None`: the flattened array).
+#[pyfunction]
+#[pyo3(signature = (op, a, axis))]
+fn scan(py: Python<'_>, op: &str, a: &Bound<'_, PyArr>, axis: Option<isize>) -> PyResult<PyArr> {
+    let a = a.get().array();
+    match op {
+        "cumsum" => wait(py, || a.cumsum(axis)),
+        "cumprod" => wait(py, || a.cumprod(axis)),
+        other => Err(unknown("scan", other)),
+    }
+    .map(PyArr::new)
+}
+
+/// `softmax` along one axis.
+#[pyfunction]
+fn softmax(py: Python<'_>, a: &Bound<'_, PyArr>, axis: isize) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.softmax(axis)).map(PyArr::new)
+}
+
+/// `numpy.where(cond, a, b)`; `a`/`b` arrays of one dtype or scalars.
+#[pyfunction]
+fn where_(py: Python<'_>, cond: &Bound<'_, PyArr>, a: Opnd<'_>, b: Opnd<'_>) -> PyResult<PyArr> {
+    let (c, x, y) = (cond.get().array(), a.operand(), b.operand());
+    wait(py, || gpuarray::where_(c, x, y)).map(PyArr::new)
+}
+
+/// `numpy.clip(a, lo, hi)`; either bound may be `None`.
+#[pyfunction]
+#[pyo3(signature = (a, lo, hi))]
+fn clip(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    lo: Option<Opnd<'_>>,
+    hi: Option<Opnd<'_>>,
+) -> PyResult<PyArr> {
+    let a = a.get().array();
+    let (l, h) = (
+        lo.as_ref().map(|o| o.operand()),
+        hi.as_ref().map(|o| o.operand()),
+    );
+    wait(py, || a.clip(l, h)).map(PyArr::new)
+}
+
+/// Two-operand linear algebra: matmul, dot, vdot, inner, outer, kron.
+#[pyfunction]
+fn linalg2(
+    py: Python<'_>,
+    op: &str,
+    a: &Bound<'_, PyArr>,
+    b: &Bound<'_, PyArr>,
+) -> PyResult<PyArr> {
+    let f: fn(&Array, &Array) -> gpuarray::Result<Array> = match op {
+        "matmul" => Array::matmul,
+        "dot" => Array::dot,
+        "vdot" => Array::vdot,
+        "inner" => Array::inner,
+        "outer" => Array::outer,
+        "kron" => Array::kron,
+        other => return Err(unknown("linear-algebra", other)),
+    };
+    let (a, b) = (a.get().array(), b.get().array());
+    wait(py, || f(a, b)).map(PyArr::new)
+}
+
+/// `numpy.tensordot(a, b, axes=(axes_a, axes_b))`.
+#[pyfunction]
+fn tensordot(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    b: &Bound<'_, PyArr>,
+    axes_a: Vec<isize>,
+    axes_b: Vec<isize>,
+) -> PyResult<PyArr> {
+    let (a, b) = (a.get().array(), b.get().array());
+    wait(py, || a.tensordot(b, &axes_a, &axes_b)).map(PyArr::new)
+}
+
+/// `numpy.trace(a, offset)` over the first two axes.
+#[pyfunction]
+fn trace(py: Python<'_>, a: &Bound<'_, PyArr>, offset: isize) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.trace(offset)).map(PyArr::new)
+}
+
+fn strategy(name: &str) -> PyResult<EinsumStrategy> {
+    match name {
+        "optimal" => Ok(EinsumStrategy::Optimal),
+        "greedy" => Ok(EinsumStrategy::Greedy),
+        "naive" => Ok(EinsumStrategy::Naive),
+        other => Err(PyValueError::new_err(format!(
+            "einsum: optimize must be 'optimal', 'greedy', True or False, not {other:?}"
+        ))),
+    }
+}
+
+/// `numpy.einsum(subscripts, *operands)` with a planning strategy (`optimal`, `greedy`,
+/// `naive`: left to right, NumPy's `optimize=False` order).
+#[pyfunction]
+fn einsum(
+    py: Python<'_>,
+    subscripts: &str,
+    operands: Vec<Bound<'_, PyArr>>,
+    strategy: &str,
+) -> PyResult<PyArr> {
+    let s = self::strategy(strategy)?;
+    let ops = arrays(&operands);
+    wait(py, || gpuarray::einsum_with(subscripts, &ops, s)).map(PyArr::new)
+}
+
+/// `numpy.einsum_path` for operands of these shapes: the steps and NumPy's printed report.
+#[pyfunction]
+fn einsum_path(
+    py: Python<'_>,
+    subscripts: &str,
+    shapes: Vec<Vec<usize>>,
+    strategy: &str,
+) -> PyResult<(Vec<(usize, usize)>, String)> {
+    let s = self::strategy(strategy)?;
+    let refs: Vec<&[usize]> = shapes.iter().map(|v| v.as_slice()).collect();
+    let p: EinsumPath =
+        EinsumPath::from_shapes(subscripts, &refs, s, None).map_err(|e| to_py(py, e))?;
+    let text = p.to_string();
+    Ok((p.steps, text))
+}
+
+/// `numpy.concatenate` (`stack=False`) or `numpy.stack` along `axis`.
+#[pyfunction]
+fn join(
+    py: Python<'_>,
+    arrays: Vec<Bound<'_, PyArr>>,
+    axis: isize,
+    stack: bool,
+) -> PyResult<PyArr> {
+    let xs = self::arrays(&arrays);
+    wait(py, || {
+        if stack {
+            gpuarray::stack(&xs, axis)
+        } else {
+            gpuarray::concatenate(&xs, axis)
+        }
+    })
+    .map(PyArr::new)
+}
+
+/// `numpy.split` at `indices` along `axis` (views).
+#[pyfunction]
+fn split_at(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    indices: Vec<usize>,
+    axis: isize,
+) -> PyResult<Vec<PyArr>> {
+    let a = a.get().array();
+    let parts = wait(py, || a.split_at(&indices, axis))?;
+    Ok(parts.into_iter().map(PyArr::new).collect())
+}
+
+/// `numpy.flip` along one axis, or all (`None`).
+#[pyfunction]
+#[pyo3(signature = (a, axis))]
+fn flip(py: Python<'_>, a: &Bound<'_, PyArr>, axis: Option<isize>) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.flip(axis)).map(PyArr::new)
+}
+
+/// `numpy.roll` by one shift along one axis, or the flattened array (`None`).
+#[pyfunction]
+#[pyo3(signature = (a, shift, axis))]
+fn roll(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    shift: isize,
+    axis: Option<isize>,
+) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.roll(shift, axis)).map(PyArr::new)
+}
+
+/// `numpy.tile(a, reps)`.
+#[pyfunction]
+fn tile(py: Python<'_>, a: &Bound<'_, PyArr>, reps: Vec<usize>) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.tile(&reps)).map(PyArr::new)
+}
+
+/// `numpy.repeat(a, repeats, axis)` with one repeat count.
+#[pyfunction]
+#[pyo3(signature = (a, repeats, axis))]
+fn repeat(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    repeats: usize,
+    axis: Option<isize>,
+) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.repeat(repeats, axis)).map(PyArr::new)
+}
+
+/// `numpy.pad(a, pad_width, constant_values=value)`.
+#[pyfunction]
+fn pad(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    pad_width: Vec<(usize, usize)>,
+    value: f64,
+) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.pad(&pad_width, value)).map(PyArr::new)
+}
+
+/// `numpy.take(a, indices, axis)` (`None`: the flattened array); int32 indices.
+#[pyfunction]
+#[pyo3(signature = (a, indices, axis))]
+fn take(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    indices: &Bound<'_, PyArr>,
+    axis: Option<isize>,
+) -> PyResult<PyArr> {
+    let (a, i) = (a.get().array(), indices.get().array());
+    wait(py, || a.take(i, axis)).map(PyArr::new)
+}
+
+/// A new array: `kind` is `zeros`, `ones` or `full` (with `value`).
+#[pyfunction]
+fn filled(
+    py: Python<'_>,
+    kind: &str,
+    shape: Vec<usize>,
+    value: f64,
+    dtype: &str,
+) -> PyResult<PyArr> {
+    let dt = parse_dtype(dtype)?;
+    let dev = device(py)?;
+    match kind {
+        "zeros" => wait(py, || Array::zeros(&dev, &shape, dt)),
+        "ones" => wait(py, || Array::ones(&dev, &shape, dt)),
+        "full" => wait(py, || Array::full(&dev, &shape, value, dt)),
+        other => Err(unknown("constructor", other)),
+    }
+    .map(PyArr::new)
+}
+
+/// `numpy.arange(start, stop, step, dtype)`.
+#[pyfunction]
+fn arange(py: Python<'_>, start: f64, stop: f64, step: f64, dtype: &str) -> PyResult<PyArr> {
+    let dt = parse_dtype(dtype)?;
+    let dev = device(py)?;
+    wait(py, || Array::arange(&dev, start, stop, step, dt)).map(PyArr::new)
+}
+
+/// `numpy.linspace(start, stop, num, dtype)` (endpoint included).
+#[pyfunction]
+fn linspace(py: Python<'_>, start: f64, stop: f64, num: usize, dtype: &str) -> PyResult<PyArr> {
+    let dt = parse_dtype(dtype)?;
+    let dev = device(py)?;
+    wait(py, || Array::linspace(&dev, start, stop, num, dt)).map(PyArr::new)
+}
+
+/// `numpy.eye(n, m, k, dtype)`.
+#[pyfunction]
+fn eye(py: Python<'_>, n: usize, m: usize, k: isize, dtype: &str) -> PyResult<PyArr> {
+    let dt = parse_dtype(dtype)?;
+    let dev = device(py)?;
+    wait(py, || Array::eye_k(&dev, n, m, k, dt)).map(PyArr::new)
+}
+
+/// Refuses a dtype name the crate lacks, with the same `TypeError` every function gives.
+#[pyfunction]
+fn check_dtype(dtype: &str) -> PyResult<()> {
+    parse_dtype(dtype).map(|_: DType| ())
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(binary, m)?)?;
+    m.add_function(wrap_pyfunction!(unary, m)?)?;
+    m.add_function(wrap_pyfunction!(reduce, m)?)?;
+    m.add_function(wrap_pyfunction!(var, m)?)?;
+    m.add_function(wrap_pyfunction!(argreduce, m)?)?;
+    m.add_function(wrap_pyfunction!(scan, m)?)?;
+    m.add_function(wrap_pyfunction!(softmax, m)?)?;
+    m.add_function(wrap_pyfunction!(where_, m)?)?;
+    m.add_function(wrap_pyfunction!(clip, m)?)?;
+    m.add_function(wrap_pyfunction!(linalg2, m)?)?;
+    m.add_function(wrap_pyfunction!(tensordot, m)?)?;
+    m.add_function(wrap_pyfunction!(trace, m)?)?;
+    m.add_function(wrap_pyfunction!(einsum, m)?)?;
+    m.add_function(wrap_pyfunction!(einsum_path, m)?)?;
+    m.add_function(wrap_pyfunction!(join, m)?)?;
+    m.add_function(wrap_pyfunction!(split_at, m)?)?;
+    m.add_function(wrap_pyfunction!(flip, m)?)?;
+    m.add_function(wrap_pyfunction!(roll, m)?)?;
+    m.add_function(wrap_pyfunction!(tile, m)?)?;
+    m.add_function(wrap_pyfunction!(repeat, m)?)?;
+    m.add_function(wrap_pyfunction!(pad, m)?)?;
+    m.add_function(wrap_pyfunction!(take, m)?)?;
+    m.add_function(wrap_pyfunction!(filled, m)?)?;
+    m.add_function(wrap_pyfunction!(arange, m)?)?;
+    m.add_function(wrap_pyfunction!(linspace, m)?)?;
+    m.add_function(wrap_pyfunction!(eye, m)?)?;
+    m.add_function(wrap_pyfunction!(check_dtype, m)?)?;
+    Ok(())
+}

@@ -441,3 +441,23 @@ fn a_whole_run_profile_is_written_at_drop() {
         .count();
     assert_eq!(launches, 2);
 }
+
+/// `start_profile` / `finish` records what happens between them; a session dropped unfinished
+/// stops recording.
+#[test]
+fn a_started_profile_records_until_finished() {
+    let Some(dev) = common::device() else { return };
+    let a = Array::from_slice(&dev, &host_values(512), &[512]).unwrap();
+    let dropped = dev.start_profile().unwrap();
+    a.add(&a).unwrap();
+    drop(dropped);
+    let session = dev.start_profile().unwrap();
+    let b = a.mul(&a).unwrap();
+    let c = b.sub(&a).unwrap();
+    let prof = session.finish().unwrap();
+    let calls: Vec<&str> = prof.launches.iter().map(|l| l.call).collect();
+    assert_eq!(calls, ["multiply", "subtract"]);
+    let want: Vec<f32> = host_values(512).iter().map(|x| x * x - x).collect();
+    assert_eq!(c.to_vec::<f32>().unwrap(), want);
+    check_gpu_times(&dev, &prof);
+}

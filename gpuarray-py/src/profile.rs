@@ -221,9 +221,46 @@ fn _profile(
     Ok((value, PyProfile { p }))
 }
 
+/// An open profile of this thread's launches (`with gpuarray.profile():`), closed by `finish`.
+#[pyclass(frozen, name = "_ProfileSession", module = "gpuarray")]
+struct PyProfileSession {
+    session: Mutex<Option<gpuarray::profile::ProfileSession>>,
+}
+
+#[pymethods]
+impl PyProfileSession {
+    /// Closes the profile, waits for the device (GIL released) and returns the `Profile`.
+    fn finish(&self, py: Python<'_>) -> PyResult<PyProfile> {
+        let session = self
+            .session
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .ok_or_else(|| {
+                pyo3::exceptions::PyRuntimeError::new_err("this profile was already finished")
+            })?;
+        let p = wait(py, || session.finish())?;
+        Ok(PyProfile { p })
+    }
+}
+
+/// `_start_profile()`: opens a profile of the calling thread's launches.
+#[pyfunction]
+fn _start_profile(py: Python<'_>) -> PyResult<PyProfileSession> {
+    let dev = device(py)?;
+    let session = dev
+        .start_profile()
+        .map_err(|e| crate::errors::to_py(py, e))?;
+    Ok(PyProfileSession {
+        session: Mutex::new(Some(session)),
+    })
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_benchmark, m)?)?;
     m.add_function(wrap_pyfunction!(_profile, m)?)?;
+    m.add_function(wrap_pyfunction!(_start_profile, m)?)?;
     m.add_class::<PyProfile>()?;
+    m.add_class::<PyProfileSession>()?;
     Ok(())
 }

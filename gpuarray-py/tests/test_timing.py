@@ -59,6 +59,26 @@ def test_profile_records_the_launches():
         ga.profile(lambda: 1 / 0)
 
 
+def test_profile_as_a_context_manager(capsys):
+    a = np.arange(1000, dtype=np.float32)
+    x = ga.asarray(a)
+    with ga.profile() as p:
+        y = x * 2
+        z = y + x
+    assert p.profile is not None and capsys.readouterr().out.startswith("profile on ")
+    calls = [launch["call"] for launch in p.profile.launches]
+    assert calls == ["multiply", "add"]
+    np.testing.assert_array_equal(z.get(), a * 3)
+    # An exception in the block still closes the profile, and propagates.
+    with pytest.raises(ZeroDivisionError):
+        with ga.profile(print_table=False) as q:
+            _ = x + x
+            1 / 0
+    assert len(q.profile.launches) == 1
+    with pytest.raises(TypeError):
+        ga.profile(None, 1)
+
+
 def test_benchmark_releases_the_gil_between_calls():
     a = ga.ones((160, 160, 160), dtype=np.float32)
     ticks = []

@@ -45,8 +45,38 @@ def benchmark(f, *args, n_repeat=10, n_warmup=1, name=None, min_time=0.0, gpu_ti
     return BenchmarkResult(*res)
 
 
-def profile(f, *args, **kwargs):
-    """Runs ``f(*args, **kwargs)`` once, recording every kernel it launches on this thread;
-    returns ``(result, Profile)``. ``print(profile)`` gives the per-kernel table;
-    ``Profile.launches``, ``.kernels()``, ``.write_chrome_trace(path)`` the details."""
+class ProfileScope:
+    """``with gpuarray.profile() as p:`` records every kernel the block launches on this thread;
+    on exit it waits for the device, keeps the ``Profile`` in ``p.profile`` and prints its
+    per-kernel table (``print_table=False`` keeps quiet), as ``torch.profiler`` does."""
+
+    def __init__(self, print_table=True):
+        self.print_table = print_table
+        self.profile = None
+        self._session = None
+
+    def __enter__(self):
+        if self._session is not None:
+            raise RuntimeError("this profile scope is already open")
+        self._session = _g._start_profile()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        session, self._session = self._session, None
+        self.profile = session.finish()
+        if self.print_table:
+            print(self.profile)
+        return False
+
+
+def profile(f=None, *args, **kwargs):
+    """Two forms. ``profile(f, *args, **kwargs)`` runs ``f(*args, **kwargs)`` once, recording
+    every kernel it launches on this thread, and returns ``(result, Profile)``.
+    ``with profile(print_table=True) as p:`` records the block instead (``p.profile`` after it).
+    ``print(profile)`` gives the per-kernel table; ``Profile.launches``, ``.kernels()``,
+    ``.write_chrome_trace(path)`` the details."""
+    if f is None:
+        if args:
+            raise TypeError("profile() takes a callable, or nothing to be used with `with`")
+        return ProfileScope(**kwargs)
     return _g._profile(f, tuple(args), kwargs or None)

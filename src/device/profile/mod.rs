@@ -502,6 +502,42 @@ impl DeviceInner {
     }
 }
 
+/// An open profile (see [`Device::start_profile`]): it records the launches of the thread that
+/// opened it, until [`ProfileSession::finish`] waits for the device and returns the [`Profile`].
+pub struct ProfileSession {
+    device: Device,
+    id: Option<u64>,
+    started: Instant,
+}
+
+impl ProfileSession {
+    #[cfg(not(target_arch = "wasm32"))]
+    /// Closes the profile, waits for the device to finish the recorded work and returns it. The
+    /// wall time runs from [`Device::start_profile`] to the end of that wait.
+    pub fn finish(mut self) -> Result<Profile> {
+        let inner = &*self.device.inner;
+        let id = self.id.take().expect("an open session finishes once");
+        let session = inner
+            .profiler
+            .take_session(id)
+            .expect("the session is open until finish or drop");
+        let profile = inner.finish_session(session, Duration::ZERO)?;
+        Ok(Profile {
+            wall: self.started.elapsed(),
+            ..profile
+        })
+    }
+}
+
+impl Drop for ProfileSession {
+    /// An unfinished session stops recording and is discarded.
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            self.device.inner.profiler.take_session(id);
+        }
+    }
+}
+
 impl Device {
     #[cfg(not(target_arch = "wasm32"))]
     /// Runs `f` and records every kernel launch it makes on this thread: kernel, variant,
@@ -525,26 +561,40 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn profile<T>(&self, f: impl FnOnce() -> T) -> Result<(T, Profile)> {
-        let inner = &*self.inner;
-        inner.check_alive("profile")?;
-        let mut open = inner
+        let session = self.start_profile()?;
+        let out = f();
+        Ok((out, session.finish()?))
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    /// Opens a profile of this thread's launches, closed by [`ProfileSession::finish`] (the
+    /// form for scopes that are not one closure, such as Python's `with gpuarray.profile():`).
+    /// [`Device::profile`] is this around a closure. Dropping the session unfinished discards it.
+    ///
+    /// ```
+    /// use gpuarray::{Array, DType, Device};
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = Device::new()?;
+    /// let session = dev.start_profile()?;
+    /// let a = Array::full(&dev, &[256], 2.0, DType::F32)?;
+    /// let b = a.mul(&a)?;
+    /// let prof = session.finish()?;
+    /// assert_eq!(prof.launches.len(), 2); // the fill and the multiply
+    /// assert_eq!(b.to_vec::<f32>()?[0], 4.0);
+    /// # Ok(()) }
+    /// ```
+    pub fn start_profile(&self) -> Result<ProfileSession> {
+        self.inner.check_alive("profile")?;
+        let mut open = self
+            .inner
             .profiler
             .open_session(Some(std::thread::current().id()));
-        let id = open.id.expect("a new session");
-        let started = Instant::now();
-        let out = f();
-        // The closure's own launches are closed; the wait below is the profile's.
-        let session = inner.profiler.take_session(id);
-        open.id = None;
-        let session = session.expect("this thread's open session");
-        let profile = inner.finish_session(session, Duration::ZERO)?;
-        Ok((
-            out,
-            Profile {
-                wall: started.elapsed(),
-                ..profile
-            },
-        ))
+        let id = open.id.take();
+        Ok(ProfileSession {
+            device: self.clone(),
+            id,
+            started: Instant::now(),
+        })
     }
 
     /// Whether this device times kernels with GPU timestamps (`TIMESTAMP_QUERY` granted and not

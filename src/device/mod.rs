@@ -1,7 +1,9 @@
 //! The `Device`: adapter choice, limits and features, kernels compiled at start-up, the memory
 //! pools and the scheduler, behind one cheap-to-clone handle.
 
+mod adapter;
 pub(crate) mod blocks;
+mod checks;
 mod config;
 mod extensions;
 mod kernels;
@@ -16,6 +18,7 @@ mod signal;
 mod staging;
 mod wgsl_helpers;
 
+use adapter::{choose_adapter, requested_features, ErrorSinks, OPTIONAL_FEATURES};
 use config::{env_flag, timeout_millis};
 pub use config::{Backend, DeviceConfig, DeviceOptions, MAX_TIMEOUT};
 pub use kernels::{shader_variants, ShaderVariant};
@@ -28,7 +31,7 @@ pub(crate) use staging::read_bytes;
 pub(crate) use staging::read_bytes_async;
 
 use crate::dtype::DType;
-use crate::error::{describe_wgpu_error, Error, Result};
+use crate::error::{Error, Result};
 use crate::memory::{LateErrors, Maintainer, MemoryStats, Pool, WgpuBacking};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -552,59 +555,6 @@ impl Device {
     }
 }
 
-/// Checks every array constructor makes before it allocates.
-impl Device {
-    /// The bytes of `numel` elements of `dtype`, or `Err(TooLarge)` past the adapter's
-    /// `max_buffer_size`. Host code that sizes a vector from the caller's numbers (random
-    /// indices, say) checks the array it will upload or produce with this first, so a request
-    /// the device could never hold fails before the host allocates for it.
-    pub(crate) fn check_buffer_size(
-        &self,
-        op: &'static str,
-        numel: usize,
-        dtype: DType,
-    ) -> Result<u64> {
-        let bytes = (numel as u64)
-            .checked_mul(dtype.size_bytes())
-            .ok_or_else(|| {
-                Error::overflow(
-                    op,
-                    format!("{numel} elements of {dtype} need 2^64 bytes or more, past any buffer"),
-                )
-            })?;
-        let max = self.inner.limits.max_buffer_size;
-        if bytes > max {
-            return Err(Error::TooLarge {
-                op,
-                requested: bytes,
-                max,
-                what: "max_buffer_size",
-            });
-        }
-        Ok(bytes)
-    }
-
-    /// `Err(Unsupported)` unless arrays of `dtype` can live on this device.
-    pub(crate) fn check_dtype(&self, op: &'static str, dtype: DType) -> Result<()> {
-        self.inner.check_alive(op)?;
-        if self.supports(dtype) {
-            return Ok(());
-        }
-        let feature = match dtype {
-            DType::F16 => "SHADER_F16 (WGSL `enable f16`)",
-            DType::F64 => "SHADER_F64 (native-only; not in WebGPU or Metal)",
-            _ => "a feature this adapter lacks",
-        };
-        Err(Error::Unsupported {
-            op,
-            feature: format!(
-                "dtype {dtype} needs the adapter feature {feature}, which {} does not offer",
-                self.info().name
-            ),
-        })
-    }
-}
-
 impl fmt::Debug for Device {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Device(#{}: {})", self.inner.id, self.inner.info)
@@ -734,126 +684,4 @@ impl DeviceInner {
         }
         Ok(pipeline)
     }
-}
-
-/// The optional wgpu features a device asks for when the adapter has them: the feature, its name
-/// in [`DeviceInfo::features`], and the dtype it enables (a dtype the caller disabled leaves its
-/// feature unrequested).
-const OPTIONAL_FEATURES: [(wgpu::Features, &str, Option<DType>); 5] = [
-    (wgpu::Features::SHADER_F16, "shader-f16", Some(DType::F16)),
-    (wgpu::Features::SHADER_F64, "shader-f64", Some(DType::F64)),
-    (wgpu::Features::SHADER_INT64, "shader-int64", None),
-    (wgpu::Features::TIMESTAMP_QUERY, "timestamp-query", None),
-    (wgpu::Features::SUBGROUP, "subgroup", None),
-];
-
-/// The optional features to request: those the adapter has, less those of disabled dtypes
-/// (and timestamps, when the configuration hides them).
-fn requested_features(adapter: &wgpu::Adapter, config: &DeviceConfig) -> wgpu::Features {
-    let have = adapter.features();
-    let disabled = &config.disabled_dtypes;
-    OPTIONAL_FEATURES
-        .iter()
-        .filter(|(f, _, dtype)| have.contains(*f) && !dtype.is_some_and(|d| disabled.contains(&d)))
-        .filter(|(f, _, _)| !(config.disable_timestamps && *f == wgpu::Features::TIMESTAMP_QUERY))
-        .fold(wgpu::Features::empty(), |all, (f, _, _)| all | *f)
-}
-
-/// Where wgpu's asynchronous reports land: errors outside any error scope (wgpu's default handler
-/// would panic) and the device-lost callback.
-struct ErrorSinks {
-    uncaptured: Arc<Mutex<Vec<String>>>,
-    lost: Arc<AtomicBool>,
-    lost_reason: Arc<Mutex<Option<String>>>,
-}
-
-impl ErrorSinks {
-    fn install(device: &wgpu::Device) -> ErrorSinks {
-        let sinks = ErrorSinks {
-            uncaptured: Arc::new(Mutex::new(Vec::new())),
-            lost: Arc::new(AtomicBool::new(false)),
-            lost_reason: Arc::new(Mutex::new(None)),
-        };
-        let sink = Arc::clone(&sinks.uncaptured);
-        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
-            let msg = describe_wgpu_error(&e);
-            log::error!("uncaptured wgpu error: {msg}");
-            sink.lock().unwrap_or_else(|p| p.into_inner()).push(msg);
-        }));
-        let (lost, reason) = (Arc::clone(&sinks.lost), Arc::clone(&sinks.lost_reason));
-        device.set_device_lost_callback(move |why, msg| {
-            // Keep a reason recorded first (Device::destroy records its own before wgpu's
-            // callback says only "Destroyed").
-            let mut r = reason.lock().unwrap_or_else(|p| p.into_inner());
-            if r.is_none() {
-                *r = Some(if msg.is_empty() {
-                    format!("{why:?}")
-                } else {
-                    format!("{why:?}: {msg}")
-                });
-            }
-            lost.store(true, Ordering::SeqCst);
-        });
-        sinks
-    }
-}
-
-async fn choose_adapter(
-    instance: &wgpu::Instance,
-    backends: wgpu::Backends,
-    opts: &DeviceOptions,
-) -> Result<wgpu::Adapter> {
-    // In a browser this is the one adapter `navigator.gpu.requestAdapter()` gives.
-    let adapters = instance.enumerate_adapters(backends).await;
-    let seen: Vec<String> = adapters
-        .iter()
-        .map(|a| {
-            let i = a.get_info();
-            format!("{} ({:?}, {:?})", i.name, i.backend, i.device_type)
-        })
-        .collect();
-    let rank = |t: wgpu::DeviceType| match t {
-        wgpu::DeviceType::DiscreteGpu => 0,
-        wgpu::DeviceType::IntegratedGpu => 1,
-        wgpu::DeviceType::VirtualGpu => 2,
-        wgpu::DeviceType::Cpu => 3,
-        wgpu::DeviceType::Other => 4,
-    };
-    let backend_rank = |b: wgpu::Backend| match b {
-        wgpu::Backend::Vulkan | wgpu::Backend::Metal | wgpu::Backend::Dx12 => 0,
-        _ => 1,
-    };
-    let best = adapters
-        .into_iter()
-        .filter(|a| {
-            let i = a.get_info();
-            let name_ok = opts
-                .adapter_name
-                .as_ref()
-                .is_none_or(|n| i.name.to_lowercase().contains(&n.to_lowercase()));
-            let type_ok = !opts.force_fallback || i.device_type == wgpu::DeviceType::Cpu;
-            name_ok && type_ok
-        })
-        .min_by_key(|a| {
-            let i = a.get_info();
-            (rank(i.device_type), backend_rank(i.backend))
-        });
-    best.ok_or_else(|| {
-        let wanted = format!(
-            "backend {}, name {}, {}",
-            opts.backend.map(|b| format!("{b:?}")).unwrap_or_else(|| "any".into()),
-            opts.adapter_name.as_deref().unwrap_or("any"),
-            if opts.force_fallback { "CPU adapters only" } else { "any type" }
-        );
-        let install = if cfg!(target_arch = "wasm32") {
-            "this browser offers no WebGPU adapter (navigator.gpu is missing or requestAdapter() gave null; Chromium on Linux needs --enable-unsafe-webgpu)"
-        } else {
-            "install a GPU driver, or a CPU Vulkan driver: on Debian/Ubuntu `apt-get install mesa-vulkan-drivers libvulkan1` (lavapipe)"
-        };
-        if seen.is_empty() {
-            Error::NoAdapter(format!("wgpu found no adapter ({wanted}); {install}"))
-        } else {
-            Error::NoAdapter(format!("no adapter matches ({wanted}); found: {}", seen.join(", ")))
-        }
-    })
 }

@@ -759,12 +759,15 @@ async fn bad_input_is_an_err() {
         Array::from_slice(&dev, &[1.0f32, 2.0], &[3]),
         Err(Error::Shape { .. })
     ));
-    assert!(a.reshape(&[4, -1]).is_err());
-    assert!(einsum("ij,jk->ik", &[&a, &a]).is_err(), "j is 3 and 2");
+    assert!(matches!(a.reshape(&[4, -1]), Err(Error::Shape { .. })));
+    assert!(
+        matches!(einsum("ij,jk->ik", &[&a, &a]), Err(Error::Einsum { .. })),
+        "j is 3 and 2"
+    );
     assert!(matches!(einsum("ij,j", &[&a]), Err(Error::Einsum { .. })));
     let i = Array::zeros(&dev, &[2, 3], DType::I32).unwrap();
     assert!(matches!(a.add(&i), Err(Error::DTypeMismatch { .. })));
-    assert!(a.sum(5, false).is_err());
+    assert!(matches!(a.sum(5, false), Err(Error::Axis { .. })));
     // What needs a blocking readback of a device value is refused on wasm32, not hung.
     let idx = Array::from_slice(&dev, &[0i32, 2], &[2]).unwrap();
     assert!(matches!(

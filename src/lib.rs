@@ -60,8 +60,8 @@ pub use device::profile;
 pub use device::profile::benchmark;
 pub use device::profile::{BenchOptions, BenchReport, Profile};
 pub use device::{
-    shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
-    MAX_TIMEOUT,
+    shader_variants, Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo,
+    DeviceOptions, ShaderVariant, MAX_TIMEOUT,
 };
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};

@@ -141,6 +141,66 @@ pub struct DeviceConfig {
     /// Profile the whole run on this device and write a Chrome trace here when the device drops
     /// (`GPUARRAY_PROFILE=trace.json`; a second device of the run writes `trace-2.json`, ...).
     pub profile_path: Option<std::path::PathBuf>,
+    /// Which kernels compile when the device starts (`GPUARRAY_COMPILE=eager|families|lazy`;
+    /// default [`CompileMode::Eager`]).
+    pub compile: CompileMode,
+    /// Where the persistent pipeline cache and the matmul tune are kept: `None` is
+    /// `GPUARRAY_CACHE_DIR`, else the platform's cache directory (`~/.cache/gpuarray`,
+    /// `%LOCALAPPDATA%\gpuarray`, `~/Library/Caches/gpuarray`).
+    pub cache_dir: Option<std::path::PathBuf>,
+    /// Keep no cache on disk (`GPUARRAY_CACHE=0`): every start compiles and tunes afresh.
+    pub disable_cache: bool,
+    /// Ignore a saved matmul tune and tune again at the first large matmul, saving the new
+    /// result (`GPUARRAY_RETUNE=1`).
+    pub retune: bool,
+}
+
+/// Which kernels a [`Device`](crate::Device) compiles when it starts. Whatever the mode, a call
+/// whose kernel is not compiled yet compiles it (once: a call whose kernel another thread is
+/// compiling waits for that one pipeline), so the modes differ only in when the cost is paid.
+///
+/// ```
+/// use gpuarray::{CompileMode, Device, DeviceConfig};
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = Device::with_config(DeviceConfig {
+///     compile: CompileMode::Families,
+///     ..DeviceConfig::from_env()?
+/// })?;
+/// dev.wait_compiled()?; // matmul, einsum's contraction and Philox are ready now
+/// println!("{}", dev.compile_stats());
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum CompileMode {
+    /// Every kernel family: copy/fill first (before `Device::new` returns), then in the
+    /// background, on one thread per core, matmul (tiled, GEMV, the subgroup kernels where
+    /// subgroups are 8 wide; only the tuned one when a saved tune exists), Philox for every
+    /// distribution and dtype, and every element-wise, reduction and scan variant of the
+    /// adapter's dtypes.
+    #[default]
+    Eager,
+    /// Only the three families a start-up should not wait for — matmul, the einsum contraction
+    /// (matmul's kernels and copy) and Philox — in the background; the rest on first use.
+    Families,
+    /// Only copy/fill/sequence at start; everything else compiles on first use.
+    Lazy,
+}
+
+impl CompileMode {
+    /// Parses `eager`, `families` or `lazy` (case-insensitive).
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::CompileMode::parse("Lazy"), Some(gpuarray::CompileMode::Lazy));
+    /// assert_eq!(gpuarray::CompileMode::parse("later"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<CompileMode> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "eager" => Some(CompileMode::Eager),
+            "families" => Some(CompileMode::Families),
+            "lazy" => Some(CompileMode::Lazy),
+            _ => None,
+        }
+    }
 }
 
 impl DeviceConfig {
@@ -178,12 +238,36 @@ impl DeviceConfig {
         let profile_path = std::env::var_os("GPUARRAY_PROFILE")
             .filter(|p| !p.is_empty())
             .map(std::path::PathBuf::from);
+        let compile = match std::env::var("GPUARRAY_COMPILE") {
+            Ok(s) if !s.trim().is_empty() => CompileMode::parse(&s).ok_or_else(|| {
+                Error::invalid(
+                    "Device::new",
+                    format!("GPUARRAY_COMPILE={s:?}: expected eager, families or lazy"),
+                )
+            })?,
+            _ => CompileMode::default(),
+        };
+        let cache_dir = std::env::var_os("GPUARRAY_CACHE_DIR")
+            .filter(|p| !p.is_empty())
+            .map(std::path::PathBuf::from);
+        let disable_cache = match std::env::var("GPUARRAY_CACHE") {
+            Ok(s) => !parse_flag_named("GPUARRAY_CACHE", &s, true)?,
+            Err(_) => false,
+        };
+        let retune = match std::env::var("GPUARRAY_RETUNE") {
+            Ok(s) => parse_flag_named("GPUARRAY_RETUNE", &s, false)?,
+            Err(_) => false,
+        };
         Ok(DeviceConfig {
             options: DeviceOptions::from_env()?,
             memory_limit,
             timeout,
             disable_timestamps: env_flag("GPUARRAY_NO_TIMESTAMPS"),
             profile_path,
+            compile,
+            cache_dir,
+            disable_cache,
+            retune,
             ..Default::default()
         })
     }
@@ -199,6 +283,20 @@ fn parse_bytes(s: &str) -> Option<u64> {
         _ => (s, 1),
     };
     num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
+/// The flag `name` set to `s`: an empty value is `empty`; anything but a flag word is an `Err`
+/// naming the variable.
+fn parse_flag_named(name: &str, s: &str, empty: bool) -> Result<bool> {
+    if s.trim().is_empty() {
+        return Ok(empty);
+    }
+    parse_flag(s).ok_or_else(|| {
+        Error::invalid(
+            "Device::new",
+            format!("{name}={s:?}: expected 1, true, yes, on, 0, false, no or off"),
+        )
+    })
 }
 
 /// A boolean environment value; an empty one is false. `None` when it is none of the words.

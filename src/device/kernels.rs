@@ -107,13 +107,6 @@ pub(crate) struct Spec {
     pub name: String,
     /// The entry point to compile.
     pub entry: &'static str,
-    /// Compiled for every dtype when a `Device` starts. The others are compiled on first use of
-    /// each (op, dtype, mode) and cached (see `DeviceInner::pipeline`): the element-wise
-    /// families have one pipeline per op, and compiling all of them up front would multiply
-    /// start-up time; the subgroup-broadcast matmul kernels are compiled by the matmul tune at
-    /// first use (their unrolled bodies take LLVM seconds), the naive one only by benchmarks,
-    /// Philox per (dtype, distribution) on first draw.
-    pub eager: bool,
     /// Relies on subgroups of exactly 8 consecutive invocations.
     pub needs_subgroup_of_8: bool,
     /// The override constants every pipeline of the family starts from.
@@ -194,10 +187,10 @@ impl Kernel {
         };
         // Element-wise and strided kernels: `WG` invocations handling `EPT` elements each.
         let grid = vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)];
-        let row = |name: String, entry: &'static str, eager: bool| Spec {
+        // When each family compiles is the start-up plan's business (`startup.rs`).
+        let row = |name: String, entry: &'static str| Spec {
             name,
             entry,
-            eager,
             needs_subgroup_of_8: false,
             constants: grid.clone(),
         };
@@ -206,42 +199,36 @@ impl Kernel {
             ..spec
         };
         match self {
-            Kernel::Copy => row("copy".into(), "main", true),
-            Kernel::Fill => row("fill".into(), "main", true),
-            Kernel::Sequence => row("sequence".into(), "main", true),
-            Kernel::Unary(s, f) => row(
-                format!("unary_{}{}", unary_set_name(s), form(f)),
-                "main",
-                false,
-            ),
-            Kernel::Binary(s, f) => row(
-                format!("binary_{}{}", binary_set_name(s), form(f)),
-                "main",
-                false,
-            ),
-            Kernel::Where => row("where".into(), "main", false),
+            Kernel::Copy => row("copy".into(), "main"),
+            Kernel::Fill => row("fill".into(), "main"),
+            Kernel::Sequence => row("sequence".into(), "main"),
+            Kernel::Unary(s, f) => row(format!("unary_{}{}", unary_set_name(s), form(f)), "main"),
+            Kernel::Binary(s, f) => {
+                row(format!("binary_{}{}", binary_set_name(s), form(f)), "main")
+            }
+            Kernel::Where => row("where".into(), "main"),
             // Reductions and scans declare no `EPT` (WebGPU refuses a constant the shader lacks).
-            Kernel::Reduce => wg_only(row("reduce".into(), "main", false)),
-            Kernel::ReduceRows => wg_only(row("reduce_rows".into(), "main", false)),
-            Kernel::ReduceRowsF16 => wg_only(row("reduce_rows_f16x8".into(), "main", false)),
-            Kernel::ReduceCols => wg_only(row("reduce_cols".into(), "main", false)),
-            Kernel::ArgReduce => wg_only(row("argreduce".into(), "main", false)),
-            Kernel::ScanTotals => wg_only(row("scan_totals".into(), "totals_main", false)),
-            Kernel::ScanBlocks => wg_only(row("scan_blocks".into(), "main", false)),
-            Kernel::ScanTotalsVec4 => wg_only(row("scan_totals_vec4".into(), "totals_vec4", false)),
-            Kernel::ScanBlocksVec4 => wg_only(row("scan_blocks_vec4".into(), "main_vec4", false)),
+            Kernel::Reduce => wg_only(row("reduce".into(), "main")),
+            Kernel::ReduceRows => wg_only(row("reduce_rows".into(), "main")),
+            Kernel::ReduceRowsF16 => wg_only(row("reduce_rows_f16x8".into(), "main")),
+            Kernel::ReduceCols => wg_only(row("reduce_cols".into(), "main")),
+            Kernel::ArgReduce => wg_only(row("argreduce".into(), "main")),
+            Kernel::ScanTotals => wg_only(row("scan_totals".into(), "totals_main")),
+            Kernel::ScanBlocks => wg_only(row("scan_blocks".into(), "main")),
+            Kernel::ScanTotalsVec4 => wg_only(row("scan_totals_vec4".into(), "totals_vec4")),
+            Kernel::ScanBlocksVec4 => wg_only(row("scan_blocks_vec4".into(), "main_vec4")),
             // Matmul tiles are fixed in the shaders; the GEMV kernel has a workgroup size only.
             Kernel::MatmulTiled => Spec {
                 constants: vec![],
-                ..row("matmul_tiled".into(), "main", true)
+                ..row("matmul_tiled".into(), "main")
             },
             Kernel::MatmulGemv => Spec {
                 constants: vec![("WG", DEFAULT_WG)],
-                ..row("matmul_gemv".into(), "main", true)
+                ..row("matmul_gemv".into(), "main")
             },
             Kernel::MatmulNaive => Spec {
                 constants: vec![],
-                ..row("matmul_naive".into(), "main", false)
+                ..row("matmul_naive".into(), "main")
             },
             Kernel::MatmulSgb(rows) => Spec {
                 needs_subgroup_of_8: true,
@@ -249,15 +236,14 @@ impl Kernel {
                 ..row(
                     format!("matmul_sgb{rows}x8"),
                     super::matmul_sgb::entry_point(rows),
-                    false,
                 )
             },
             Kernel::Take => Spec {
                 constants: vec![("WG", DEFAULT_WG)],
-                ..row("take".into(), "main", false)
+                ..row("take".into(), "main")
             },
-            Kernel::Philox => row("philox".into(), "main", false),
-            Kernel::Philox64 => row("philox64".into(), "main", false),
+            Kernel::Philox => row("philox".into(), "main"),
+            Kernel::Philox64 => row("philox64".into(), "main"),
         }
     }
 

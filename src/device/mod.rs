@@ -4,7 +4,11 @@
 mod adapter;
 pub(crate) mod blocks;
 mod checks;
+mod compilation;
+mod compiler;
 mod config;
+#[cfg(not(target_arch = "wasm32"))]
+mod disk_cache;
 mod extensions;
 mod kernels;
 mod launch;
@@ -16,11 +20,13 @@ pub mod profile;
 mod scheduler;
 mod signal;
 mod staging;
+mod startup;
 mod wgsl_helpers;
 
 use adapter::{choose_adapter, requested_features, ErrorSinks, OPTIONAL_FEATURES};
+pub use compiler::CompileStats;
 use config::{env_flag, timeout_millis};
-pub use config::{Backend, DeviceConfig, DeviceOptions, MAX_TIMEOUT};
+pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MAX_TIMEOUT};
 pub use kernels::{shader_variants, ShaderVariant};
 pub(crate) use kernels::{BinarySet, Form, Kernel, UnarySet};
 pub(crate) use launch::Binding;
@@ -108,7 +114,11 @@ pub(crate) struct DeviceInner {
     pub info: DeviceInfo,
     pub limits: wgpu::Limits,
     pub dtypes: Vec<DType>,
-    pub pipelines: pipeline::PipelineCache,
+    /// Compiled pipelines, and the background workers compiling the start-up plan.
+    pub compiler: Arc<compiler::Compiler>,
+    /// Ignore a saved matmul tune (`GPUARRAY_RETUNE=1`; a browser keeps no tune).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    pub retune: bool,
     pub pool: Arc<Pool<WgpuBacking>>,
     pub staging: Arc<Pool<WgpuBacking>>,
     pending: Mutex<scheduler::Pending>,
@@ -250,6 +260,8 @@ impl Device {
             limits.max_buffer_size = limits.max_buffer_size.min(m);
             limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(m);
         }
+        // The driver's pipeline binaries are kept between runs where the adapter can export them.
+        let features = features | (adapter.features() & wgpu::Features::PIPELINE_CACHE);
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("gpuarray"),
@@ -325,6 +337,31 @@ impl Device {
             startup: Duration::ZERO,
             pipelines: 0,
         };
+        #[cfg(not(target_arch = "wasm32"))]
+        let disk = disk_cache::DiskCache::new(
+            config
+                .cache_dir
+                .as_deref()
+                .or(std::env::var_os("GPUARRAY_CACHE_DIR")
+                    .filter(|p| !p.is_empty())
+                    .as_deref()
+                    .map(std::path::Path::new)),
+            config.disable_cache,
+            &ainfo,
+        );
+        let log_dispatches = env_flag("GPUARRAY_LOG");
+        #[cfg(not(target_arch = "wasm32"))]
+        let compiler =
+            compilation::open_compiler(&device, disk, &config, &sinks.lost, log_dispatches);
+        #[cfg(target_arch = "wasm32")]
+        let compiler = compiler::Compiler::new(
+            device.clone(),
+            None,
+            Default::default(),
+            log_dispatches,
+            config.compile,
+            Arc::clone(&sinks.lost),
+        );
         let mut inner = DeviceInner {
             id: NEXT_DEVICE_ID.fetch_add(1, Ordering::Relaxed),
             device,
@@ -332,7 +369,8 @@ impl Device {
             info,
             limits,
             dtypes,
-            pipelines: pipeline::PipelineCache::default(),
+            compiler: Arc::new(compiler),
+            retune: config.retune,
             pool,
             staging,
             pending: Mutex::new(Default::default()),
@@ -342,7 +380,7 @@ impl Device {
             lost_reason: sinks.lost_reason,
             uncaptured: sinks.uncaptured,
             timeout_ms: AtomicU64::new(timeout_millis(timeout)),
-            log_dispatches: env_flag("GPUARRAY_LOG"),
+            log_dispatches,
             subgroup_sizes: (ainfo.subgroup_min_size, ainfo.subgroup_max_size),
             is_cpu: ainfo.device_type == wgpu::DeviceType::Cpu,
             extensions: Default::default(),
@@ -351,12 +389,12 @@ impl Device {
                 queue_period,
             ),
         };
-        // Compile every kernel for every supported dtype now, so no op pays for it later.
+        // What creating arrays needs compiles now; the rest of the plan in the background.
         let compile_started = Instant::now();
-        inner.compile_all()?;
+        inner.compile_immediate()?;
         // In a browser the compile errors arrive late: wait for them here.
         inner.late_result("Device::new").await?;
-        inner.info.pipelines = inner.pipelines.len();
+        inner.info.pipelines = inner.compiler.pipelines.len();
         inner.info.startup = started.elapsed();
         if let Some(path) = config.profile_path.clone() {
             inner.profiler.start_whole_run(path);
@@ -368,9 +406,10 @@ impl Device {
             inner.info.pipelines,
             compile_started.elapsed().as_secs_f64() * 1e3
         );
-        Ok(Device {
-            inner: Arc::new(inner),
-        })
+        let inner = Arc::new(inner);
+        #[cfg(not(target_arch = "wasm32"))]
+        inner.start_background_compile();
+        Ok(Device { inner })
     }
 
     /// What this device runs on.
@@ -482,7 +521,7 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn pipelines_compiled(&self) -> usize {
-        self.inner.pipelines.len()
+        self.inner.compiler.pipelines.len()
     }
 
     /// The memory pool's counters.
@@ -562,10 +601,14 @@ impl fmt::Debug for Device {
 }
 
 impl Drop for DeviceInner {
-    /// Writes the `GPUARRAY_PROFILE` trace, if one is being recorded (native: it waits).
+    /// Writes the `GPUARRAY_PROFILE` trace, if one is being recorded (native: it waits), stops
+    /// the background compile and saves the pipeline cache if new pipelines were compiled.
     fn drop(&mut self) {
         #[cfg(not(target_arch = "wasm32"))]
-        self.finish_whole_run();
+        {
+            self.finish_whole_run();
+            self.stop_compiling();
+        }
     }
 }
 
@@ -625,63 +668,5 @@ impl DeviceInner {
                 .device
                 .features()
                 .contains(wgpu::Features::SHADER_INT64)
-    }
-
-    fn compile_all(&self) -> Result<()> {
-        for kernel in Kernel::all()
-            .into_iter()
-            .filter(|&k| k.spec().eager && self.offers(k))
-        {
-            for variant in kernel.variants(&self.dtypes) {
-                self.compile(&PipelineKey::new(kernel, variant))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Compiles (or finds) the pipeline for `key`.
-    pub(crate) fn pipeline(&self, key: &PipelineKey) -> Result<wgpu::ComputePipeline> {
-        match self.pipelines.get(key) {
-            Some(p) => Ok(p),
-            None => self.compile(key),
-        }
-    }
-
-    fn compile(&self, key: &PipelineKey) -> Result<wgpu::ComputePipeline> {
-        let label = key.label();
-        let source = key.kernel.wgsl(key.variant);
-        let constants: Vec<(&str, f64)> =
-            key.constants.iter().map(|&(n, v)| (n, v as f64)).collect();
-        let pipeline = self
-            .guarded("compile", || {
-                let module = self
-                    .device
-                    .create_shader_module(wgpu::ShaderModuleDescriptor {
-                        label: Some(&label),
-                        source: wgpu::ShaderSource::Wgsl(source.into()),
-                    });
-                Ok(self
-                    .device
-                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(&label),
-                        layout: None,
-                        module: &module,
-                        entry_point: Some(key.kernel.spec().entry),
-                        compilation_options: wgpu::PipelineCompilationOptions {
-                            constants: &constants,
-                            zero_initialize_workgroup_memory: false,
-                        },
-                        cache: None,
-                    }))
-            })
-            .map_err(|e| Error::Gpu(format!("compiling kernel {label}: {e}")))?;
-        self.pipelines.insert(key.clone(), pipeline.clone());
-        if self.log_dispatches {
-            eprintln!(
-                "gpuarray: compiled {label} ({} pipelines on this device)",
-                self.pipelines.len()
-            );
-        }
-        Ok(pipeline)
     }
 }

@@ -118,6 +118,16 @@ impl PipelineCache {
             .unwrap_or_else(|e| e.into_inner())
             .insert(key, p);
     }
+    /// The labels of the compiled pipelines.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    pub fn labels(&self) -> Vec<String> {
+        self.map
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .map(PipelineKey::label)
+            .collect()
+    }
     pub fn len(&self) -> usize {
         self.map.read().unwrap_or_else(|e| e.into_inner()).len()
     }

@@ -17,7 +17,7 @@ pub const TEST_BINDING: u64 = 16 << 20;
 /// A test device whose storage bindings are capped at `binding` bytes (buffers are not): arrays
 /// a few times that size cross binding windows on every adapter, cheaply.
 pub fn device_with_binding(binding: u64) -> Option<Device> {
-    device_from(gpuarray::DeviceConfig::from_env().and_then(|config| {
+    device_from(test_config().and_then(|config| {
         Device::with_config(gpuarray::DeviceConfig {
             max_binding_size: Some(binding),
             ..config
@@ -25,10 +25,23 @@ pub fn device_with_binding(binding: u64) -> Option<Device> {
     }))
 }
 
+/// The environment's configuration, compiling on first use unless `GPUARRAY_COMPILE` says
+/// otherwise: most tests make a device of their own, and the default eager plan would have
+/// each one compile every variant in the background (about 1,900 pipelines, half a minute of
+/// lavapipe's two cores) while the test runs. `tests/startup.rs` tests the eager and families
+/// plans themselves.
+pub fn test_config() -> gpuarray::Result<gpuarray::DeviceConfig> {
+    let mut config = gpuarray::DeviceConfig::from_env()?;
+    if std::env::var_os("GPUARRAY_COMPILE").is_none() {
+        config.compile = gpuarray::CompileMode::Lazy;
+    }
+    Ok(config)
+}
+
 /// The test device, or None (with a printed reason) when no adapter exists and GPUARRAY_REQUIRE_GPU is not 1.
 /// With GPUARRAY_REQUIRE_GPU=1 a missing adapter panics, so GPU tests never pass silently in CI.
 pub fn device() -> Option<Device> {
-    device_from(Device::new())
+    device_from(test_config().and_then(Device::with_config))
 }
 
 fn device_from(made: gpuarray::Result<Device>) -> Option<Device> {

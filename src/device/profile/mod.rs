@@ -129,7 +129,8 @@ impl Drop for HostCall<'_> {
                 if depth <= 1 { None } else { name },
             ));
         });
-        if self.outermost {
+        // A compile is recorded inside the call it delays: it is why that call was slow.
+        if self.outermost || self.kind == CallKind::Compile {
             self.profiler.push_host(RawHost {
                 name: self.name,
                 kind: self.kind,

@@ -4,13 +4,16 @@
 use std::fmt;
 use std::time::Duration;
 
-/// Whether a host span is an API call or a wait for the GPU.
+/// Whether a host span is an API call, a wait for the GPU, or a wait for a kernel to compile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallKind {
     /// An op recording work (`matmul`, `add`, `einsum`, ...).
     Call,
     /// A wait for the device (`to_vec`, `synchronize`, ...).
     Wait,
+    /// A call's wait for its kernel's pipeline: compiled on this thread (first use) or by a
+    /// background worker of the start-up plan. Recorded inside the call that needed it.
+    Compile,
 }
 
 /// When a kernel ran on the GPU, on the profile's timeline (time since the profile started).
@@ -244,6 +247,20 @@ impl fmt::Display for Profile {
         match self.gpu_total() {
             Some(gpu) => writeln!(f, ", GPU busy {}", ms(gpu))?,
             None => writeln!(f, ", submit to done (CPU) {}", ms(self.submit_cpu_total()))?,
+        }
+        let compiles: Vec<&HostSpan> = self
+            .host
+            .iter()
+            .filter(|h| h.kind == CallKind::Compile)
+            .collect();
+        if !compiles.is_empty() {
+            let waited: Duration = compiles.iter().map(|h| h.duration).sum();
+            writeln!(
+                f,
+                "{} calls waited {} for kernels to compile (see Device::wait_compiled)",
+                compiles.len(),
+                ms(waited)
+            )?;
         }
         let rows = self.kernels();
         let width = rows.iter().map(|r| r.label.len()).max().unwrap_or(6).max(6);

@@ -62,6 +62,7 @@ impl Profile {
             let cat = match h.kind {
                 CallKind::Call => "call",
                 CallKind::Wait => "wait",
+                CallKind::Compile => "compile",
             };
             events.push(format!(
                 r#"{{"ph":"X","cat":"{cat}","name":{},"pid":{PID},"tid":{HOST_TID},"ts":{},"dur":{}}}"#,

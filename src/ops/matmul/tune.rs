@@ -10,6 +10,8 @@ use std::sync::{Mutex, OnceLock};
 use web_time::Instant;
 
 use super::plan::for_each_batch;
+#[cfg(not(target_arch = "wasm32"))]
+use super::record::{decode, encode, RECORD};
 use super::sgb::run_sgb;
 use super::strided::launch_strided;
 use super::{MatmulKernel, MatmulTuning, OP};
@@ -34,12 +36,39 @@ pub(crate) fn tuned_kernel(dev: &DeviceInner, device: &crate::Device) -> Result<
     if let Some(t) = state.tuning.get() {
         return Ok(t.clone());
     }
-    let t = tune(dev, device)?;
+    // A tune saved by an earlier run on this adapter, driver and build, unless told to retune;
+    // one that names a kernel this device cannot run is ignored.
+    let saved = (!dev.retune)
+        .then(|| dev.load_record(RECORD))
+        .flatten()
+        .and_then(|bytes| decode(&bytes))
+        .filter(|t| kernels_for(dev).contains(&t.chosen));
+    let t = match saved {
+        Some(t) => t,
+        None => {
+            // The compile threads would share the cores with the kernels being timed on a CPU
+            // adapter (and skew the choice): they wait for the tune.
+            let _quiet = dev.compiler.pause();
+            let t = tune(dev, device)?;
+            dev.store_record(RECORD, encode(&t).as_bytes());
+            let chosen: Vec<Kernel> = match t.chosen {
+                MatmulKernel::SubgroupBroadcast { rows } => vec![Kernel::MatmulSgb(rows)],
+                _ => vec![],
+            };
+            dev.store_startup_choice(&chosen);
+            t
+        }
+    };
     log::debug!(
-        "gpuarray: matmul tune on {}: chose {} in {:?}",
+        "gpuarray: matmul tune on {}: chose {} in {:?}{}",
         dev.info,
         t.chosen,
-        t.elapsed
+        t.elapsed,
+        if t.from_cache {
+            " (saved by an earlier run)"
+        } else {
+            ""
+        }
     );
     let _ = state.tuning.set(t.clone());
     Ok(t)
@@ -57,6 +86,7 @@ pub(crate) fn tuned_kernel(dev: &DeviceInner, _: &crate::Device) -> Result<Matmu
         shape: TUNE_SHAPE,
         elapsed: std::time::Duration::ZERO,
         rejected: vec![],
+        from_cache: false,
     }))
 }
 
@@ -145,6 +175,7 @@ pub(super) fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTu
             shape: TUNE_SHAPE,
             elapsed: started.elapsed(),
             rejected: vec![],
+            from_cache: false,
         });
     }
     let (a, b) = tune_operands(device)?;
@@ -190,6 +221,7 @@ pub(super) fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTu
         shape: TUNE_SHAPE,
         elapsed: started.elapsed(),
         rejected,
+        from_cache: false,
     })
 }
 
@@ -267,6 +299,7 @@ async fn tune_async(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulT
         shape: TUNE_SHAPE,
         elapsed: started.elapsed(),
         rejected,
+        from_cache: false,
     })
 }
 

@@ -1,0 +1,230 @@
+//! When a device's pipelines compile: the start-up sequence (copy/fill before `Device::new`
+//! returns, the rest of the plan in the background), the driver's pipeline cache loaded from
+//! and saved to disk, the records ops keep there (the matmul tune), and the public
+//! [`Device::wait_compiled`] / [`Device::compile_stats`].
+
+use super::compiler::CompileStats;
+#[cfg(not(target_arch = "wasm32"))]
+use super::compiler::Compiler;
+#[cfg(not(target_arch = "wasm32"))]
+use super::config::CompileMode;
+#[cfg(not(target_arch = "wasm32"))]
+use super::kernels::Kernel;
+use super::pipeline::PipelineKey;
+use super::startup;
+use super::{Device, DeviceInner};
+use crate::error::{Error, Result};
+
+/// The record of kernels a tune chose, so start-up compiles only those of their family: kernel
+/// names, one per line.
+#[cfg(not(target_arch = "wasm32"))]
+const CHOICES: &str = "startup-choices";
+
+/// The compiler of a new device, with the driver cache of the previous run when the adapter
+/// offers one and the file checks out.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn open_compiler(
+    device: &wgpu::Device,
+    disk: super::disk_cache::DiskCache,
+    config: &super::DeviceConfig,
+    lost: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    log: bool,
+) -> Compiler {
+    let mut labels = std::collections::HashSet::new();
+    let driver_cache =
+        if device.features().contains(wgpu::Features::PIPELINE_CACHE) && disk.dir().is_some() {
+            let saved = disk.load(super::compiler::PIPELINES_RECORD);
+            let data = saved.as_deref().and_then(|bytes| {
+                let split = bytes.windows(2).position(|w| w == b"\n\n")?;
+                let text = std::str::from_utf8(&bytes[..split]).ok()?;
+                labels = text.lines().map(str::to_string).collect();
+                Some(&bytes[split + 2..])
+            });
+            // A driver that keeps no binaries (lavapipe's cache is a bare header) gives data no
+            // longer than an empty cache's: then no pipeline counts as coming from the cache.
+            // SAFETY: no initial data.
+            let empty = unsafe {
+                device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+                    label: Some("gpuarray empty pipeline cache"),
+                    data: None,
+                    fallback: true,
+                })
+            };
+            let empty_len = empty.get_data().map_or(0, |d| d.len());
+            if data.is_none_or(|d| d.len() <= empty_len) {
+                labels.clear();
+            }
+            // SAFETY: the data is what `PipelineCache::get_data` returned in an earlier run on an
+            // adapter with the same name, ids, driver version and backend (the file's key), and it
+            // passed the file's length and checksum; wgpu validates its own header too and, with
+            // `fallback`, starts an empty cache when that fails.
+            Some(unsafe {
+                device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+                    label: Some("gpuarray pipeline cache"),
+                    data,
+                    fallback: true,
+                })
+            })
+        } else {
+            None
+        };
+    Compiler::new(
+        device.clone(),
+        driver_cache,
+        labels,
+        log,
+        config.compile,
+        std::sync::Arc::clone(lost),
+        disk,
+    )
+}
+
+impl DeviceInner {
+    /// Compiles (or finds) the pipeline for `key`; waits if another thread is compiling it.
+    pub(crate) fn pipeline(&self, key: &PipelineKey) -> Result<wgpu::ComputePipeline> {
+        if let Some(p) = self.compiler.pipelines.get(key) {
+            return Ok(p);
+        }
+        let _compile = self
+            .profiler
+            .host_call("compile", super::profile::CallKind::Compile);
+        self.compiler.get_or_compile(key, || {
+            self.guarded("compile", || Ok(self.compiler.create(key)))
+                .map_err(|e| Error::Gpu(format!("compiling kernel {}: {e}", key.label())))
+        })
+    }
+
+    /// The pipelines every mode compiles before `Device::new` returns.
+    pub(super) fn compile_immediate(&self) -> Result<()> {
+        for key in startup::immediate(&self.dtypes) {
+            self.pipeline(&key)?;
+        }
+        Ok(())
+    }
+
+    /// Queues the rest of the start-up plan on one worker per core.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) fn start_background_compile(self: &std::sync::Arc<Self>) {
+        let choices = self
+            .compiler
+            .disk
+            .load(CHOICES)
+            .and_then(|b| String::from_utf8(b).ok());
+        let chosen_sgb: Option<Vec<u32>> = choices.filter(|_| !self.retune).map(|text| {
+            text.lines()
+                .filter_map(|l| {
+                    super::matmul_sgb::TILE_ROWS
+                        .into_iter()
+                        .find(|&r| Kernel::MatmulSgb(r).spec().name == l.trim())
+                })
+                .collect()
+        });
+        let adapter = startup::Adapter {
+            dtypes: &self.dtypes,
+            subgroups_of_8: self.has_subgroups_of_8(),
+            int64: self
+                .device
+                .features()
+                .contains(wgpu::Features::SHADER_INT64),
+            is_cpu: self.is_cpu,
+            chosen_sgb: chosen_sgb.as_deref(),
+        };
+        let mode = self.compiler.mode;
+        let plan = startup::background(mode, &adapter);
+        // What the eager plan holds, to name a call's compile that it lacks (in eager mode, and
+        // under GPUARRAY_LOG in any mode: a test run then lists the plan's gaps).
+        let eager_plan = if mode == CompileMode::Eager {
+            plan.iter().cloned().collect()
+        } else if self.compiler.log {
+            startup::background(CompileMode::Eager, &adapter)
+                .into_iter()
+                .collect()
+        } else {
+            Default::default()
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.compiler.start_background(plan, eager_plan, threads);
+    }
+
+    /// At drop: the workers stop after their current pipelines (waited for, so no compile is
+    /// left inside the driver when a process exits), and new pipelines are saved.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) fn stop_compiling(&self) {
+        self.compiler.stop_and_join();
+        self.compiler.save_driver_cache();
+    }
+
+    /// Record `name` that an op saved in an earlier run on this adapter, driver and build
+    /// (`None` if none, caching is off, or the file fails its checks).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn load_record(&self, name: &str) -> Option<Vec<u8>> {
+        self.compiler.disk.load(name)
+    }
+
+    /// Saves an op's record `name` for later runs (never an error: see `disk_cache.rs`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn store_record(&self, name: &str, bytes: &[u8]) {
+        self.compiler.disk.store(name, bytes);
+    }
+
+    /// Tells later starts that of their family only `kernels` are worth compiling (a tune's
+    /// choice).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn store_startup_choice(&self, kernels: &[Kernel]) {
+        let text: Vec<String> = kernels.iter().map(|k| k.spec().name).collect();
+        self.compiler
+            .disk
+            .store(CHOICES, text.join("\n").as_bytes());
+    }
+}
+
+impl Device {
+    /// Waits until every pipeline of the start-up plan ([`CompileMode`](crate::CompileMode)) is
+    /// compiled, and returns the compile figures. Never needed for correctness — a call whose
+    /// pipeline is not ready compiles it or waits for it — but it lets a program (or a
+    /// benchmark) pay the whole compile before timing anything.
+    ///
+    /// Native only: a browser compiles on first use.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// let stats = dev.wait_compiled()?;
+    /// assert!(stats.ready_after.is_some());
+    /// # Ok(()) }
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn wait_compiled(&self) -> Result<CompileStats> {
+        self.inner.check_alive("wait_compiled")?;
+        self.inner.compiler.wait_drained();
+        self.inner.check_alive("wait_compiled")?;
+        Ok(self.inner.compiler.stats())
+    }
+
+    /// The labels of every pipeline compiled on this device (`kernel[dtypes]{constants}`, as
+    /// `GPUARRAY_LOG` and the profiler name them), sorted.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(dev.compiled_pipelines().iter().any(|l| l == "copy[f32->f32]"));
+    /// # Ok(()) }
+    /// ```
+    pub fn compiled_pipelines(&self) -> Vec<String> {
+        let mut labels = self.inner.compiler.pipelines.labels();
+        labels.sort();
+        labels
+    }
+
+    /// The compile figures so far (see [`CompileStats`]); the background plan may still run.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(dev.compile_stats().compiled >= dev.info().pipelines);
+    /// # Ok(()) }
+    /// ```
+    pub fn compile_stats(&self) -> CompileStats {
+        self.inner.compiler.stats()
+    }
+}

@@ -54,7 +54,7 @@ mod memory;
 pub(crate) mod ops;
 pub mod random;
 
-pub use array::Array;
+pub use array::{Array, PrintOptions};
 pub use device::profile;
 #[cfg(not(target_arch = "wasm32"))]
 pub use device::profile::benchmark;

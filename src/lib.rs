@@ -49,6 +49,8 @@ mod array;
 mod device;
 mod dtype;
 mod error;
+#[cfg(any(feature = "ndarray", feature = "npy"))]
+mod interop;
 mod layout;
 mod memory;
 pub(crate) mod ops;
@@ -67,6 +69,10 @@ pub use dtype::{DType, Element};
 pub use error::{Error, Result};
 /// The host type of [`DType::F16`] elements (from the `half` crate).
 pub use half::f16;
+#[cfg(feature = "ndarray")]
+pub use interop::ndarray::HostElement;
+#[cfg(all(feature = "npy", not(target_arch = "wasm32")))]
+pub use interop::npy::{load_npz, savez, savez_compressed};
 pub use layout::{Axes, SliceArg};
 pub use memory::MemoryStats;
 pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};

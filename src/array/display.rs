@@ -454,7 +454,7 @@ impl FloatFormat {
             f.pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
         }
         if finite.len() != data.len() {
-            let neginf = data.iter().any(|&x| x == f64::NEG_INFINITY) as usize;
+            let neginf = data.contains(&f64::NEG_INFINITY) as usize;
             let offset = f.pad_right + 1;
             f.pad_left = f
                 .pad_left

@@ -61,6 +61,8 @@ pub use device::profile;
 #[cfg(not(target_arch = "wasm32"))]
 pub use device::profile::benchmark;
 pub use device::profile::{BenchOptions, BenchReport, Profile};
+#[cfg(not(target_arch = "wasm32"))]
+pub use device::{adapters, adapters_with, AdapterInfo};
 pub use device::{
     shader_variants, Backend, Device, DeviceConfig, DeviceInfo, DeviceOptions, ShaderVariant,
     MAX_TIMEOUT,

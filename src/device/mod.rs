@@ -2,6 +2,8 @@
 //! pools and the scheduler, behind one cheap-to-clone handle.
 
 mod adapter;
+#[cfg(not(target_arch = "wasm32"))]
+mod adapters;
 pub(crate) mod blocks;
 mod checks;
 mod config;
@@ -19,6 +21,8 @@ mod staging;
 mod wgsl_helpers;
 
 use adapter::{choose_adapter, requested_features, ErrorSinks, OPTIONAL_FEATURES};
+#[cfg(not(target_arch = "wasm32"))]
+pub use adapters::{adapters, adapters_with, AdapterInfo};
 use config::{env_flag, timeout_millis};
 pub use config::{Backend, DeviceConfig, DeviceOptions, MAX_TIMEOUT};
 pub use kernels::{shader_variants, ShaderVariant};

@@ -98,6 +98,39 @@ pub enum Error {
         msg: String,
     },
 
+    // ---- files -------------------------------------------------------------------------------
+    /// A file could not be opened, read or written (the operating system's error).
+    ///
+    /// ```
+    /// let e = gpuarray::Error::Io { op: "load_npy", path: "a.npy".into(), msg: "No such file".into() };
+    /// assert_eq!(e.to_string(), "load_npy: a.npy: No such file");
+    /// ```
+    #[error("{op}: {path}: {msg}")]
+    Io {
+        /// The operation.
+        op: &'static str,
+        /// The file.
+        path: String,
+        /// The operating system's message.
+        msg: String,
+    },
+    /// A file's contents are not what its format requires: a wrong magic string, a corrupt
+    /// header, data shorter than the header says (a truncated file), a broken archive.
+    ///
+    /// ```
+    /// let e = gpuarray::Error::InvalidFile { op: "load_npy", path: "a.npy".into(), msg: "truncated".into() };
+    /// assert_eq!(e.to_string(), "load_npy: a.npy: not a valid file: truncated");
+    /// ```
+    #[error("{op}: {path}: not a valid file: {msg}")]
+    InvalidFile {
+        /// The operation.
+        op: &'static str,
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        msg: String,
+    },
+
     // ---- arguments ---------------------------------------------------------------------------
     /// Shapes that do not fit the operation.
     #[error("{op}: {msg}")]

@@ -49,16 +49,20 @@ mod array;
 mod device;
 mod dtype;
 mod error;
+#[cfg(any(feature = "ndarray", feature = "npy"))]
+mod interop;
 mod layout;
 mod memory;
 pub(crate) mod ops;
 pub mod random;
 
-pub use array::Array;
+pub use array::{Array, PrintOptions};
 pub use device::profile;
 #[cfg(not(target_arch = "wasm32"))]
 pub use device::profile::benchmark;
 pub use device::profile::{BenchOptions, BenchReport, Profile};
+#[cfg(not(target_arch = "wasm32"))]
+pub use device::{adapters, adapters_with, AdapterInfo};
 pub use device::{
     shader_variants, Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo,
     DeviceOptions, ShaderVariant, MAX_TIMEOUT,
@@ -67,6 +71,10 @@ pub use dtype::{DType, Element};
 pub use error::{Error, Result};
 /// The host type of [`DType::F16`] elements (from the `half` crate).
 pub use half::f16;
+#[cfg(feature = "ndarray")]
+pub use interop::ndarray::HostElement;
+#[cfg(all(feature = "npy", not(target_arch = "wasm32")))]
+pub use interop::npy::{load_npz, savez, savez_compressed};
 pub use layout::{Axes, SliceArg};
 pub use memory::MemoryStats;
 pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};

@@ -1,7 +1,8 @@
 //! The layering rule of ARCHITECTURE.md, checked on the source (no GPU): a module never names a
 //! module of a higher layer. Layers, bottom up:
 //!
-//! `dtype`, `error` → `layout` → `memory` → `device` → `array` → `ops` → `random` → `lib.rs`
+//! `dtype`, `error` → `layout` → `memory` → `device` → `array` → `ops` → `random` → `interop`
+//! → `lib.rs`
 //!
 //! A file "names" a module when a line of code (comments excluded) contains `crate::NAME` or, at
 //! the crate root, declares or re-exports it. `super::` paths stay inside a module's own folder
@@ -10,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 /// Layer of each top-level module (higher numbers sit on lower ones).
-const LAYERS: [(&str, u32); 9] = [
+const LAYERS: [(&str, u32); 10] = [
     ("dtype", 0),
     ("error", 0),
     ("layout", 1),
@@ -19,7 +20,8 @@ const LAYERS: [(&str, u32); 9] = [
     ("array", 4),
     ("ops", 5),
     ("random", 6),
-    ("lib", 7),
+    ("interop", 7),
+    ("lib", 8),
 ];
 
 fn layer_of(module: &str) -> Option<u32> {

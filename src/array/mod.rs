@@ -1,10 +1,14 @@
 //! The N-d [`Array`]: a [`Layout`](crate::layout::Layout) (shape, strides, offset) over pooled GPU
-//! storage. Views live in `views.rs`, host transfers in `transfer.rs`, and the strided copy/cast
-//! kernel they need in `copy.rs`; every other operation lives with its kernels in the ops layer.
+//! storage. Views live in `views.rs`, host transfers in `transfer.rs`, the strided copy/cast
+//! kernel they need in `copy.rs`, and printing (NumPy's `repr`, `Display`) in `display.rs`; every
+//! other operation lives with its kernels in the ops layer.
 
 mod copy;
+mod display;
 mod transfer;
 mod views;
+
+pub use display::PrintOptions;
 
 use crate::device::Device;
 use crate::dtype::DType;

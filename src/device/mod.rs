@@ -2,6 +2,8 @@
 //! pools and the scheduler, behind one cheap-to-clone handle.
 
 mod adapter;
+#[cfg(not(target_arch = "wasm32"))]
+mod adapters;
 pub(crate) mod blocks;
 mod checks;
 mod compilation;
@@ -24,6 +26,8 @@ mod startup;
 mod wgsl_helpers;
 
 use adapter::{choose_adapter, requested_features, ErrorSinks, OPTIONAL_FEATURES};
+#[cfg(not(target_arch = "wasm32"))]
+pub use adapters::{adapters, adapters_with, AdapterInfo};
 pub use compiler::CompileStats;
 use config::{env_flag, timeout_millis};
 pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MAX_TIMEOUT};

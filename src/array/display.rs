@@ -1,0 +1,682 @@
+//! Printing arrays the way NumPy's `repr` does: `array([[1., 2.],\n       [3., 4.]],
+//! dtype=float32)`.
+//!
+//! The text follows `numpy/_core/arrayprint.py` (NumPy 2.x, default print options): nested
+//! brackets with a hanging indent, columns padded to one width, lines wrapped at 75 characters,
+//! `...` past 1000 elements with 3 items at each edge of every long axis, `shape=` for summarised
+//! and empty arrays, `dtype=` unless the dtype is NumPy's default float (`float64`) or `bool`.
+//! Floats are printed like NumPy's `maxprec` float mode: the shortest digits that round-trip in
+//! the array's own precision, at most `precision` (8) after the point, with `.` after whole
+//! numbers, and scientific notation when NumPy chooses it (a non-zero magnitude under 1e-4 or from
+//! 1e8, or a ratio of largest to smallest over 1000).
+//!
+//! Only the shown elements are read back: the edge blocks of a summarised array are gathered on
+//! the device through one strided view (each long axis split into "which edge" × "which item")
+//! and one copy, so printing a 10^8-element array moves a few hundred bytes.
+
+use super::Array;
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::layout::Layout;
+use std::fmt;
+
+/// How [`Array::format`] prints: NumPy's `np.set_printoptions` fields that matter here.
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::from_slice(&dev, &[1.0f64 / 3.0, 2.0], &[2])?;
+/// let opts = gpuarray::PrintOptions { precision: 3, ..Default::default() };
+/// assert_eq!(a.format(&opts)?, "array([0.333, 2.   ])");
+/// assert_eq!(format!("{a:.3}"), "array([0.333, 2.   ])"); // the same through Display
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrintOptions {
+    /// Most digits after the decimal point of a float (NumPy's `precision`, default 8).
+    pub precision: usize,
+    /// Arrays with more elements than this are summarised (NumPy's `threshold`, default 1000).
+    pub threshold: usize,
+    /// Items shown at each edge of a summarised axis (NumPy's `edgeitems`, default 3).
+    pub edgeitems: usize,
+    /// Characters per line (NumPy's `linewidth`, default 75).
+    pub linewidth: usize,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions {
+            precision: 8,
+            threshold: 1000,
+            edgeitems: 3,
+            linewidth: 75,
+        }
+    }
+}
+
+/// The elements to print, in row-major order of the shown shape.
+enum Values {
+    Float(Vec<f64>),
+    Int(Vec<i64>),
+    Bool(Vec<bool>),
+}
+
+/// What to read back: the view of the shown elements and which axes are summarised.
+struct Plan {
+    /// The shown elements (a strided view of the array; no copy yet).
+    view: Array,
+    /// Per axis of the array: whether it is cut to `2 * edgeitems` items.
+    summarised: Vec<bool>,
+}
+
+impl Array {
+    /// NumPy's `repr` of this array with `options`; reads back only the elements it shows.
+    /// `Display` (`format!("{a}")`, `{a:.3}` for 3 digits) is this with the default options;
+    /// this form returns the readback's `Err` instead of printing it.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Array::format_async`].
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+    /// let text = a.format(&gpuarray::PrintOptions::default())?;
+    /// assert_eq!(text, "array([[1., 2.],\n       [3., 4.]], dtype=float32)");
+    /// # Ok(()) }
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn format(&self, options: &PrintOptions) -> Result<String> {
+        let plan = self.print_plan(options)?;
+        let values = match plan.view.dtype {
+            DType::F32 => Values::Float(
+                plan.view
+                    .to_vec::<f32>()?
+                    .into_iter()
+                    .map(f64::from)
+                    .collect(),
+            ),
+            DType::F16 => Values::Float(
+                plan.view
+                    .to_vec::<half::f16>()?
+                    .into_iter()
+                    .map(f64::from)
+                    .collect(),
+            ),
+            DType::F64 => Values::Float(plan.view.to_vec::<f64>()?),
+            DType::I32 => Values::Int(
+                plan.view
+                    .to_vec::<i32>()?
+                    .into_iter()
+                    .map(i64::from)
+                    .collect(),
+            ),
+            DType::U32 => Values::Int(
+                plan.view
+                    .to_vec::<u32>()?
+                    .into_iter()
+                    .map(i64::from)
+                    .collect(),
+            ),
+            DType::Bool => Values::Bool(plan.view.to_vec_bool()?),
+        };
+        Ok(self.render(options, &plan, &values))
+    }
+
+    /// [`Array::format`] for async callers (and wasm32).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_bools(&dev, &[true, false], &[2])?;
+    /// let text = a.format_async(&Default::default()).await?;
+    /// assert_eq!(text, "array([ True, False])");
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn format_async(&self, options: &PrintOptions) -> Result<String> {
+        let plan = self.print_plan(options)?;
+        let v = &plan.view;
+        let values = match v.dtype {
+            DType::F32 => Values::Float(
+                v.to_vec_async::<f32>()
+                    .await?
+                    .into_iter()
+                    .map(f64::from)
+                    .collect(),
+            ),
+            DType::F16 => Values::Float(
+                v.to_vec_async::<half::f16>()
+                    .await?
+                    .into_iter()
+                    .map(f64::from)
+                    .collect(),
+            ),
+            DType::F64 => Values::Float(v.to_vec_async::<f64>().await?),
+            DType::I32 => Values::Int(
+                v.to_vec_async::<i32>()
+                    .await?
+                    .into_iter()
+                    .map(i64::from)
+                    .collect(),
+            ),
+            DType::U32 => Values::Int(
+                v.to_vec_async::<u32>()
+                    .await?
+                    .into_iter()
+                    .map(i64::from)
+                    .collect(),
+            ),
+            DType::Bool => Values::Bool(v.to_vec_bool_async().await?),
+        };
+        Ok(self.render(options, &plan, &values))
+    }
+
+    /// The view of the elements NumPy shows. A summarised axis of length `n` and stride `s`
+    /// becomes two axes, `(2, (n - e) * s)` (which edge) and `(e, s)` (which item), so the
+    /// row-major order of the view is NumPy's `_leading_trailing` order of the edge items.
+    fn print_plan(&self, options: &PrintOptions) -> Result<Plan> {
+        let e = options.edgeitems;
+        let summarise = self.len() > options.threshold;
+        let summarised: Vec<bool> = self
+            .shape()
+            .iter()
+            .map(|&n| summarise && e.checked_mul(2).is_some_and(|two_e| n > two_e))
+            .collect();
+        let mut shape = Vec::new();
+        let mut strides = Vec::new();
+        for (d, (&n, &s)) in self.shape().iter().zip(self.strides()).enumerate() {
+            if summarised[d] {
+                // n > 2e, so n - e > e >= 0; the step reaches an element the array owns.
+                let jump = isize::try_from(n - e)
+                    .ok()
+                    .and_then(|k| k.checked_mul(s))
+                    .ok_or_else(|| {
+                        crate::error::Error::overflow(
+                            "Array::format",
+                            format!("the edge step of axis {d} (length {n}, stride {s}) overflows"),
+                        )
+                    })?;
+                shape.extend([2, e]);
+                strides.extend([jump, s]);
+            } else {
+                shape.push(n);
+                strides.push(s);
+            }
+        }
+        let view = self.with_layout(Layout {
+            shape,
+            strides,
+            offset: self.layout.offset,
+        });
+        Ok(Plan { view, summarised })
+    }
+
+    /// NumPy's `array_repr` of the shown `values`.
+    fn render(&self, options: &PrintOptions, plan: &Plan, values: &Values) -> String {
+        let shape = self.shape();
+        let prefix = "array(";
+        let body = if self.is_empty() {
+            "[]".to_string()
+        } else {
+            let words = format_words(values, self.dtype, shape.is_empty(), options.precision);
+            let e = options.edgeitems;
+            let shown: Vec<usize> = shape
+                .iter()
+                .zip(&plan.summarised)
+                .map(|(&n, &s)| if s { 2 * e } else { n })
+                .collect();
+            let ctx = Recurse {
+                words: &words,
+                shown: &shown,
+                summarised: &plan.summarised,
+                edge: e,
+            };
+            // array2string takes len(")") off the line width; the hanging indent skips "array(".
+            let width = options.linewidth as isize - 1;
+            ctx.recurse(&mut Vec::new(), &" ".repeat(prefix.len() + 1), width)
+        };
+        let mut extras = Vec::new();
+        let size = self.len();
+        if (size == 0 && shape.len() != 1) || size > options.threshold {
+            extras.push(format!("shape={}", python_tuple(shape)));
+        }
+        if !matches!(self.dtype, DType::F64 | DType::Bool) || size == 0 {
+            extras.push(format!("dtype={}", numpy_name(self.dtype)));
+        }
+        if extras.is_empty() {
+            return format!("{prefix}{body})");
+        }
+        let head = format!("{prefix}{body},");
+        let tail = format!("{})", extras.join(", "));
+        let last_line = head.len() - head.rfind('\n').map_or(0, |i| i + 1);
+        let spacer = if last_line + tail.len() + 1 > options.linewidth {
+            format!("\n{}", " ".repeat(prefix.len()))
+        } else {
+            " ".to_string()
+        };
+        format!("{head}{spacer}{tail}")
+    }
+}
+
+/// `repr(shape)` in Python: `()`, `(5,)`, `(2, 3)`.
+fn python_tuple(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// NumPy's name of a dtype (`float32`, `int32`, ...).
+fn numpy_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F32 => "float32",
+        DType::F16 => "float16",
+        DType::F64 => "float64",
+        DType::I32 => "int32",
+        DType::U32 => "uint32",
+        DType::Bool => "bool",
+    }
+}
+
+/// `_formatArray`'s recursion over the shown elements.
+struct Recurse<'a> {
+    words: &'a [String],
+    /// Extent of each axis in the shown data.
+    shown: &'a [usize],
+    summarised: &'a [bool],
+    edge: usize,
+}
+
+impl Recurse<'_> {
+    fn word(&self, index: &[usize]) -> &str {
+        let flat = index
+            .iter()
+            .zip(self.shown)
+            .fold(0usize, |acc, (&i, &n)| acc * n + i);
+        &self.words[flat]
+    }
+
+    /// The shown positions along `axis`: all of them, or the leading and trailing edges with
+    /// `None` for the `...` between.
+    fn positions(&self, axis: usize) -> Vec<Option<usize>> {
+        let n = self.shown[axis];
+        if self.summarised[axis] {
+            let mut p: Vec<Option<usize>> = (0..self.edge).map(Some).collect();
+            p.push(None);
+            p.extend((self.edge..n).map(Some));
+            p
+        } else {
+            (0..n).map(Some).collect()
+        }
+    }
+
+    fn recurse(&self, index: &mut Vec<usize>, hanging: &str, width: isize) -> String {
+        let axis = index.len();
+        let left = self.shown.len() - axis;
+        if left == 0 {
+            return self.word(index).to_string();
+        }
+        let next_hanging = format!("{hanging} ");
+        let next_width = width - 1;
+        let positions = self.positions(axis);
+        let mut s = String::new();
+        if left == 1 {
+            // Elements may not reach past the width less the "," or "]" after them.
+            let elem_width = width - 1;
+            let mut line = hanging.to_string();
+            let last = positions.len() - 1;
+            for (k, p) in positions.iter().enumerate() {
+                let word = match p {
+                    Some(i) => {
+                        index.push(*i);
+                        let w = self.recurse(index, &next_hanging, next_width);
+                        index.pop();
+                        w
+                    }
+                    None => "...".to_string(),
+                };
+                extend_line(&mut s, &mut line, &word, elem_width, hanging);
+                if k != last {
+                    line.push_str(", ");
+                }
+            }
+            s.push_str(&line);
+        } else {
+            let line_sep = format!(",{}", "\n".repeat(left - 1));
+            let last = positions.len() - 1;
+            for (k, p) in positions.iter().enumerate() {
+                s.push_str(hanging);
+                match p {
+                    Some(i) => {
+                        index.push(*i);
+                        s.push_str(&self.recurse(index, &next_hanging, next_width));
+                        index.pop();
+                    }
+                    None => s.push_str("..."),
+                }
+                if k != last {
+                    s.push_str(&line_sep);
+                }
+            }
+        }
+        format!("[{}]", &s[hanging.len()..])
+    }
+}
+
+/// `_extendLine`: starts a new line when `word` would pass `width`, unless the line holds
+/// nothing but the indent.
+fn extend_line(s: &mut String, line: &mut String, word: &str, width: isize, indent: &str) {
+    let needs_wrap = (line.len() + word.len()) as isize > width && line.len() > indent.len();
+    if needs_wrap {
+        s.push_str(line.trim_end());
+        s.push('\n');
+        *line = indent.to_string();
+    }
+    line.push_str(word);
+}
+
+/// Every shown element as NumPy's formatter for the whole shown set prints it.
+fn format_words(values: &Values, dtype: DType, zero_d: bool, precision: usize) -> Vec<String> {
+    match values {
+        Values::Bool(v) => {
+            let t = if zero_d { "True" } else { " True" };
+            v.iter()
+                .map(|&b| if b { t } else { "False" }.to_string())
+                .collect()
+        }
+        Values::Int(v) => {
+            let width = v.iter().map(|x| x.to_string().len()).max().unwrap_or(0);
+            v.iter().map(|x| format!("{x:>width$}")).collect()
+        }
+        Values::Float(v) => FloatFormat::new(v, dtype, precision).format_all(v),
+    }
+}
+
+/// NumPy's `FloatingFormat` in `maxprec` mode with sign `-`.
+struct FloatFormat {
+    dtype: DType,
+    exp: bool,
+    precision: usize,
+    pad_left: usize,
+    pad_right: usize,
+    /// Exponent digits (scientific mode).
+    exp_digits: usize,
+}
+
+impl FloatFormat {
+    fn new(data: &[f64], dtype: DType, precision: usize) -> FloatFormat {
+        let finite: Vec<f64> = data.iter().copied().filter(|x| x.is_finite()).collect();
+        let nonzero: Vec<f64> = finite
+            .iter()
+            .filter(|&&x| x != 0.0)
+            .map(|x| x.abs())
+            .collect();
+        let mut exp = false;
+        if !nonzero.is_empty() {
+            let max = nonzero.iter().copied().fold(f64::MIN, f64::max);
+            let min = nonzero.iter().copied().fold(f64::MAX, f64::min);
+            // NumPy compares in the array's dtype (the Python floats are weak scalars).
+            let (lim_small, lim_large) = (in_dtype(1e-4, dtype), in_dtype(1e8, dtype));
+            let ratio = in_dtype(max / min, dtype);
+            exp = max >= lim_large || min < lim_small || ratio > 1000.0;
+        }
+        let mut f = FloatFormat {
+            dtype,
+            exp,
+            precision,
+            pad_left: 0,
+            pad_right: 0,
+            exp_digits: 0,
+        };
+        if finite.is_empty() {
+            // pad_left/right stay 0
+        } else if exp {
+            let parts: Vec<(String, String, String)> = finite
+                .iter()
+                .map(|&x| scientific_parts(x, dtype, precision))
+                .collect();
+            f.exp_digits = parts.iter().map(|p| p.2.len() - 1).max().unwrap_or(2);
+            f.precision = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
+            f.pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
+            f.pad_right = f.exp_digits + 2 + f.precision;
+        } else {
+            let parts: Vec<(String, String)> = finite
+                .iter()
+                .map(|&x| positional_parts(x, dtype, precision))
+                .collect();
+            f.pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
+            f.pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
+        }
+        if finite.len() != data.len() {
+            let neginf = data.contains(&f64::NEG_INFINITY) as usize;
+            let offset = f.pad_right + 1;
+            f.pad_left = f
+                .pad_left
+                .max(3usize.saturating_sub(offset))
+                .max((3 + neginf).saturating_sub(offset));
+        }
+        f
+    }
+
+    fn format_all(&self, data: &[f64]) -> Vec<String> {
+        data.iter().map(|&x| self.format(x)).collect()
+    }
+
+    fn format(&self, x: f64) -> String {
+        if !x.is_finite() {
+            let s = if x.is_nan() {
+                "nan"
+            } else if x < 0.0 {
+                "-inf"
+            } else {
+                "inf"
+            };
+            let width = self.pad_left + self.pad_right + 1;
+            return format!("{s:>width$}");
+        }
+        let (pl, pr) = (self.pad_left, self.pad_right);
+        if self.exp {
+            let (int, frac, exp) = scientific_parts(x, self.dtype, self.precision);
+            let (sign, digits) = exp.split_at(1);
+            format!(
+                "{int:>pl$}.{frac:0<p$}e{sign}{digits:0>ed$}",
+                p = self.precision,
+                ed = self.exp_digits
+            )
+        } else {
+            let (int, frac) = positional_parts(x, self.dtype, self.precision);
+            format!("{int:>pl$}.{frac:<pr$}")
+        }
+    }
+}
+
+/// `value` rounded to `dtype` (for NumPy's comparisons made in the array's precision).
+fn in_dtype(value: f64, dtype: DType) -> f64 {
+    match dtype {
+        DType::F32 => value as f32 as f64,
+        DType::F16 => f64::from(half::f16::from_f64(value)),
+        _ => value,
+    }
+}
+
+/// Whether `s` parses back to `x` in `dtype`'s precision.
+fn round_trips(s: &str, x: f64, dtype: DType) -> bool {
+    let Ok(y) = s.parse::<f64>() else {
+        return false;
+    };
+    match dtype {
+        DType::F32 => (y as f32).to_bits() == (x as f32).to_bits(),
+        DType::F16 => half::f16::from_f64(y).to_bits() == half::f16::from_f64(x).to_bits(),
+        _ => y.to_bits() == x.to_bits(),
+    }
+}
+
+/// The shortest round-tripping digits of `x` (in `dtype`'s precision) in scientific form:
+/// (mantissa digits without the point, decimal exponent), e.g. 0.015 → ("15", -2).
+fn shortest_digits(x: f64, dtype: DType) -> (String, i32) {
+    let s = match dtype {
+        DType::F32 => format!("{:e}", x as f32),
+        DType::F64 => format!("{x:e}"),
+        _ => (0..17)
+            .map(|p| format!("{x:.p$e}"))
+            .find(|s| round_trips(s, x, dtype))
+            .unwrap_or_else(|| format!("{x:e}")),
+    };
+    let s = s.trim_start_matches('-');
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let digits = digits.trim_end_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    (digits.to_string(), exp.parse().unwrap_or(0))
+}
+
+/// Dragon4 positional, unique digits, at most `precision` after the point, trailing zeros
+/// trimmed: (integer part with sign, fraction digits).
+fn positional_parts(x: f64, dtype: DType, precision: usize) -> (String, String) {
+    let (digits, exp) = shortest_digits(x, dtype);
+    let frac_needed = (digits.len() as i64 - 1 - exp as i64).max(0) as usize;
+    if frac_needed > precision {
+        // More digits than allowed: the exact value rounded (half to even) at `precision`.
+        let s = format!("{x:.precision$}");
+        let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
+        return (int.to_string(), frac.trim_end_matches('0').to_string());
+    }
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    let (int, frac) = if exp >= 0 {
+        let e = exp as usize + 1;
+        if digits.len() <= e {
+            (format!("{digits:0<e$}"), String::new())
+        } else {
+            (digits[..e].to_string(), digits[e..].to_string())
+        }
+    } else {
+        let zeros = (-exp - 1) as usize;
+        ("0".to_string(), format!("{}{digits}", "0".repeat(zeros)))
+    };
+    let frac = frac.trim_end_matches('0').to_string();
+    (format!("{sign}{int}"), frac)
+}
+
+/// Dragon4 scientific, unique digits, at most `precision` after the point, trailing zeros
+/// trimmed: (integer digit with sign, fraction digits, exponent with sign and at least 2 digits).
+fn scientific_parts(x: f64, dtype: DType, precision: usize) -> (String, String, String) {
+    let (digits, exp) = shortest_digits(x, dtype);
+    let (int, frac, exp) = if digits.len() - 1 > precision {
+        let s = format!("{x:.precision$e}");
+        let (mantissa, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        (
+            int.to_string(),
+            frac.trim_end_matches('0').to_string(),
+            e.parse().unwrap_or(0),
+        )
+    } else {
+        let sign = if x.is_sign_negative() { "-" } else { "" };
+        (
+            format!("{sign}{}", &digits[..1]),
+            digits[1..].to_string(),
+            exp,
+        )
+    };
+    let sign = if exp < 0 { '-' } else { '+' };
+    (int, frac, format!("{sign}{:02}", exp.unsigned_abs()))
+}
+
+/// NumPy's `repr`: values with the default [`PrintOptions`]; `{:.N}` sets the precision.
+/// Only the shown elements are read back. A readback that fails prints as text naming the
+/// error (never a panic); on wasm32, where `Display` cannot wait for the device, it prints the
+/// shape and dtype (use [`Array::format_async`] for the values).
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::arange(&dev, 0.0, 2000.0, 1.0, gpuarray::DType::I32)?;
+/// assert_eq!(
+///     a.to_string(),
+///     "array([   0,    1,    2, ..., 1997, 1998, 1999],\n      shape=(2000,), dtype=int32)"
+/// );
+/// # Ok(()) }
+/// ```
+impl fmt::Display for Array {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let mut options = PrintOptions::default();
+            if let Some(p) = f.precision() {
+                options.precision = p;
+            }
+            match self.format(&options) {
+                Ok(s) => f.write_str(&s),
+                Err(e) => write!(
+                    f,
+                    "<array of shape {}, dtype={}: cannot read it back: {e}>",
+                    python_tuple(self.shape()),
+                    numpy_name(self.dtype)
+                ),
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            write!(
+                f,
+                "<array of shape {}, dtype={}: use format_async for the values on wasm32>",
+                python_tuple(self.shape()),
+                numpy_name(self.dtype)
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positional_and_scientific_digits() {
+        assert_eq!(
+            positional_parts(1.0, DType::F64, 8),
+            ("1".into(), "".into())
+        );
+        assert_eq!(
+            positional_parts(-0.0, DType::F64, 8),
+            ("-0".into(), "".into())
+        );
+        assert_eq!(
+            positional_parts(1.0 / 3.0, DType::F64, 8),
+            ("0".into(), "33333333".into())
+        );
+        assert_eq!(
+            positional_parts(f64::from(1.0f32 / 3.0), DType::F32, 8),
+            ("0".into(), "33333334".into())
+        );
+        assert_eq!(
+            positional_parts(2.5, DType::F64, 0),
+            ("2".into(), "".into())
+        );
+        assert_eq!(
+            positional_parts(f64::from(half::f16::from_f64(0.1)), DType::F16, 8),
+            ("0".into(), "1".into())
+        );
+        assert_eq!(
+            scientific_parts(1e-300, DType::F64, 8),
+            ("1".into(), "".into(), "-300".into())
+        );
+        assert_eq!(
+            scientific_parts(65504.0, DType::F16, 8),
+            ("6".into(), "55".into(), "+04".into())
+        );
+    }
+
+    #[test]
+    fn python_tuples() {
+        assert_eq!(python_tuple(&[]), "()");
+        assert_eq!(python_tuple(&[5]), "(5,)");
+        assert_eq!(python_tuple(&[2, 0]), "(2, 0)");
+    }
+}

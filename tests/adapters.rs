@@ -1,0 +1,40 @@
+//! `gpuarray::adapters`: the list holds the adapter `Device::new` picks, marked `chosen`, with
+//! the dtypes and limits a device on it really gets.
+
+mod common;
+
+use gpuarray::DType;
+
+#[test]
+fn the_chosen_adapter_is_the_one_device_new_picks() {
+    let Some(dev) = common::device() else { return };
+    let list = gpuarray::adapters().unwrap();
+    let chosen: Vec<_> = list.iter().filter(|a| a.chosen).collect();
+    assert_eq!(chosen.len(), 1, "{list:#?}");
+    let a = chosen[0];
+    let info = dev.info();
+    assert_eq!(
+        (&a.name, &a.backend, &a.device_type),
+        (&info.name, &info.backend, &info.device_type)
+    );
+    for d in DType::ALL {
+        assert_eq!(a.dtypes.contains(&d), dev.supports(d), "{d}");
+    }
+    assert_eq!(a.limits.max_buffer_size, info.max_buffer_size);
+    assert!(a.features.iter().all(|f| info.features.contains(f)));
+    assert_eq!(a.to_string(), info.to_string());
+}
+
+/// Options no adapter satisfies mark none chosen, and the list is still every adapter.
+#[test]
+fn options_nothing_matches_choose_nothing() {
+    let Some(_dev) = common::device() else { return };
+    let all = gpuarray::adapters().unwrap();
+    let none = gpuarray::adapters_with(&gpuarray::DeviceOptions {
+        adapter_name: Some("no adapter is called this".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(none.len(), all.len());
+    assert!(none.iter().all(|a| !a.chosen));
+}

@@ -195,6 +195,8 @@ pub fn run(
     with_numpy: bool,
     json: bool,
 ) -> CliResult<()> {
+    // No timed run may include a compile: the whole start-up plan first.
+    dev.wait_compiled().map_err(|e| e.to_string())?;
     let s = size.sizes();
     let wanted = |w: Which| which == Which::All || which == w;
     let mut keys = Vec::new();

@@ -15,7 +15,7 @@ mod compute;
 mod info;
 
 use clap::{Parser, Subcommand};
-use gpuarray::{Backend, DType, Device, DeviceConfig};
+use gpuarray::{Backend, CompileMode, DType, Device, DeviceConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -41,6 +41,11 @@ struct Cli {
     /// Print one line per kernel launch on stderr; as GPUARRAY_LOG=1.
     #[arg(long, global = true)]
     log: bool,
+    /// Which kernels compile at start: eager, families or lazy; as GPUARRAY_COMPILE. Default:
+    /// lazy for one computation (it compiles only what it runs), eager for bench (which waits
+    /// for the whole plan before timing anything).
+    #[arg(long, global = true, value_name = "MODE", value_parser = parse_compile)]
+    compile: Option<CompileMode>,
     #[command(subcommand)]
     command: Command,
 }
@@ -103,6 +108,11 @@ enum Command {
     },
 }
 
+fn parse_compile(s: &str) -> Result<CompileMode, String> {
+    CompileMode::parse(s)
+        .ok_or_else(|| format!("unknown compile mode {s:?}: expected eager, families or lazy"))
+}
+
 fn parse_backend(s: &str) -> Result<Backend, String> {
     Backend::parse(s)
         .ok_or_else(|| format!("unknown backend {s:?}: expected vulkan, metal, dx12 or gl"))
@@ -135,6 +145,12 @@ fn config(cli: &Cli) -> CliResult<DeviceConfig> {
     if cli.force_fallback {
         config.options.force_fallback = true;
     }
+    config.compile = match cli.compile {
+        Some(mode) => mode,
+        None if std::env::var_os("GPUARRAY_COMPILE").is_some() => config.compile,
+        None if matches!(cli.command, Command::Bench { .. }) => CompileMode::Eager,
+        None => CompileMode::Lazy,
+    };
     Ok(config)
 }
 

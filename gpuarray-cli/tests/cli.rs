@@ -374,6 +374,8 @@ fn bench_runs_small_and_prints_json() {
         "--repeats",
         "1",
         "--no-numpy",
+        "--compile",
+        "families",
     ]));
     assert!(text.contains("add 16384 + 16384 f32"), "{text}");
     assert!(text.contains(&format!("adapter: {}", dev.info())), "{text}");
@@ -387,6 +389,7 @@ fn bad_arguments_are_one_line_errors() {
     fails(&["random", "normal", "3", "--dtype", "f8"], "unknown dtype");
     fails(&["bench", "--size", "huge"], "huge");
     fails(&["bench", "--repeats", "0"], "0");
+    fails(&["bench", "--compile", "sometimes"], "sometimes");
     let Some(_dev) = device() else { return };
     fails(
         &["matmul", "missing-a.npy", "missing-b.npy"],

@@ -151,7 +151,9 @@ impl DeviceInner {
     #[cfg(not(target_arch = "wasm32"))]
     pub(super) fn stop_compiling(&self) {
         self.compiler.stop_and_join();
-        self.compiler.save_driver_cache();
+        if !self.compiler.in_fork_child() {
+            self.compiler.save_driver_cache();
+        }
     }
 
     /// Record `name` that an op saved in an earlier run on this adapter, driver and build

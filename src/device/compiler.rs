@@ -52,6 +52,9 @@ pub(crate) struct Compiler {
     lost: Arc<AtomicBool>,
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     started: Instant,
+    /// The process that started the workers (see `stop_and_join`).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    pid: u32,
 }
 
 #[derive(Default)]
@@ -189,6 +192,7 @@ impl Compiler {
             stop: AtomicBool::new(false),
             lost,
             started: Instant::now(),
+            pid: std::process::id(),
         }
     }
 
@@ -417,6 +421,13 @@ impl Compiler {
         self.changed.notify_all();
     }
 
+    /// Whether this process is a fork of the one that made the device (whose workers, and
+    /// whatever locks they held, did not come along).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn in_fork_child(&self) -> bool {
+        std::process::id() != self.pid
+    }
+
     /// Writes the driver's pipeline cache to disk if pipelines were compiled since the last
     /// save (and the adapter keeps one): the labels of the compiled pipelines, one per line, a
     /// blank line, then wgpu's `PipelineCache::get_data` bytes.
@@ -503,6 +514,11 @@ impl Compiler {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn stop_and_join(&self) {
         self.stop.store(true, Ordering::SeqCst);
+        // A fork child inherits the handles but not the threads (joining one would wait for
+        // ever), and possibly a state lock a worker held at the fork: it touches neither.
+        if self.in_fork_child() {
+            return;
+        }
         let handles = {
             let mut st = self.state();
             st.queue.clear();

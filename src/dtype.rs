@@ -53,6 +53,34 @@ impl DType {
         }
     }
 
+    /// NumPy's name of the dtype, as `numpy.dtype(name)` takes it and `repr` prints it.
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::DType::U32.numpy_name(), "uint32");
+    /// ```
+    pub const fn numpy_name(self) -> &'static str {
+        match self {
+            DType::F32 => "float32",
+            DType::F16 => "float16",
+            DType::F64 => "float64",
+            DType::I32 => "int32",
+            DType::U32 => "uint32",
+            DType::Bool => "bool",
+        }
+    }
+
+    /// The dtype NumPy calls `name` (`float32`, `int32`, ...), or `None` for a NumPy dtype this
+    /// crate does not have (`int64`, `complex64`, ...).
+    ///
+    /// ```
+    /// use gpuarray::DType;
+    /// assert_eq!(DType::from_numpy_name("float16"), Some(DType::F16));
+    /// assert_eq!(DType::from_numpy_name("int64"), None);
+    /// ```
+    pub fn from_numpy_name(name: &str) -> Option<DType> {
+        DType::ALL.into_iter().find(|d| d.numpy_name() == name)
+    }
+
     /// NumPy-style name: `f32`, `f16`, `f64`, `i32`, `u32`, `bool`.
     pub const fn name(self) -> &'static str {
         match self {

@@ -20,15 +20,7 @@ struct Case {
 }
 
 fn dtype_of(numpy: &str) -> DType {
-    match numpy {
-        "float32" => DType::F32,
-        "float16" => DType::F16,
-        "float64" => DType::F64,
-        "int32" => DType::I32,
-        "uint32" => DType::U32,
-        "bool" => DType::Bool,
-        other => panic!("unknown dtype {other}"),
-    }
+    DType::from_numpy_name(numpy).unwrap_or_else(|| panic!("unknown dtype {numpy}"))
 }
 
 /// The values of a `gen=` spec: `range:START:STEP` or `list:V,...` (as the script makes them).

@@ -15,31 +15,16 @@ use crate::errors::to_py;
 
 /// NumPy's name of a dtype (`numpy.dtype(name)` accepts it).
 pub(crate) fn dtype_name(d: DType) -> &'static str {
-    match d {
-        DType::F32 => "float32",
-        DType::F16 => "float16",
-        DType::F64 => "float64",
-        DType::I32 => "int32",
-        DType::U32 => "uint32",
-        DType::Bool => "bool",
-    }
+    d.numpy_name()
 }
 
 /// The dtype for a NumPy dtype name; `TypeError` for those the crate does not have.
 pub(crate) fn parse_dtype(name: &str) -> PyResult<DType> {
-    Ok(match name {
-        "float32" => DType::F32,
-        "float16" => DType::F16,
-        "float64" => DType::F64,
-        "int32" => DType::I32,
-        "uint32" => DType::U32,
-        "bool" => DType::Bool,
-        other => {
-            return Err(PyTypeError::new_err(format!(
-                "gpuarray has no dtype {other}: the dtypes are bool, int32, uint32, float16, \
-                 float32 and float64"
-            )))
-        }
+    DType::from_numpy_name(name).ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "gpuarray has no dtype {name}: the dtypes are bool, int32, uint32, float16, \
+             float32 and float64"
+        ))
     })
 }
 

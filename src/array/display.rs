@@ -240,7 +240,7 @@ impl Array {
             extras.push(format!("shape={}", python_tuple(shape)));
         }
         if !matches!(self.dtype, DType::F64 | DType::Bool) || size == 0 {
-            extras.push(format!("dtype={}", numpy_name(self.dtype)));
+            extras.push(format!("dtype={}", self.dtype.numpy_name()));
         }
         if extras.is_empty() {
             return format!("{prefix}{body})");
@@ -269,18 +269,6 @@ fn python_tuple(shape: &[usize]) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-    }
-}
-
-/// NumPy's name of a dtype (`float32`, `int32`, ...).
-fn numpy_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::F32 => "float32",
-        DType::F16 => "float16",
-        DType::F64 => "float64",
-        DType::I32 => "int32",
-        DType::U32 => "uint32",
-        DType::Bool => "bool",
     }
 }
 
@@ -617,7 +605,7 @@ impl fmt::Display for Array {
                     f,
                     "<array of shape {}, dtype={}: cannot read it back: {e}>",
                     python_tuple(self.shape()),
-                    numpy_name(self.dtype)
+                    self.dtype.numpy_name()
                 ),
             }
         }
@@ -627,7 +615,7 @@ impl fmt::Display for Array {
                 f,
                 "<array of shape {}, dtype={}: use format_async for the values on wasm32>",
                 python_tuple(self.shape()),
-                numpy_name(self.dtype)
+                self.dtype.numpy_name()
             )
         }
     }

@@ -37,11 +37,13 @@ pub struct AdapterInfo {
 impl std::fmt::Display for AdapterInfo {
     /// One line: `name (driver info) · backend · type`, like [`DeviceInfo`](super::DeviceInfo).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name)?;
-        if !self.driver_info.is_empty() {
-            write!(f, " ({})", self.driver_info)?;
-        }
-        write!(f, " · {} · {}", self.backend, self.device_type)
+        super::adapter_line(
+            f,
+            &self.name,
+            &self.driver_info,
+            &self.backend,
+            &self.device_type,
+        )
     }
 }
 

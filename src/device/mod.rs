@@ -84,12 +84,29 @@ pub struct DeviceInfo {
 
 impl fmt::Display for DeviceInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name)?;
-        if !self.driver_info.is_empty() {
-            write!(f, " ({})", self.driver_info)?;
-        }
-        write!(f, " · {} · {}", self.backend, self.device_type)
+        adapter_line(
+            f,
+            &self.name,
+            &self.driver_info,
+            &self.backend,
+            &self.device_type,
+        )
     }
+}
+
+/// `name (driver info) · backend · type`: how an adapter is named everywhere.
+pub(crate) fn adapter_line(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    driver_info: &str,
+    backend: &str,
+    device_type: &str,
+) -> fmt::Result {
+    f.write_str(name)?;
+    if !driver_info.is_empty() {
+        write!(f, " ({driver_info})")?;
+    }
+    write!(f, " · {backend} · {device_type}")
 }
 
 /// A GPU (or CPU adapter) with its compiled kernels, memory pool and scheduler.

@@ -76,8 +76,10 @@ struct State {
     /// Pipelines compiled since the driver cache was last saved.
     unsaved: usize,
     /// Pauses asked for (`pause`): workers start no new pipeline while this is above 0.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     paused: usize,
     /// Pipelines the workers are compiling now.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     busy_workers: usize,
 }
 
@@ -499,10 +501,10 @@ impl Compiler {
     /// they are compiling (waited for here) and start no new one. For measurements that the
     /// compile threads would disturb, such as the matmul tune on a CPU adapter, where the
     /// compile threads and the kernels share the cores.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn pause(&self) -> PauseGuard<'_> {
         let mut st = self.state();
         st.paused += 1;
-        #[cfg(not(target_arch = "wasm32"))]
         while st.busy_workers > 0 {
             st = self.changed.wait(st).unwrap_or_else(|e| e.into_inner());
         }
@@ -563,10 +565,12 @@ impl Compiler {
 }
 
 /// While alive, background compiles are paused (see [`Compiler::pause`]).
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) struct PauseGuard<'a> {
     compiler: &'a Compiler,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Drop for PauseGuard<'_> {
     fn drop(&mut self) {
         self.compiler.state().paused -= 1;

@@ -52,8 +52,9 @@ pub(crate) struct Compiler {
     lost: Arc<AtomicBool>,
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     started: Instant,
-    /// The process that started the workers (see `stop_and_join`).
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    /// The process that made the device (see `stop_and_join`). Native only: a browser has no
+    /// processes (`std::process::id` panics there).
+    #[cfg(not(target_arch = "wasm32"))]
     pid: u32,
 }
 
@@ -194,6 +195,7 @@ impl Compiler {
             stop: AtomicBool::new(false),
             lost,
             started: Instant::now(),
+            #[cfg(not(target_arch = "wasm32"))]
             pid: std::process::id(),
         }
     }

@@ -44,7 +44,9 @@ fn is_odd_integer(y: C) -> bool {
     return floor(y) == y && floor(h) != h;
 }
 
-// NumPy's power for real results: negative bases need integer exponents.
+// NumPy's power for real results: negative bases need integer exponents. Every special value
+// of C99 Annex F's pow is decided here, before the general x^y of the math file, whose built-in
+// form (exp2(y log2 x)) gets them wrong on some drivers (lavapipe: 0^-1 = 0, 1^inf = NaN).
 fn power(a: C, b: C) -> C {
     if (b == C(0) || a == C(1)) {
         return C(1);
@@ -53,10 +55,29 @@ fn power(a: C, b: C) -> C {
         return nan_value();
     }
     let odd = is_odd_integer(b);
-    if (a < C(0) && floor(b) != b && !is_inf(b)) {
+    let x = abs(a);
+    // A finite negative base needs an integer exponent (infinite exponents are decided below).
+    if (a < C(0) && !is_inf(a) && floor(b) != b && !is_inf(b)) {
         return nan_value();
     }
-    let r = pow_(abs(a), b);
+    var r: C;
+    if (b == C(1)) {
+        r = x;
+    } else if (x == C(0)) {
+        // (±0)^y: ±inf for negative odd y, +inf for other negative y, (±)0 for positive y.
+        r = select(C(0), inf_value(), b < C(0));
+    } else if (x == C(1)) {
+        // (-1)^±inf and (-1)^(any even integer) are 1; odd integers get their sign below.
+        r = C(1);
+    } else if (is_inf(b)) {
+        // |x| > 1 grows without bound toward +inf and vanishes toward -inf; |x| < 1 the other way.
+        r = select(C(0), inf_value(), (x > C(1)) == (b > C(0)));
+    } else if (is_inf(x)) {
+        // (±inf)^y: infinity for positive y, 0 for negative y (the sign below for odd y).
+        r = select(C(0), inf_value(), b > C(0));
+    } else {
+        r = pow_(x, b);
+    }
     if (sign_bit(a) && odd) {
         return -r;
     }

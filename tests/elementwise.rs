@@ -873,3 +873,111 @@ fn zero_size_and_device_checks() {
     assert_err!(z.add(&w), Error::DeviceMismatch { op: "add", .. }, "add");
     common::check_clean(&dev, 0);
 }
+
+/// Every special value of C99 Annex F's `pow` (signed zeros, infinite bases and exponents, NaN,
+/// negative bases with integer, non-integer, odd and huge exponents), in every float dtype,
+/// against the host's `powf`, which follows Annex F: bit for bit where the result is special
+/// (NaN, ±0, ±inf, ±1, or `x` for `y = 1`), and within the general case's bound elsewhere (that
+/// case is the math file's, not what this test is about).
+#[test]
+fn power_special_values_follow_c99_annex_f() {
+    let Some(dev) = common::device() else { return };
+    let bases = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        2.0,
+        -2.0,
+        3.0,
+        -3.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1e-30,
+        3e38,
+    ];
+    let exps = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.0,
+        -2.0,
+        3.0,
+        -3.0,
+        0.5,
+        -0.5,
+        2.5,
+        -2.5,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1e20,
+        -1e20,
+        16777217.0,
+    ];
+    for dtype in [DType::F32, DType::F16, DType::F64] {
+        if !common::supports(&dev, dtype, "pow special values") {
+            continue;
+        }
+        // In the dtype's own precision: the inputs as that dtype holds them.
+        let round = |v: f64| match dtype {
+            DType::F32 => v as f32 as f64,
+            DType::F16 => gpuarray::f16::from_f64(v).to_f64(),
+            _ => v,
+        };
+        let (mut hx, mut hy) = (Vec::new(), Vec::new());
+        for &x in &bases {
+            for &y in &exps {
+                hx.push(round(x));
+                hy.push(round(y));
+            }
+        }
+        let n = hx.len();
+        let got = read(
+            &upload(&dev, &hx, &[n], dtype)
+                .pow(&upload(&dev, &hy, &[n], dtype))
+                .unwrap(),
+        );
+        for i in 0..n {
+            let (x, y) = (hx[i], hy[i]);
+            let want = round(x.powf(y));
+            let g = got[i];
+            let special =
+                want.is_nan() || want == 0.0 || want.is_infinite() || want.abs() == 1.0 || y == 1.0;
+            // Subnormal results are issue 15's (the driver flushes them): not checked here.
+            let min_normal = match dtype {
+                DType::F32 => f32::MIN_POSITIVE as f64,
+                DType::F16 => 2f64.powi(-14),
+                _ => f64::MIN_POSITIVE,
+            };
+            if want != 0.0 && want.abs() < min_normal {
+                continue;
+            }
+            if want.is_nan() {
+                assert!(g.is_nan(), "{dtype} pow({x}, {y}) = {g}, want NaN");
+            } else if special {
+                assert!(
+                    g == want && g.is_sign_negative() == want.is_sign_negative(),
+                    "{dtype} pow({x}, {y}) = {g}, want {want}"
+                );
+            } else {
+                // The general case's bound of the every-op test above: f32 pow is the driver's
+                // built-in (16 ulps), f16 rounds that to its own ulp, f64 is software.
+                let ulp = match dtype {
+                    DType::F32 => 16.0 * f32::EPSILON as f64,
+                    DType::F16 => 2f64.powi(-10),
+                    _ => 1e-13,
+                };
+                let tol = ulp * want.abs();
+                assert!(
+                    (g - want).abs() <= tol,
+                    "{dtype} pow({x}, {y}) = {g}, want {want}"
+                );
+            }
+        }
+    }
+}

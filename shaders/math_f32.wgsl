@@ -13,7 +13,9 @@ fn exp2_(x: C) -> C {
 // expm1: a Taylor polynomial for |x| < 0.35 (where exp(x) - 1 cancels; the terms up to x^13
 // leave < 1e-17 relative), exp(x) - 1 elsewhere.
 fn expm1_(x: C) -> C {
-    if (abs(x) < C(0.35)) {
+    // The series to x^13/13! below |x| = 1: its truncation error there is under 1/14! (1e-11),
+    // far below an f32 ulp; above, exp - 1 loses little to cancellation.
+    if (abs(x) < C(1)) {
         var t = C(1.0 / 6227020800.0);
         t = t * x + C(1.0 / 479001600.0);
         t = t * x + C(1.0 / 39916800.0);
@@ -113,12 +115,25 @@ fn cosh_(x: C) -> C {
 }
 
 fn tanh_(x: C) -> C {
-    // tanh(x) = sign(x) (1 - 2 / (exp(2|x|) + 1)); small |x| keeps the built-in's accuracy.
     let ax = abs(x);
-    if (ax < C(0.5) || is_nan(x)) {
-        return tanh(x);
+    if (is_nan(x)) {
+        return x;
     }
-    let t = C(1) - C(2) / (exp(C(2) * ax) + C(1));
+    // Below 2^-12, tanh(x) = x (1 - x^2/3 + ...) rounds to x; returning x itself also keeps
+    // subnormal inputs, which arithmetic on a flushing driver would turn into 0.
+    if (ax < C(0.000244140625)) {
+        return x;
+    }
+    var t: C;
+    if (ax < C(0.5)) {
+        // tanh = e / (e + 2) with e = exp(2|x|) - 1 from expm1's series (2|x| < 1): no
+        // cancellation, so the result keeps its relative accuracy near 0, where the built-in
+        // tanh has only an absolute bound (18-65 ulps at |x| = 0.01 on lavapipe).
+        let e = expm1_(C(2) * ax);
+        t = e / (e + C(2));
+    } else {
+        t = C(1) - C(2) / (exp(C(2) * ax) + C(1));
+    }
     return select(t, -t, x < C(0));
 }
 

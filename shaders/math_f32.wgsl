@@ -33,12 +33,10 @@ fn expm1_(x: C) -> C {
     return exp(x) - C(1);
 }
 
-// log: musl's logf (from FreeBSD's e_logf.c). x = 2^k (1 + f) with 1 + f in [sqrt(2)/2,
-// sqrt(2)); log(1 + f) = f - f^2/2 + s (f^2/2 + R(s^2)) with s = f / (2 + f) and R a minimax
-// polynomial (|error| < 2^-34.24), plus k ln 2 in two parts. Only correctly rounded operations, so
-// every adapter gives the same bits, within 1 ulp; the built-in has 70 % relative error just
-// below 1 (log(0.99999994)) on lavapipe. Subnormal inputs are decoded in integer arithmetic: a
-// flushing driver reads them as 0 (log(1.4e-45) was -88.03, not -103.28).
+// log: special values here, subnormal inputs decoded in integer arithmetic (a flushing driver
+// reads them as 0: log(1.4e-45) was -88.03, not -103.28), the rest is ln_bits.wgsl's musl logf,
+// within 1 ulp and the same bits on every adapter (the built-in has 70 % relative error just
+// below 1, log(0.99999994), on lavapipe).
 fn log_(x: C) -> C {
     var ix = bitcast<u32>(f32(x));
     if (ix >= 0x7f800000u) {
@@ -59,19 +57,7 @@ fn log_(x: C) -> C {
         ix = ix << shift;
         k = -i32(shift);
     }
-    ix = ix + (0x3f800000u - 0x3f3504f3u);
-    k = k + i32(ix >> 23u) - 0x7f;
-    ix = (ix & 0x007fffffu) + 0x3f3504f3u;
-    let f = f32(bitcast<f32>(ix)) - 1.0;
-    let s = f / (2.0 + f);
-    let z = s * s;
-    let w = z * z;
-    let t1 = w * (0.40000972151756287 + w * 0.24279078841209412);
-    let t2 = z * (0.6666666269302368 + w * 0.2849878668785095);
-    let r = t2 + t1;
-    let hfsq = 0.5 * f * f;
-    let dk = f32(k);
-    return C(s * (hfsq + r) + dk * 9.05800061445916e-06 - hfsq + f + dk * 0.6931381225585938);
+    return C(ln_bits(ix, k));
 }
 
 fn log2_(x: C) -> C {

@@ -216,24 +216,8 @@ fn random01(x: u32) -> f32 {
     return select(v, 0.0, v >= 1.0);
 }
 
-// ---- f32 log and sincos (musl logf; Cephes sinf/cosf kernels) ------------------------------------
+// ---- f32 log and sincos (musl logf in ln_bits.wgsl; Cephes sinf/cosf kernels) ----------------------
 
-// ln of the positive normal f32 with these bits (musl's logf reduction and polynomial).
-fn ln_bits(bits: u32) -> f32 {
-    var ix = bits + (0x3f800000u - 0x3f3504f3u);
-    let k = i32(ix >> 23u) - 0x7f;
-    ix = (ix & 0x007fffffu) + 0x3f3504f3u;
-    let f = bitcast<f32>(ix) - 1.0;
-    let s = f / (2.0 + f);
-    let z = s * s;
-    let w = z * z;
-    let t1 = w * (0.40000972152 + w * 0.24279078841);
-    let t2 = z * (0.66666662693 + w * 0.28498786688);
-    let r = t2 + t1;
-    let hfsq = 0.5 * f * f;
-    let dk = f32(k);
-    return s * (hfsq + r) + dk * 9.0580006145e-06 - hfsq + f + dk * 6.9313812256e-01;
-}
 
 // (sin, cos) of n pi/2 + a from sin a and cos a: swap for odd n, flip signs by quadrant.
 fn quadrant(s: f32, c: f32, n: u32) -> vec2<f32> {
@@ -260,7 +244,7 @@ fn sincos_turns(y: u32) -> vec2<f32> {
 
 // cuRAND's _curand_box_muller(x, y): sqrt(-2 ln u) * (sin v, cos v).
 fn box_muller(x: u32, y: u32) -> vec2<f32> {
-    let s = sqrt(-2.0 * ln_bits(curand_uniform_bits(x)));
+    let s = sqrt(-2.0 * ln_bits(curand_uniform_bits(x), 0));
     return s * sincos_turns(y);
 }
 
@@ -368,7 +352,7 @@ fn affine_wide(u: F) -> T {
 }
 
 fn exponential(x: u32) -> T {
-    return T((0.0 - ln_bits(curand_uniform_bits(x))) * f32(p.fa));
+    return T((0.0 - ln_bits(curand_uniform_bits(x), 0)) * f32(p.fa));
 }
 
 fn bernoulli(x: u32) -> T {

@@ -255,7 +255,10 @@ impl Kernel {
         let math = if v.a == DType::F64 {
             include_str!("../../shaders/math_f64.wgsl")
         } else {
-            include_str!("../../shaders/math_f32.wgsl")
+            concat!(
+                include_str!("../../shaders/ln_bits.wgsl"),
+                include_str!("../../shaders/math_f32.wgsl")
+            )
         };
         let unary_skeleton = |f| match f {
             Form::Strided => vec![include_str!("../../shaders/unary.wgsl"), walk],
@@ -330,10 +333,12 @@ impl Kernel {
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
             Kernel::Philox => vec![
                 include_str!("../../shaders/philox_u32.wgsl"),
+                include_str!("../../shaders/ln_bits.wgsl"),
                 include_str!("../../shaders/philox.wgsl"),
             ],
             Kernel::Philox64 => vec![
                 include_str!("../../shaders/philox_u64.wgsl"),
+                include_str!("../../shaders/ln_bits.wgsl"),
                 include_str!("../../shaders/philox.wgsl"),
             ],
         }

@@ -1,5 +1,6 @@
 // Float binary ops, NumPy semantics, computed in C (f32 for f16 and f32, f64 for f64). fmod_,
-// pow_ and atan_ come from the math file joined before this one (math_f32.wgsl/math_f64.wgsl).
+// pow_, hypot_, atan2_quadrant and exp_ come from the math file joined before this one
+// (math_f32.wgsl/math_f64.wgsl).
 // lavapipe folds `x != x` to false and its max/min built-ins swallow NaN, so NaN is always tested
 // with the by-bits helpers `is_nan`/`is_inf`, never with max/min or self-comparison.
 
@@ -139,8 +140,7 @@ fn hypotenuse(a: C, b: C) -> C {
     if (m == C(0)) {
         return C(0);
     }
-    let s = select(x, y, x >= y) / m;
-    return m * sqrt(C(1) + s * s);
+    return hypot_(m, select(x, y, x >= y));
 }
 
 // C99 atan2, special cases included (signed zeros, infinities).
@@ -162,11 +162,10 @@ fn atan2_(y: C, x: C) -> C {
         r = select(C(0), pi, sign_bit(x));
     } else if (x == C(0)) {
         r = pi / C(2);
+    } else if (y == C(0)) {
+        r = select(C(0), pi, x < C(0));
     } else {
-        r = abs(atan_(y / x));
-        if (x < C(0)) {
-            r = pi - r;
-        }
+        return atan2_quadrant(y, x);
     }
     return select(r, -r, sign_bit(y));
 }

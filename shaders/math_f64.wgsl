@@ -564,6 +564,50 @@ fn pow_(x: f64, y: f64) -> f64 {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The inverse sines, sigmoid, atan2's quadrants and hypot, from the functions above.
+
+fn asin_(x: C) -> C {
+    // atan(x / sqrt((1 - x)(1 + x))): exact factors near |x| = 1; NaN outside [-1, 1].
+    let d = sqrt((C(1) - x) * (C(1) + x));
+    if (d == C(0)) {
+        return select(C(1.5707963267948966), C(-1.5707963267948966), x < C(0));
+    }
+    return atan_(x / d);
+}
+
+fn acos_(x: C) -> C {
+    // 2 atan(sqrt((1 - x) / (1 + x))), with acos(-1) = pi.
+    if (x == C(-1)) {
+        return C(3.141592653589793);
+    }
+    return C(2) * atan_(sqrt((C(1) - x) / (C(1) + x)));
+}
+
+fn sigmoid_(x: C) -> C {
+    if (x >= C(0)) {
+        return C(1) / (C(1) + exp_(-x));
+    }
+    let e = exp_(x);
+    return e / (C(1) + e);
+}
+
+// atan2(y, x) for finite non-zero x and y (binary_float.wgsl's atan2_ decides the special
+// values): atan(|y/x|) placed in its quadrant.
+fn atan2_quadrant(y: f64, x: f64) -> f64 {
+    var r = abs(atan_(y / x));
+    if (x < 0.0lf) {
+        r = 3.141592653589793lf - r;
+    }
+    return select(r, -r, y < 0.0lf);
+}
+
+// hypot(x, y) for finite x >= y >= 0, x > 0.
+fn hypot_(x: f64, y: f64) -> f64 {
+    let s = y / x;
+    return x * sqrt(1.0lf + s * s);
+}
+
+// ---------------------------------------------------------------------------------------------
 // C's fmod, exactly: |a| = ma 2^ea, |b| = mb 2^eb with integer mantissas in [2^52, 2^53) held in
 // f64 (exact as integers below 2^53). fmod = (ma 2^(ea - eb) mod mb) 2^eb, reduced 24 exponent
 // bits per step: X = r 2^24 < 2^77, q = round(X / mb) < 2^25, and X - q mb is formed from

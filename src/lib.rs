@@ -65,7 +65,7 @@ pub use device::profile::{BenchOptions, BenchReport, Profile};
 pub use device::{adapters, adapters_with, AdapterInfo};
 pub use device::{
     shader_variants, Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo,
-    DeviceOptions, ShaderVariant, MAX_TIMEOUT,
+    DeviceOptions, MathMode, ShaderVariant, MAX_TIMEOUT,
 };
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};

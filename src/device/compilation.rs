@@ -8,6 +8,7 @@ use super::compiler::CompileStats;
 use super::compiler::Compiler;
 #[cfg(not(target_arch = "wasm32"))]
 use super::config::CompileMode;
+use super::config::MathMode;
 #[cfg(not(target_arch = "wasm32"))]
 use super::kernels::Kernel;
 use super::pipeline::PipelineKey;
@@ -74,6 +75,7 @@ pub(super) fn open_compiler(
         labels,
         log,
         config.compile,
+        config.math,
         std::sync::Arc::clone(lost),
         disk,
     )
@@ -228,5 +230,17 @@ impl Device {
     /// ```
     pub fn compile_stats(&self) -> CompileStats {
         self.inner.compiler.stats()
+    }
+
+    /// How this device computes f32 and f16 elementary functions (see [`MathMode`]).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// println!("math: {:?}", dev.math_mode()); // Accurate unless GPUARRAY_MATH=fast
+    /// # Ok(()) }
+    /// ```
+    pub fn math_mode(&self) -> MathMode {
+        self.inner.compiler.math
     }
 }

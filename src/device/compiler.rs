@@ -9,7 +9,7 @@
 //! it is compiling), so no compile is left running inside the driver, and no thread holds the
 //! wgpu device, once the `Device` is gone.
 
-use super::config::CompileMode;
+use super::config::{CompileMode, MathMode};
 use super::pipeline::{PipelineCache, PipelineKey};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::error::Error;
@@ -40,6 +40,8 @@ pub(crate) struct Compiler {
     pub cached_labels: HashSet<String>,
     pub log: bool,
     pub mode: CompileMode,
+    /// `Fast`: the f32/f16 math kernels are specialised to WGSL's built-ins (`FAST_MATH`).
+    pub math: MathMode,
     /// The device's cache files (the driver cache is saved from here when the plan is done).
     #[cfg(not(target_arch = "wasm32"))]
     pub disk: super::disk_cache::DiskCache,
@@ -178,6 +180,7 @@ impl Compiler {
         cached_labels: HashSet<String>,
         log: bool,
         mode: CompileMode,
+        math: MathMode,
         lost: Arc<AtomicBool>,
         #[cfg(not(target_arch = "wasm32"))] disk: super::disk_cache::DiskCache,
     ) -> Compiler {
@@ -188,6 +191,7 @@ impl Compiler {
             cached_labels,
             log,
             mode,
+            math,
             #[cfg(not(target_arch = "wasm32"))]
             disk,
             state: Mutex::default(),
@@ -299,8 +303,12 @@ impl Compiler {
     pub fn create(&self, key: &PipelineKey) -> wgpu::ComputePipeline {
         let label = key.label();
         let source = key.kernel.wgsl(key.variant);
-        let constants: Vec<(&str, f64)> =
+        let mut constants: Vec<(&str, f64)> =
             key.constants.iter().map(|&(n, v)| (n, v as f64)).collect();
+        // One math mode per device, so the mode is the compiler's, not part of the key.
+        if self.math == MathMode::Fast && key.kernel.uses_f32_math(key.variant) {
+            constants.push(("FAST_MATH", 1.0));
+        }
         let module = self
             .device
             .create_shader_module(wgpu::ShaderModuleDescriptor {

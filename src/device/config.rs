@@ -153,6 +153,54 @@ pub struct DeviceConfig {
     /// Ignore a saved matmul tune and tune again at the first large matmul, saving the new
     /// result (`GPUARRAY_RETUNE=1`).
     pub retune: bool,
+    /// How f32 and f16 elementary functions are computed (`GPUARRAY_MATH=accurate|fast`;
+    /// default [`MathMode::Accurate`]).
+    pub math: MathMode,
+}
+
+/// How a [`Device`](crate::Device) computes the f32 and f16 elementary functions (exp, log, sin,
+/// pow, tanh, ...). f64 is always computed in software (WGSL's built-ins are 32-bit only).
+///
+/// ```
+/// use gpuarray::{Array, Device, DeviceConfig, MathMode};
+/// # fn main() -> gpuarray::Result<()> {
+/// let fast = Device::with_config(DeviceConfig {
+///     math: MathMode::Fast,
+///     ..DeviceConfig::from_env()?
+/// })?;
+/// assert_eq!(fast.math_mode(), MathMode::Fast);
+/// let x = Array::from_slice(&fast, &[0.5f32], &[1])?;
+/// let e = x.exp()?.to_vec::<f32>()?[0];
+/// assert!((e - 0.5f32.exp()).abs() < 1e-5); // the driver's accuracy, not ours
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum MathMode {
+    /// The crate's own software functions (`shaders/math_f32.wgsl`): within 1 ulp for exp,
+    /// exp2, log, log2, sin, cos and the other functions BENCHMARKS.md lists, within 2 for the
+    /// rest, and the same bits on every adapter.
+    #[default]
+    Accurate,
+    /// WGSL's built-ins, as fast as the driver makes them, as accurate as it makes them (the
+    /// WGSL spec allows, e.g., exp within 3 + 2|x| ulp and sin to 2^-11 absolute), and possibly
+    /// different from one adapter to another.
+    Fast,
+}
+
+impl MathMode {
+    /// Parses `accurate` or `fast` (case-insensitive).
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::MathMode::parse("Fast"), Some(gpuarray::MathMode::Fast));
+    /// assert_eq!(gpuarray::MathMode::parse("exact"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<MathMode> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "accurate" => Some(MathMode::Accurate),
+            "fast" => Some(MathMode::Fast),
+            _ => None,
+        }
+    }
 }
 
 /// Which kernels a [`Device`](crate::Device) compiles when it starts. Whatever the mode, a call
@@ -254,6 +302,15 @@ impl DeviceConfig {
             Ok(s) => !parse_flag_named("GPUARRAY_CACHE", &s, true)?,
             Err(_) => false,
         };
+        let math = match std::env::var("GPUARRAY_MATH") {
+            Ok(s) if !s.trim().is_empty() => MathMode::parse(&s).ok_or_else(|| {
+                Error::invalid(
+                    "Device::new",
+                    format!("GPUARRAY_MATH={s:?}: expected accurate or fast"),
+                )
+            })?,
+            _ => MathMode::default(),
+        };
         let retune = match std::env::var("GPUARRAY_RETUNE") {
             Ok(s) => parse_flag_named("GPUARRAY_RETUNE", &s, false)?,
             Err(_) => false,
@@ -268,6 +325,7 @@ impl DeviceConfig {
             cache_dir,
             disable_cache,
             retune,
+            math,
             ..Default::default()
         })
     }

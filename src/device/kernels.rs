@@ -247,6 +247,15 @@ impl Kernel {
         }
     }
 
+    /// Whether variant `v` of this kernel joins `shaders/math_f32.wgsl` (whose `FAST_MATH`
+    /// override selects WGSL's built-ins).
+    pub fn uses_f32_math(self, v: Variant) -> bool {
+        matches!(
+            self,
+            Kernel::Unary(UnarySet::Float, _) | Kernel::Binary(BinarySet::Float, _)
+        ) && v.a != DType::F64
+    }
+
     /// The WGSL files of this kernel's variant `v`, concatenated in order.
     fn sources(self, v: Variant) -> Vec<&'static str> {
         let walk = include_str!("../../shaders/strided_walk.wgsl");
@@ -255,10 +264,7 @@ impl Kernel {
         let math = if v.a == DType::F64 {
             include_str!("../../shaders/math_f64.wgsl")
         } else {
-            concat!(
-                include_str!("../../shaders/ln_bits.wgsl"),
-                include_str!("../../shaders/math_f32.wgsl")
-            )
+            include_str!("../../shaders/math_f32.wgsl")
         };
         let unary_skeleton = |f| match f {
             Form::Strided => vec![include_str!("../../shaders/unary.wgsl"), walk],

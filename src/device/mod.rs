@@ -30,7 +30,7 @@ use adapter::{choose_adapter, requested_features, ErrorSinks, OPTIONAL_FEATURES}
 pub use adapters::{adapters, adapters_with, AdapterInfo};
 pub use compiler::CompileStats;
 use config::{env_flag, timeout_millis};
-pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MAX_TIMEOUT};
+pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MathMode, MAX_TIMEOUT};
 pub use kernels::{shader_variants, ShaderVariant};
 pub(crate) use kernels::{BinarySet, Form, Kernel, UnarySet};
 pub(crate) use launch::Binding;
@@ -381,6 +381,7 @@ impl Device {
             Default::default(),
             log_dispatches,
             config.compile,
+            config.math,
             Arc::clone(&sinks.lost),
         );
         let mut inner = DeviceInner {

@@ -12,11 +12,16 @@
 // subnormal inputs are decoded from their bits and subnormal results are built as bits
 // (`ldexp_bits`), never produced by a multiplication.
 //
-// Two things the shader compiler may do shape the code. Mesa folds `(a + b) - a` into `b`, which
-// would zero the error term of every compensated sum (Fast2Sum), so each such sum passes through
-// `opaque`, an integer OR with a zero the compiler cannot see. And drivers may contract `a * b + c`
-// into a fused multiply-add; every product whose rounding the algorithms depend on is exact
-// (operands cut to 12 bits by masks, `hi12`), so contraction changes no result there.
+// What the shader compiler may do shapes the code. Mesa folds `(a + b) - a` into `b`, which would
+// zero the error term of every compensated sum (Fast2Sum), and reassociates sums with constants
+// (`(x + 1) - 1` is x; `pi_hi - (z - pi_lo)` would lose pi_lo), so each such sum or constant
+// split passes through `opaque`, an integer OR with a zero the compiler cannot see; so does every
+// partial sum of a chain of three or more terms (Mesa's GL compiler rebalances such chains, which
+// changes their rounding: log10 differed on 16 % of inputs between lavapipe's Vulkan and GL
+// drivers before). And drivers
+// may contract `a * b + c` into a fused multiply-add, rounded once where we round twice, which
+// gives other bits on other drivers: every inexact product that feeds a sum is a `mul`, which
+// keeps it apart; exact products (operands cut to 12 bits by `hi12`, powers of two) are plain.
 //
 // `FAST_MATH` (DeviceConfig::math = MathMode::Fast) keeps the driver's built-ins instead.
 
@@ -76,7 +81,7 @@ fn two_prod(a: f32, b: f32) -> vec2<f32> {
     let bh = hi12(b);
     let al = a - ah;
     let bl = b - bh;
-    return vec2<f32>(p, (((ah * bh - p) + ah * bl) + al * bh) + al * bl);
+    return vec2<f32>(p, opaque(opaque(opaque(ah * bh - p) + ah * bl) + al * bh) + al * bl);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -88,7 +93,7 @@ fn exp_core(hi: f32, lo: f32, k: i32) -> f32 {
     let x = hi - lo;
     let t = x * x;
     let c = x - mul(t, 1.6666625440e-1 + mul(t, -2.7667332906e-3));
-    let y = 1.0 - ((lo - mul(x, c) / (2.0 - c)) - hi);
+    let y = 1.0 - (opaque(lo - mul(x, c) / (2.0 - c)) - hi);
     return ldexp_bits(y, k);
 }
 
@@ -128,16 +133,16 @@ fn exp_(x: C) -> C {
 fn exp2_parts(zh: f32, zl: f32) -> f32 {
     let k = round(zh);
     let f = opaque((zh - k) + zl);
-    let fe = ((zh - k) - f) + zl;
+    let fe = opaque(opaque(zh - k) - f) + zl;
     let l1 = 0.693115234375; // ln 2's 12-bit head
     let l2 = 3.194618329871446e-05; // ln 2 - l1, rounded
     let l3 = 1.6465717678215697e-12; // ln 2 - l1 - l2
     let fh = hi12(f);
     let fl = f - fh;
     let hp = fh * l1;
-    let q = mul(fh, l2) + mul(fl, l1 + l2) + mul(f, l3) + mul(fe, 0.6931471805599453);
+    let q = opaque(opaque(mul(fh, l2) + mul(fl, l1 + l2)) + mul(f, l3)) + mul(fe, 0.6931471805599453);
     let hi = opaque(hp + q);
-    let lo = (hp - hi) + q;
+    let lo = opaque(hp - hi) + q;
     return exp_core(hi, -lo, i32(k));
 }
 
@@ -193,26 +198,26 @@ fn expm1_(x0: C) -> C {
             lo = mul(t, 9.0580006145e-06);
         }
         x = opaque(hi - lo);
-        c = (hi - x) - lo;
+        c = opaque(hi - x) - lo;
     } else if (hx < 0x33000000u) { // |x| < 2^-25: x itself (subnormals kept)
         return x0;
     }
     let hfx = 0.5 * x;
     let hxs = mul(x, hfx);
-    let r1 = 1.0 + mul(hxs, -3.3333212137e-2 + mul(hxs, 1.5807170421e-3));
-    let t = 3.0 - mul(r1, hfx);
+    let r1 = opaque(1.0 + mul(hxs, -3.3333212137e-2 + mul(hxs, 1.5807170421e-3)));
+    let t = opaque(3.0 - mul(r1, hfx));
     var e = hxs * ((r1 - t) / (6.0 - mul(x, t)));
     if (k == 0) {
         return x - (mul(x, e) - hxs);
     }
-    e = mul(x, e - c) - c;
+    e = opaque(mul(x, e - c) - c);
     e -= hxs;
     if (k == -1) {
         return mul(0.5, x - e) - 0.5;
     }
     if (k == 1) {
         if (x < -0.25) {
-            return -2.0 * (e - (x + 0.5));
+            return -2.0 * (e - opaque(x + 0.5));
         }
         return 1.0 + mul(2.0, x - e);
     }
@@ -223,7 +228,7 @@ fn expm1_(x0: C) -> C {
     if (k < 23) {
         y = bitcast<f32>(0x3f800000u - (0x1000000u >> u32(k))) - (e - x); // (1 - 2^-k) + ...
     } else {
-        y = (x - (e + bitcast<f32>(u32(127 - k) << 23u))) + 1.0;
+        y = opaque(x - (e + bitcast<f32>(u32(127 - k) << 23u))) + 1.0;
     }
     return ldexp_bits(y, k);
 }
@@ -268,24 +273,19 @@ fn normalise(x: f32) -> Normalised {
     return Normalised(ix, k);
 }
 
-// log: musl's logf, ln(1 + f) + k ln 2 from the parts below with ln 2 in two (the same
-// arithmetic as ln_bits.wgsl, Philox's copy, but with products kept out of contractions, which
-// `opaque` does only in these kernels: it reads the element-wise skeleton's parameters).
-fn log_(x: C) -> C {
-    if (FAST_MATH) {
-        return log(x);
-    }
-    let kind = log_special(f32(x));
-    if (kind != 0u) {
-        return log_special_value(f32(x), kind);
-    }
-    let v = log_hi_lo(f32(x));
-    return C((v.y + mul(v.z, 9.0580006145e-06)) + v.x + mul(v.z, 6.9313812256e-01));
+// ln(1 + f) = f - hfsq + s (hfsq + R(s^2)) for x = 2^k (1 + f), 1 + f in [sqrt(2)/2, sqrt(2)):
+// musl's logf/log10f reduction (subnormals normalised first), with hi = f - hfsq cut to 12 bits
+// and lo the rest, so hi times a constant's head is exact (log2, log10).
+struct LogParts {
+    f: f32,
+    hfsq: f32,
+    tail: f32, // s (hfsq + R)
+    hi: f32,
+    lo: f32,
+    k: f32,
 }
 
-// musl's log10f/FreeBSD's log2f: ln(1 + f) = f - hfsq + s (hfsq + R) as hi + lo with hi cut to
-// 12 bits, so hi times the constant's head is exact. Returns (hi, lo, k).
-fn log_hi_lo(x: f32) -> vec3<f32> {
+fn log_parts(x: f32) -> LogParts {
     let n = normalise(x);
     var ix = n.bits + (0x3f800000u - 0x3f3504f3u);
     let k = i32(ix >> 23u) - 0x7f + n.shift;
@@ -296,9 +296,25 @@ fn log_hi_lo(x: f32) -> vec3<f32> {
     let w = z * z;
     let r = mul(z, 0.66666662693 + mul(w, 0.28498786688)) + mul(w, 0.40000972152 + mul(w, 0.24279078841));
     let hfsq = mul(0.5 * f, f);
+    let tail = mul(s, hfsq + r);
     let hi = hi12(f - hfsq);
-    let lo = (f - hi) - hfsq + mul(s, hfsq + r);
-    return vec3<f32>(hi, lo, f32(k));
+    let lo = opaque(opaque(f - hi) - hfsq) + tail;
+    return LogParts(f, hfsq, tail, hi, lo, f32(k));
+}
+
+// log: musl's logf, k ln 2 with ln 2 in two parts (the arithmetic of ln_bits.wgsl, Philox's
+// copy, with products kept out of contractions, which `opaque` can do only in these kernels).
+fn log_(x: C) -> C {
+    if (FAST_MATH) {
+        return log(x);
+    }
+    let kind = log_special(f32(x));
+    if (kind != 0u) {
+        return log_special_value(f32(x), kind);
+    }
+    let v = log_parts(f32(x));
+    return C(opaque(opaque(opaque(v.tail + mul(v.k, 9.0580006145e-06)) - v.hfsq) + v.f)
+        + mul(v.k, 6.9313812256e-01));
 }
 
 fn log2_(x: C) -> C {
@@ -309,9 +325,10 @@ fn log2_(x: C) -> C {
     if (kind != 0u) {
         return log_special_value(f32(x), kind);
     }
-    let v = log_hi_lo(f32(x));
+    let v = log_parts(f32(x));
     // 1/ln 2 = 1.4428710938 (12 bits) - 1.7605285393e-04
-    return C(mul(v.y + v.x, -1.7605285393e-04) + mul(v.y, 1.4428710938) + v.x * 1.4428710938 + v.z);
+    return C(opaque(opaque(mul(v.lo + v.hi, -1.7605285393e-04) + mul(v.lo, 1.4428710938))
+        + v.hi * 1.4428710938) + v.k);
 }
 
 fn log10_(x: C) -> C {
@@ -322,10 +339,12 @@ fn log10_(x: C) -> C {
     if (kind != 0u) {
         return log_special_value(f32(x), kind);
     }
-    let v = log_hi_lo(f32(x));
+    let v = log_parts(f32(x));
     // 1/ln 10 = 4.3432617188e-01 - 3.1689971365e-05; log10(2) = 3.0102920532e-01 + 7.9034151668e-07
-    return C(mul(v.z, 7.9034151668e-07) + mul(v.y + v.x, -3.1689971365e-05)
-        + mul(v.y, 4.3432617188e-01) + mul(v.x, 4.3432617188e-01) + mul(v.z, 3.0102920532e-01));
+    // Summed in this order on every driver (Mesa's GL compiler rebalances longer chains of sums).
+    let a = opaque(mul(v.k, 7.9034151668e-07) + mul(v.lo + v.hi, -3.1689971365e-05));
+    let b = opaque(a + mul(v.lo, 4.3432617188e-01));
+    return C(opaque(b + v.hi * 4.3432617188e-01) + mul(v.k, 3.0102920532e-01));
 }
 
 // musl's log1pf: 1 + x = 2^k (1 + f), with the rounding of 1 + x kept in c / u.
@@ -361,7 +380,7 @@ fn log1p_(x0: C) -> C {
         k = i32(iu >> 23u) - 0x7f;
         // The rounding of 1 + x, relative to it (negligible once 1 + x >= 2^25).
         if (k < 25) {
-            c = select(x - (u - 1.0), 1.0 - (u - x), k >= 2) / u;
+            c = select(x - opaque(u - 1.0), 1.0 - opaque(u - x), k >= 2) / u;
         }
         iu = (iu & 0x007fffffu) + 0x3f3504f3u;
         f = bitcast<f32>(iu) - 1.0;
@@ -456,9 +475,9 @@ fn rem_pio2(x: f32) -> Reduced {
     let f2 = f32(((nh & 0xffu) << 16u) | (nl >> 16u)) * pow2i(-48 - i32(lz));
     // (f1 + f2) pi/2 with pi/2 = 1.5707963705062866 - 4.371139000186243e-08.
     let pr = two_prod(f1, 1.5707963705062866);
-    let rest = pr.y + (mul(f1, -4.371139000186243e-08) + mul(f2, 1.5707963705062866));
+    let rest = pr.y + opaque(mul(f1, -4.371139000186243e-08) + mul(f2, 1.5707963705062866));
     let hi = opaque(pr.x + rest);
-    let lo = (pr.x - hi) + rest;
+    let lo = opaque(pr.x - hi) + rest;
     let negative = (bitcast<u32>(x) >> 31u) != 0u;
     let flip = wrap != negative;
     return Reduced(select(q, (4u - q) & 3u, negative), select(hi, -hi, flip), select(lo, -lo, flip));
@@ -470,7 +489,7 @@ fn sin_kernel(x: f32, y: f32) -> f32 {
     let v = z * x;
     let r = 8.3333337680e-03 + mul(z, -1.9841270114e-04 + mul(z, 2.7557314297e-06
         + mul(z, -2.5050759689e-08 + mul(z, 1.5896910177e-10))));
-    return x - ((mul(z, 0.5 * y - mul(v, r)) - y) - mul(v, -1.6666667163e-01));
+    return x - (opaque(mul(z, 0.5 * y - mul(v, r)) - y) - mul(v, -1.6666667163e-01));
 }
 
 // cos(x + y) for |x + y| <= pi/4: fdlibm's float kernel, with x^2's rounding error added back
@@ -483,7 +502,7 @@ fn cos_kernel(x: f32, y: f32) -> f32 {
         + mul(z, -2.7557314297e-07 + mul(z, 2.0875723372e-09 + mul(z, -1.1359647598e-11))))));
     let tail = mul(z, r) - (mul(x, y) + 0.5 * zz.y);
     if (ix < 0x3e99999au) { // |x| < 0.3
-        return 1.0 - (0.5 * z - tail);
+        return 1.0 - opaque(0.5 * z - tail);
     }
     // 1 - z/2 = (1 - qx) - (z/2 - qx), both exact, with qx near x/4 cut to 16 bits.
     let qx = select(bitcast<f32>((ix - 0x01000000u) & 0xffffff00u), 0.28125, ix > 0x3f480000u);
@@ -514,11 +533,11 @@ fn tan_kernel(x0: f32, y0: f32, odd: bool) -> f32 {
         + mul(w, 1.45620945432529025516e-03 + mul(w, 2.46463134818469906812e-04
         + mul(w, 7.14072491382608190305e-05 + mul(w, 2.59073051863633712884e-05))))));
     let s = z * x;
-    let rr = y + mul(z, mul(s, r + v) + y) + mul(3.33333333333334091986e-01, s);
+    let rr = opaque(y + mul(z, mul(s, r + v) + y)) + mul(3.33333333333334091986e-01, s);
     let t = x + rr;
     if (big) {
         let sv = select(1.0, -1.0, odd);
-        let result = sv - 2.0 * (x - (mul(t, t) / (t + sv) - rr));
+        let result = sv - 2.0 * (x - opaque(mul(t, t) / (t + sv) - rr));
         return select(result, -result, negative);
     }
     if (!odd) {
@@ -529,7 +548,7 @@ fn tan_kernel(x0: f32, y0: f32, odd: bool) -> f32 {
     let tv = rr - (th - x);
     let a = -1.0 / t;
     let ah = hi12(a);
-    return ah + mul(a, (1.0 + ah * th) + mul(ah, tv));
+    return ah + mul(a, opaque(1.0 + ah * th) + mul(ah, tv));
 }
 
 fn sin_(x: C) -> C {
@@ -650,7 +669,7 @@ fn atan_(x0: C) -> C {
         hi = 1.5707962513e+00;
         lo = 7.5497894159e-08;
     }
-    let r = hi - ((mul(x, s1 + s2) - lo) - x);
+    let r = hi - (opaque(mul(x, s1 + s2) - lo) - x);
     return C(select(r, -r, negative));
 }
 
@@ -687,12 +706,12 @@ fn asin_(x0: C) -> C {
     let s = sqrt(z);
     var t: f32;
     if (ix >= 0x3f79999au) { // |x| > 0.975
-        t = pio2_hi - (2.0 * (s + mul(s, asin_r(z))) - pio2_lo);
+        t = pio2_hi - opaque(2.0 * (s + mul(s, asin_r(z))) - pio2_lo);
     } else {
         let w = hi12(s);
         let c = (z - w * w) / (s + w);
         let pio4_hi = 0.5 * pio2_hi;
-        t = pio4_hi - ((mul(2.0 * s, asin_r(z)) - (pio2_lo - 2.0 * c)) - opaque(pio4_hi - 2.0 * w));
+        t = pio4_hi - (opaque(mul(2.0 * s, asin_r(z)) - (pio2_lo - 2.0 * c)) - opaque(pio4_hi - 2.0 * w));
     }
     return C(select(t, -t, hx != ix));
 }
@@ -717,18 +736,18 @@ fn acos_(x0: C) -> C {
         if (ix <= 0x32800000u) {
             return C(pio2_hi + pio2_lo);
         }
-        return C(pio2_hi - (x - (pio2_lo - mul(x, asin_r(x * x)))));
+        return C(pio2_hi - opaque(x - opaque(pio2_lo - mul(x, asin_r(x * x)))));
     }
     if (hx != ix) {
         let z = (1.0 + x) * 0.5;
         let s = sqrt(z);
-        return C(2.0 * (pio2_hi - (s + (mul(asin_r(z), s) - pio2_lo))));
+        return C(2.0 * (pio2_hi - opaque(s + opaque(mul(asin_r(z), s) - pio2_lo))));
     }
     let z = (1.0 - x) * 0.5;
     let s = sqrt(z);
     let df = hi12(s);
     let c = (z - df * df) / (s + df);
-    return C(2.0 * (df + (mul(asin_r(z), s) + c)));
+    return C(2.0 * (df + opaque(mul(asin_r(z), s) + c)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -811,7 +830,7 @@ fn tanh_(x0: C) -> C {
     } else {
         let e = expm1_(2.0 * ax);
         let s = opaque(e + 2.0);
-        let err = (2.0 - s) + e;
+        let err = opaque(2.0 - s) + e;
         let q = e / s;
         t = q - mul(q, err / s);
     }
@@ -837,7 +856,7 @@ fn sigmoid_(x0: C) -> C {
     }
     let e = exp_(-abs(x));
     let s = opaque(1.0 + e);
-    let err = (1.0 - s) + e;
+    let err = opaque(1.0 - s) + e;
     let q = select(e, 1.0, x >= 0.0) / s;
     return C(q - mul(q, err / s));
 }
@@ -873,25 +892,25 @@ fn log2_parts(x: f32) -> vec2<f32> {
     let s = u * v;
     let s_h = hi12(s);
     let t_h = bitcast<f32>((((ix >> 1u) & 0xfffff000u) | 0x20000000u) + 0x00400000u + (k << 21u));
-    let t_l = ax - (t_h - bp);
-    let s_l = v * ((u - s_h * t_h) - mul(s_h, t_l));
+    let t_l = ax - opaque(t_h - bp);
+    let s_l = v * (opaque(u - s_h * t_h) - mul(s_h, t_l));
     let s2 = s * s;
     var r = mul(s2 * s2, 6.0000002384e-01 + mul(s2, 4.2857143283e-01 + mul(s2, 3.3333334327e-01
         + mul(s2, 2.7272811532e-01 + mul(s2, 2.3066075146e-01 + mul(s2, 2.0697501302e-01))))));
     r += mul(s_l, s_h + s);
     let sh2 = s_h * s_h;
-    let th = hi12(3.0 + sh2 + r);
+    let th = hi12(opaque(3.0 + sh2) + r);
     let tl = r - (opaque(th - 3.0) - sh2);
     let pu = s_h * th;
     let pv = mul(s_l, th) + mul(tl, s);
     let p_h = hi12(pu + pv);
-    let p_l = pv - (p_h - pu);
+    let p_l = pv - opaque(p_h - pu);
     // times 2/(3 ln 2) = 9.6191406250e-01 - 1.1736857402e-04
     let z_h = 9.6191406250e-01 * p_h;
-    let z_l = mul(-1.1736857402e-04, p_h) + mul(p_l, 9.6179670095e-01) + dp_l;
+    let z_l = opaque(mul(-1.1736857402e-04, p_h) + mul(p_l, 9.6179670095e-01)) + dp_l;
     let tn = f32(n);
-    let t1 = hi12(((z_h + z_l) + dp_h) + tn);
-    let t2 = z_l - (((t1 - tn) - dp_h) - z_h);
+    let t1 = hi12(opaque(opaque(z_h + z_l) + dp_h) + tn);
+    let t2 = z_l - (opaque(opaque(t1 - tn) - dp_h) - z_h);
     return vec2<f32>(t1, t2);
 }
 
@@ -913,7 +932,7 @@ fn pow_(x0: C, y0: C) -> C {
     }
     let rest = pr.y + mul(y, l.y);
     let zh = opaque(pr.x + rest);
-    let zl = (pr.x - zh) + rest;
+    let zl = opaque(pr.x - zh) + rest;
     if (zh > 128.0 || (zh == 128.0 && zl >= 0.0)) {
         return inf_value();
     }
@@ -946,10 +965,10 @@ fn hypot_(x: C, y: C) -> C {
     let xx = two_prod(mx.x, mx.x);
     let yy = two_prod(sy, sy);
     let h = opaque(xx.x + yy.x);
-    let he = ((xx.x - h) + yy.x) + (xx.y + yy.y);
+    let he = opaque(opaque(xx.x - h) + yy.x) + opaque(xx.y + yy.y);
     let r = sqrt(h);
     let rr = two_prod(r, r);
-    let c = (((h - rr.x) - rr.y) + he) / (2.0 * r);
+    let c = (opaque(opaque(h - rr.x) - rr.y) + he) / (2.0 * r);
     return C(ldexp_bits(r + c, i32(mx.y)));
 }
 
@@ -974,7 +993,7 @@ fn atan2_quadrant(y: C, x: C) -> C {
     if (x > C(0)) {
         return select(z, -z, y_negative);
     }
-    let r = 3.1415927410e+00 - (z - -8.7422776573e-08);
+    let r = 3.1415927410e+00 - opaque(z + 8.7422776573e-08);
     return select(r, -r, y_negative);
 }
 

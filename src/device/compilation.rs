@@ -74,8 +74,7 @@ pub(super) fn open_compiler(
         driver_cache,
         labels,
         log,
-        config.compile,
-        config.math,
+        (config.compile, config.math),
         std::sync::Arc::clone(lost),
         disk,
     )

@@ -179,8 +179,7 @@ impl Compiler {
         driver_cache: Option<wgpu::PipelineCache>,
         cached_labels: HashSet<String>,
         log: bool,
-        mode: CompileMode,
-        math: MathMode,
+        (mode, math): (CompileMode, MathMode),
         lost: Arc<AtomicBool>,
         #[cfg(not(target_arch = "wasm32"))] disk: super::disk_cache::DiskCache,
     ) -> Compiler {

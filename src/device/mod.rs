@@ -380,8 +380,7 @@ impl Device {
             None,
             Default::default(),
             log_dispatches,
-            config.compile,
-            config.math,
+            (config.compile, config.math),
             Arc::clone(&sinks.lost),
         );
         let mut inner = DeviceInner {

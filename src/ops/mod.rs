@@ -2,6 +2,7 @@
 //! beside the host side of its kernels: building parameters, splitting launches into blocks that
 //! fit the adapter's limits, and recording them.
 
+mod closeness;
 mod constructors;
 pub(crate) mod einsum;
 pub(crate) mod elementwise;

@@ -1,5 +1,6 @@
 //! Reductions over any set of axes (`sum`, `prod`, `max`, `min`, `argmax`, `argmin`, `any`,
-//! `all`; the statistics `mean`, `var`, `std`, `logsumexp`, `softmax` are in `stats.rs`): the
+//! `all`; the statistics `mean`, `var`, `std`, `logsumexp`, `softmax` are in `stats.rs`, the
+//! NaN-aware `nansum`, `nanmax`, `nanargmax`, `nanmean`, ... in `nan.rs`): the
 //! `impl Array` methods here, their kernels' launches beside them — `plan.rs` chooses and records
 //! the launches (strided kernels), `rows.rs` and `cols.rs` the contiguous-row and column kernels,
 //! `row_pieces.rs` cuts rows into binding-sized pieces, `common.rs` holds what the scans share.
@@ -13,6 +14,7 @@
 
 mod cols;
 pub(crate) mod common;
+mod nan;
 mod plan;
 mod row_pieces;
 mod rows;

@@ -258,7 +258,7 @@ impl Array {
             return self.mean(axes, keepdims);
         }
         let (sum, count) = self.nan_sum_and_count(axes, keepdims)?;
-        self.from_work(sum.div(&count)?)
+        self.back_from_work(sum.div(&count)?)
     }
 
     /// The sum of the non-NaN elements and their count, both in the work dtype (f32 for f16).
@@ -278,7 +278,7 @@ impl Array {
     }
 
     /// A work-dtype result back in this array's dtype (f16 results are computed in f32).
-    fn from_work(&self, r: Array) -> Result<Array> {
+    fn back_from_work(&self, r: Array) -> Result<Array> {
         if r.dtype == self.dtype {
             Ok(r)
         } else {
@@ -317,7 +317,7 @@ impl Array {
         };
         let dof = count.sub(ddof as f64)?;
         let var = where_(&dof.le(0.0)?, f64::NAN, &ss.div(&dof)?)?;
-        self.from_work(var)
+        self.back_from_work(var)
     }
 
     /// `numpy.nanstd`: the square root of [`Array::nanvar`].

@@ -172,6 +172,11 @@ fn reduce(
         "all" => |a, x, k| a.all(x, k),
         "mean" => |a, x, k| a.mean(x, k),
         "logsumexp" => |a, x, k| a.logsumexp(x, k),
+        "nansum" => |a, x, k| a.nansum(x, k),
+        "nanprod" => |a, x, k| a.nanprod(x, k),
+        "nanmax" => |a, x, k| a.nanmax(x, k),
+        "nanmin" => |a, x, k| a.nanmin(x, k),
+        "nanmean" => |a, x, k| a.nanmean(x, k),
         other => return Err(unknown("reduction", other)),
     };
     let (a, ax) = (a.get().array(), self::axes(axes));
@@ -180,7 +185,7 @@ fn reduce(
 
 /// `var` (or `std` when `std`) over `axes` with `ddof`.
 #[pyfunction]
-#[pyo3(signature = (a, axes, ddof, keepdims, std))]
+#[pyo3(signature = (a, axes, ddof, keepdims, std, nan=false))]
 fn var(
     py: Python<'_>,
     a: &Bound<'_, PyArr>,
@@ -188,14 +193,14 @@ fn var(
     ddof: usize,
     keepdims: bool,
     std: bool,
+    nan: bool,
 ) -> PyResult<PyArr> {
     let (a, ax) = (a.get().array(), self::axes(axes));
-    wait(py, || {
-        if std {
-            a.std(ax, ddof, keepdims)
-        } else {
-            a.var(ax, ddof, keepdims)
-        }
+    wait(py, || match (std, nan) {
+        (true, false) => a.std(ax, ddof, keepdims),
+        (false, false) => a.var(ax, ddof, keepdims),
+        (true, true) => a.nanstd(ax, ddof, keepdims),
+        (false, true) => a.nanvar(ax, ddof, keepdims),
     })
     .map(PyArr::new)
 }
@@ -214,6 +219,8 @@ fn argreduce(
     match op {
         "argmax" => wait(py, || a.argmax(axis, keepdims)),
         "argmin" => wait(py, || a.argmin(axis, keepdims)),
+        "nanargmax" => wait(py, || a.nanargmax(axis, keepdims)),
+        "nanargmin" => wait(py, || a.nanargmin(axis, keepdims)),
         other => Err(unknown("arg-reduction", other)),
     }
     .map(PyArr::new)
@@ -227,9 +234,24 @@ fn scan(py: Python<'_>, op: &str, a: &Bound<'_, PyArr>, axis: Option<isize>) -> 
     match op {
         "cumsum" => wait(py, || a.cumsum(axis)),
         "cumprod" => wait(py, || a.cumprod(axis)),
+        "nancumsum" => wait(py, || a.nancumsum(axis)),
         other => Err(unknown("scan", other)),
     }
     .map(PyArr::new)
+}
+
+/// `numpy.isclose(a, b, rtol, atol, equal_nan)`, element-wise, as a bool array.
+#[pyfunction]
+fn isclose(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    b: &Bound<'_, PyArr>,
+    rtol: f64,
+    atol: f64,
+    equal_nan: bool,
+) -> PyResult<PyArr> {
+    let (a, b) = (a.get().array(), b.get().array());
+    wait(py, || a.isclose(b, rtol, atol, equal_nan)).map(PyArr::new)
 }
 
 /// `softmax` along one axis.
@@ -498,6 +520,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(unary, m)?)?;
     m.add_function(wrap_pyfunction!(reduce, m)?)?;
     m.add_function(wrap_pyfunction!(var, m)?)?;
+    m.add_function(wrap_pyfunction!(isclose, m)?)?;
     m.add_function(wrap_pyfunction!(argreduce, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     m.add_function(wrap_pyfunction!(softmax, m)?)?;

@@ -15,6 +15,9 @@ M = RNG.standard_normal((4, 6)).astype(np.float32)
 V = RNG.standard_normal(6).astype(np.float32)
 B = RNG.integers(0, 2, (3, 4)).astype(bool)
 LIN = dict(rtol=1e-4, atol=1e-5)  # sums of products in f32, any order
+FN = F.copy()  # F with NaNs: a quarter of the values, a whole row along the last axis
+FN[RNG.random(F.shape) < 0.25] = np.nan
+FN[1, 2, :] = np.nan
 
 
 def G(x):
@@ -112,13 +115,22 @@ CASES = {
                    (np.cumulative_prod, (F[:, :2, :3],), dict(axis=-1, include_initial=True))],
     "unstack_astype": [(np.unstack, (F,), dict(axis=1)), (np.astype, (I, np.float32), {})],
     "full_like": [(np.full_like, (I, 7), {}), (np.full_like, (F, 2.5), dict(dtype=np.float64))],
+    "nansum": [(np.nansum, (FN,), {}), (np.nansum, (FN,), dict(axis=2)), (np.nansum, (I,), dict(axis=0)),
+               (np.nanprod, (FN,), dict(axis=1, keepdims=True)), (np.nancumsum, (FN,), dict(axis=2)),
+               (np.nancumsum, (FN,), {})],
+    "nanmax": [(np.nanmax, (FN,), dict(axis=0)), (np.nanmin, (FN,), dict(axis=(0, 2))), (np.nanmax, (I,), {}),
+               (np.nanargmax, (FN,), dict(axis=0)), (np.nanargmin, (FN,), {}), (np.nanargmin, (I,), dict(axis=1))],
+    "nanmean": [(np.nanmean, (FN,), dict(axis=1)), (np.nanvar, (FN,), dict(axis=0, ddof=1)),
+                (np.nanstd, (FN,), dict(axis=(1, 2))), (np.nanmean, (I,), {})],
+    "isclose": [(np.isclose, (F, F + 1e-6), {}), (np.isclose, (FN, FN), dict(equal_nan=True)),
+                (np.isclose, (I, F), dict(rtol=0.5, atol=1.0))],
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_function_matches_numpy(name):
     for f, args, kw in CASES[name]:
-        tol = LIN if name in ("linalg", "vector_gufuncs", "cumulative", "matmul", "dot", "vdot", "inner", "tensordot", "einsum", "trace", "var", "std", "mean") else None
+        tol = LIN if name in ("linalg", "vector_gufuncs", "cumulative", "matmul", "dot", "vdot", "inner", "tensordot", "einsum", "trace", "var", "std", "mean", "nansum", "nanmean") else None
         if name in ("sum", "cumsum", "prod", "cumprod") and any(
                 getattr(a, "dtype", None) == np.float32 for a in args):
             tol = LIN
@@ -128,9 +140,27 @@ def test_function_matches_numpy(name):
 def test_every_registered_function_is_tested():
     tested = {f for cases in CASES.values() for f, _, _ in cases}
     tested |= {np.einsum_path, np.empty_like, np.ravel_multi_index, np.zeros, np.ones, np.empty, np.full, np.arange, np.eye, np.array,
-               np.asarray, np.asanyarray, np.ascontiguousarray, np.shape, np.ndim, np.size}
+               np.asarray, np.asanyarray, np.ascontiguousarray, np.shape, np.ndim, np.size,
+               np.allclose, np.array_equal, np.array_equiv}
     missing = {f.__name__ for f in _HANDLED} - {getattr(f, "__name__", "") for f in tested}
     assert not missing, f"registered but untested: {sorted(missing)}"
+
+
+def test_whole_array_comparisons_and_all_nan_slices():
+    assert np.allclose(G(F), G(F + 1e-7)) is True
+    assert np.allclose(G(FN), G(FN)) is False
+    assert np.allclose(G(FN), G(FN), equal_nan=True) is True
+    assert np.array_equal(G(I), G(I.copy())) is True
+    assert np.array_equal(G(I), G(I[:1])) is False
+    assert np.array_equal(G(FN), G(FN), equal_nan=True) is True
+    assert np.array_equiv(G(I), G(I[:1])) is False
+    assert np.array_equiv(G(M), G(M[:1].repeat(4, 0))) is np.array_equiv(M, M[:1].repeat(4, 0))
+    # NumPy raises on an all-NaN slice for nanargmax/nanargmin; nanmax gives NaN there.
+    with pytest.raises(ValueError, match="All-NaN slice"):
+        np.nanargmax(G(FN), axis=2)
+    assert np.isnan(np.nanmax(G(FN), axis=2).get()[1, 2])
+    with pytest.raises(ValueError):
+        np.nanmax(G(F[:, :0]))
 
 
 def test_empty_like_and_negative_ddof():

@@ -68,6 +68,43 @@ pub(crate) enum Kernel {
     Philox,
     /// The same with the SHADER_INT64 backend (bit-identical, faster), for 4-byte dtypes.
     Philox64,
+    /// One pass of the bitonic row sort (`shaders/sort.wgsl`) over 32-bit key words; the
+    /// element type is the override constant `DTYPE`. Dtype: u32 (the words).
+    Sort(SortPass),
+    /// Sorted rows' values or indices from the sorted indices (`shaders/sort_gather.wgsl`).
+    /// Dtype: u32 (the words).
+    SortGather,
+}
+
+/// The entry points of `shaders/sort.wgsl`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum SortPass {
+    /// Keys and indices of every element, padding included.
+    Keys,
+    /// Every stage within one block of 2 WG, in workgroup memory.
+    Local,
+    /// One step of a stage at a distance of a block or more.
+    MergeGlobal,
+    /// The steps of a stage below a block's distance, in workgroup memory.
+    MergeLocal,
+}
+
+impl SortPass {
+    const ALL: [SortPass; 4] = [
+        SortPass::Keys,
+        SortPass::Local,
+        SortPass::MergeGlobal,
+        SortPass::MergeLocal,
+    ];
+
+    fn entry(self) -> &'static str {
+        match self {
+            SortPass::Keys => "keys",
+            SortPass::Local => "sort_local",
+            SortPass::MergeGlobal => "merge_global",
+            SortPass::MergeLocal => "merge_local",
+        }
+    }
 }
 
 /// How an element-wise kernel walks its operands.
@@ -144,6 +181,8 @@ impl Kernel {
         ]);
         v.extend(super::matmul_sgb::TILE_ROWS.map(Kernel::MatmulSgb));
         v.extend([Kernel::Take, Kernel::Philox, Kernel::Philox64]);
+        v.extend(SortPass::ALL.map(Kernel::Sort));
+        v.push(Kernel::SortGather);
         v
     }
 
@@ -173,7 +212,9 @@ impl Kernel {
             | Kernel::MatmulSgb(_)
             | Kernel::Take
             | Kernel::Philox
-            | Kernel::Philox64 => 0,
+            | Kernel::Philox64
+            | Kernel::Sort(_)
+            | Kernel::SortGather => 0,
         }
     }
 
@@ -244,6 +285,15 @@ impl Kernel {
             },
             Kernel::Philox => row("philox".into(), "main"),
             Kernel::Philox64 => row("philox64".into(), "main"),
+            // The shared arrays hold a block of 2 WG = 512 pairs: WG stays 256.
+            Kernel::Sort(pass) => Spec {
+                constants: vec![("WG", DEFAULT_WG)],
+                ..row(format!("sort_{}", pass.entry()), pass.entry())
+            },
+            Kernel::SortGather => Spec {
+                constants: vec![("WG", DEFAULT_WG)],
+                ..row("sort_gather".into(), "main")
+            },
         }
     }
 
@@ -336,6 +386,8 @@ impl Kernel {
             // Generated with its one entry point (see `wgsl`).
             Kernel::MatmulSgb(_) => vec![],
             Kernel::Take => vec![include_str!("../../shaders/take.wgsl")],
+            Kernel::Sort(_) => vec![include_str!("../../shaders/sort.wgsl")],
+            Kernel::SortGather => vec![include_str!("../../shaders/sort_gather.wgsl")],
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
             Kernel::Philox => vec![
                 include_str!("../../shaders/philox_u32.wgsl"),
@@ -421,6 +473,7 @@ impl Kernel {
             }
             Kernel::MatmulSgb(_) => vec![Variant::one(DType::F32)],
             Kernel::Take => ones(&mut dtypes.iter().copied()),
+            Kernel::Sort(_) | Kernel::SortGather => vec![Variant::one(DType::U32)],
             // Compiled on first use, per (dtype, distribution): compiling every combination at
             // start-up would add seconds to every device start on lavapipe.
             Kernel::Philox => ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool)),
@@ -539,6 +592,7 @@ impl Kernel {
             ),
             Kernel::MatmulSgb(_) => String::new(),
             Kernel::Take => format!("alias T = {};\n", v.a.wgsl()),
+            Kernel::Sort(_) | Kernel::SortGather => String::new(),
             // F: the float type the wide (53-bit) distributions compute in.
             Kernel::Philox | Kernel::Philox64 => format!(
                 "alias T = {};\nalias F = {};\n",

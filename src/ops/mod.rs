@@ -11,3 +11,4 @@ pub(crate) mod linalg;
 pub(crate) mod matmul;
 pub(crate) mod reduce;
 pub(crate) mod scan;
+mod sort;

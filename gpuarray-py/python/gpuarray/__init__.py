@@ -23,7 +23,9 @@ from ._device import Device, device_info, get_device, synchronize
 from ._gpuarray import Profile
 from ._timing import BenchmarkResult, benchmark, profile
 from ._functions import (
-    all, any, arange, argmax, argmin, astype, clip, concatenate, copy, cumprod, cumsum,
+    all, allclose, any, arange, argmax, argmin, array_equal, array_equiv, astype, clip,
+    concatenate, copy, cumprod, cumsum, isclose, nanargmax, nanargmin, nancumsum, nanmax,
+    nanmean, nanmin, nanprod, nanstd, nansum, nanvar,
     cumulative_prod, cumulative_sum, diagonal, dot, matrix_transpose, unstack, vecdot,
     einsum, einsum_path, empty, empty_like, expand_dims, eye, flip, full, full_like, hstack,
     identity, inner, kron, linspace, logsumexp, matmul, max, mean, min, moveaxis, ones,

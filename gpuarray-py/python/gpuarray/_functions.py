@@ -37,6 +37,22 @@ from ._reductions import (  # noqa: F401
     cumprod,
     _doubling_scan,
 )
+from ._nanfunctions import (  # noqa: F401
+    nansum,
+    nanprod,
+    nanmax,
+    nanmin,
+    nanmean,
+    nanvar,
+    nanstd,
+    nanargmax,
+    nanargmin,
+    nancumsum,
+    isclose,
+    allclose,
+    array_equal,
+    array_equiv,
+)
 from ._linalg import (  # noqa: F401
     vecdot,
     matrix_transpose,

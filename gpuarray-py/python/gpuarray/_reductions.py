@@ -92,7 +92,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return _out(out, res)
 
 
-def _var(a, axis, dtype, out, ddof, keepdims, std):
+def _var(a, axis, dtype, out, ddof, keepdims, std, nan=False):
     a = _arr(a)
     if dtype is not None:
         a = _cast(a, canon_dtype(dtype))

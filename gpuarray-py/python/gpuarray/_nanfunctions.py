@@ -1,0 +1,165 @@
+"""NaN-aware reductions (nansum ... nancumsum) and whole-array comparisons (isclose, allclose,
+array_equal, array_equiv), each computed on the device by the Rust crate's functions of the
+same name, with NumPy's signatures and results.
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+
+import numpy as np
+
+from . import _gpuarray as _g
+from ._core import _normalize_axes, canon_dtype, ndarray
+from ._registry import implements, _arr, _cast, _out, _axes_arg
+
+
+def _nan_reduction(op, a, axis, dtype, out, keepdims):
+    a = _arr(a)
+    if dtype is not None:
+        a = _cast(a, canon_dtype(dtype))
+    axes = _axes_arg(axis, a.ndim)
+    if op in ("nanmax", "nanmin") and a.size == 0:
+        raise ValueError(
+            f"zero-size array to reduction operation {op[3:]}imum which has no identity"
+        )
+    if axes == []:
+        # No axis reduced: NaN becomes the identity (sum 0, prod 1), or stays (max, min, mean).
+        fill = {"nansum": 0.0, "nanprod": 1.0}.get(op)
+        res = a if fill is None or a.dtype.kind != "f" else np.where(np.isnan(a), a.dtype.type(fill), a)
+        return _out(out, res)
+    res = ndarray._wrap(_g.reduce(op, a._a, axes, bool(keepdims)))
+    if op in ("nansum", "nanprod") and res.dtype == np.bool_:
+        res = res.astype(np.int32)
+    return _out(out, res)
+
+
+@implements(np.nansum)
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    _no_where(where, initial)
+    return _nan_reduction("nansum", a, axis, dtype, out, keepdims)
+
+
+@implements(np.nanprod)
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    _no_where(where, initial)
+    return _nan_reduction("nanprod", a, axis, dtype, out, keepdims)
+
+
+@implements(np.nanmax)
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _no_where(where, initial)
+    return _nan_reduction("nanmax", a, axis, None, out, keepdims)
+
+
+@implements(np.nanmin)
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _no_where(where, initial)
+    return _nan_reduction("nanmin", a, axis, None, out, keepdims)
+
+
+@implements(np.nanmean)
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    _no_where(where)
+    return _nan_reduction("nanmean", a, axis, dtype, out, keepdims)
+
+
+def _nanvar(a, axis, dtype, out, ddof, keepdims, std):
+    a = _arr(a)
+    if dtype is not None:
+        a = _cast(a, canon_dtype(dtype))
+    ddof = operator.index(ddof)
+    if ddof < 0:
+        raise NotImplementedError("gpuarray.nanvar/nanstd: a negative ddof is not supported")
+    axes = _axes_arg(axis, a.ndim)
+    return _out(out, ndarray._wrap(_g.var(a._a, axes, ddof, bool(keepdims), std, True)))
+
+
+@implements(np.nanvar)
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=None, correction=None):
+    _no_where(where)
+    if mean is not None:
+        raise NotImplementedError("gpuarray.nanvar: mean= is not supported")
+    return _nanvar(a, axis, dtype, out, ddof if correction is None else correction, keepdims,
+                   False)
+
+
+@implements(np.nanstd)
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=None, correction=None):
+    _no_where(where)
+    if mean is not None:
+        raise NotImplementedError("gpuarray.nanstd: mean= is not supported")
+    return _nanvar(a, axis, dtype, out, ddof if correction is None else correction, keepdims,
+                   True)
+
+
+def _nanarg(op, a, axis, out, keepdims):
+    a = _arr(a)
+    if axis is not None:
+        axis = _normalize_axes((operator.index(axis),), a.ndim)[0]
+    if (a.size if axis is None else a.shape[axis]) == 0:
+        raise ValueError(f"attempt to get {op[3:]} of an empty sequence")
+    return _out(out, ndarray._wrap(_g.argreduce(op, a._a, axis, bool(keepdims))))
+
+
+@implements(np.nanargmax)
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    return _nanarg("nanargmax", a, axis, out, keepdims)
+
+
+@implements(np.nanargmin)
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    return _nanarg("nanargmin", a, axis, out, keepdims)
+
+
+@implements(np.nancumsum)
+def nancumsum(a, axis=None, dtype=None, out=None):
+    a = _arr(a)
+    if dtype is not None:
+        a = _cast(a, canon_dtype(dtype))
+    if axis is not None:
+        axis = _normalize_axes((operator.index(axis),), a.ndim)[0]
+    return _out(out, ndarray._wrap(_g.scan("nancumsum", a._a, axis)))
+
+
+@implements(np.isclose)
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = _arr(a), _arr(b)
+    return ndarray._wrap(_g.isclose(a._a, b._a, float(rtol), float(atol), bool(equal_nan)))
+
+
+@implements(np.allclose)
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """A Python bool, as NumPy's (reading it waits for the device)."""
+    return builtins.bool(isclose(a, b, rtol, atol, equal_nan).all())
+
+
+@implements(np.array_equal)
+def array_equal(a1, a2, equal_nan=False):
+    a1, a2 = _arr(a1), _arr(a2)
+    if a1.shape != a2.shape:
+        return False
+    eq = a1 == a2
+    if equal_nan and (a1.dtype.kind == "f" or a2.dtype.kind == "f"):
+        eq = eq | (np.isnan(a1) & np.isnan(a2))
+    return builtins.bool(eq.all())
+
+
+@implements(np.array_equiv)
+def array_equiv(a1, a2):
+    a1, a2 = _arr(a1), _arr(a2)
+    try:
+        np.broadcast_shapes(a1.shape, a2.shape)
+    except ValueError:
+        return False
+    return builtins.bool((a1 == a2).all())
+
+
+def _no_where(where, initial=None):
+    if where is not True:
+        raise NotImplementedError("gpuarray reductions do not support where=")
+    if initial is not None:
+        raise NotImplementedError("gpuarray reductions do not support initial=")

@@ -1,0 +1,243 @@
+// Sorting rows: a bitonic sorting network over (key, index) pairs, which makes it stable (equal
+// keys keep their order, the index breaking the tie) and fixes where every element goes without
+// data-dependent control flow. Rows are padded to a power of two m; the whole (rows x m) array is
+// sorted row by row, every row in the same launches (the network never pairs two rows: partners
+// differ in a bit below m).
+//
+// Keys are 32-bit words that order as the values do (NumPy's order): floats with their sign bit
+// flipped (negatives complemented), -0.0 as +0.0 (equal, as NumPy compares them) and every NaN as
+// 0xffffffff (last, after +inf); i32 with the sign bit flipped; u32 as they are. f64 takes two
+// words (WIDE), compared high word first. Padding is key 0xffffffff with index 0xffffffff, after
+// every real element, NaN included. f16 and bool arrays are sorted as f32/u32 by the host.
+//
+// The arrays hold `total` pairs: rows x m rounded up to whole blocks of 2 WG (the extra pairs
+// are padding too). Entry points, over one thread per element or pair or one workgroup per
+// block, on a 2-d grid (workgroups past the 65,535 of one dimension):
+// - `keys`: writes the keys and indices of every element (padding past the row's length).
+// - `sort_local`: sorts each block of 2 WG in workgroup memory (stages up to min(block, m)).
+// - `merge_global`: one compare-exchange step of stage k at distance j >= the block, in memory.
+// - `merge_local`: the rest of stage k (distances below the block) in workgroup memory.
+// `sort_gather.wgsl` then reads the values in their sorted order.
+//
+// Bindings are numbered so every entry point uses a prefix of them (index, key_hi, key_lo,
+// src): the host binds the first three, or all four for `keys`.
+
+override WG: u32 = 256u;
+// 0: u32, 1: i32, 2: f32 (one word per element); 3: f64 (two words, low then high).
+override DTYPE: u32 = 0u;
+
+struct Params {
+    // The row's padded length m (a power of two), its real length n, the number of rows, and
+    // the pairs held (rows x m rounded up to whole blocks).
+    m: u32,
+    n: u32,
+    rows: u32,
+    total: u32,
+    // Where the source elements start, in words (keys).
+    src_base: u32,
+    // The stage (size of the sorted runs being merged) and the distance, for merge_global and
+    // merge_local; the block size, for the local kernels.
+    k: u32,
+    j: u32,
+    block: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read_write> index: array<u32>;
+@group(0) @binding(2) var<storage, read_write> key_hi: array<u32>;
+// The low words of f64 keys; a one-word placeholder otherwise.
+@group(0) @binding(3) var<storage, read_write> key_lo: array<u32>;
+@group(0) @binding(4) var<storage, read> src: array<u32>;
+
+var<workgroup> s_hi: array<u32, 512>;
+var<workgroup> s_lo: array<u32, 512>;
+var<workgroup> s_ix: array<u32, 512>;
+
+fn linear(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
+    return (wid.y * nwg.x + wid.x) * WG + lid;
+}
+
+fn wide() -> bool {
+    return DTYPE == 3u;
+}
+
+// The order-preserving key of a 32-bit float's bits.
+fn float_key(b: u32) -> u32 {
+    if ((b & 0x7fffffffu) > 0x7f800000u) {
+        return 0xffffffffu; // NaN, any sign or payload: last
+    }
+    if ((b & 0x7fffffffu) == 0u) {
+        return 0x80000000u; // -0.0 sorts as +0.0
+    }
+    return select(b | 0x80000000u, ~b, (b >> 31u) != 0u);
+}
+
+@compute @workgroup_size(WG)
+fn keys(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let e = linear(wid, nwg, lid);
+    if (e >= p.total) {
+        return;
+    }
+    let r = e / p.m;
+    let i = e % p.m;
+    if (i >= p.n || r >= p.rows) {
+        key_hi[e] = 0xffffffffu;
+        if (wide()) {
+            key_lo[e] = 0xffffffffu;
+        }
+        index[e] = 0xffffffffu;
+        return;
+    }
+    let at = r * p.n + i;
+    index[e] = i;
+    switch DTYPE {
+        case 0u: { key_hi[e] = src[p.src_base + at]; }
+        case 1u: { key_hi[e] = src[p.src_base + at] ^ 0x80000000u; }
+        case 2u: { key_hi[e] = float_key(src[p.src_base + at]); }
+        default: {
+            let lo = src[p.src_base + 2u * at];
+            let hi = src[p.src_base + 2u * at + 1u];
+            let mag = hi & 0x7fffffffu;
+            if (mag > 0x7ff00000u || (mag == 0x7ff00000u && lo != 0u)) {
+                key_hi[e] = 0xffffffffu; // NaN
+                key_lo[e] = 0xfffffffeu; // before the padding's 0xffffffff
+            } else if (mag == 0u && lo == 0u) {
+                key_hi[e] = 0x80000000u; // -0.0 as +0.0
+                key_lo[e] = 0u;
+            } else if ((hi >> 31u) != 0u) {
+                key_hi[e] = ~hi;
+                key_lo[e] = ~lo;
+            } else {
+                key_hi[e] = hi | 0x80000000u;
+                key_lo[e] = lo;
+            }
+        }
+    }
+}
+
+// (ah, al, ai) < (bh, bl, bi), lexicographically (the index makes every pair distinct).
+fn before(ah: u32, al: u32, ai: u32, bh: u32, bl: u32, bi: u32) -> bool {
+    if (ah != bh) {
+        return ah < bh;
+    }
+    if (wide() && al != bl) {
+        return al < bl;
+    }
+    return ai < bi;
+}
+
+// One compare-exchange in workgroup memory between slots a < b, ascending when `up`.
+fn exchange_local(a: u32, b: u32, up: bool) {
+    let first = before(s_hi[a], s_lo[a], s_ix[a], s_hi[b], s_lo[b], s_ix[b]);
+    if (first != up) {
+        let h = s_hi[a];
+        let l = s_lo[a];
+        let x = s_ix[a];
+        s_hi[a] = s_hi[b];
+        s_lo[a] = s_lo[b];
+        s_ix[a] = s_ix[b];
+        s_hi[b] = h;
+        s_lo[b] = l;
+        s_ix[b] = x;
+    }
+}
+
+fn load_block(base: u32, lid: u32) {
+    for (var t = lid; t < p.block; t += WG) {
+        s_hi[t] = key_hi[base + t];
+        s_lo[t] = select(0u, key_lo[base + t], wide());
+        s_ix[t] = index[base + t];
+    }
+    workgroupBarrier();
+}
+
+fn store_block(base: u32, lid: u32) {
+    workgroupBarrier();
+    for (var t = lid; t < p.block; t += WG) {
+        key_hi[base + t] = s_hi[t];
+        if (wide()) {
+            key_lo[base + t] = s_lo[t];
+        }
+        index[base + t] = s_ix[t];
+    }
+}
+
+// Steps of stage k at distances j = j0, j0/2, ..., 1 over the block starting at element `base`
+// (position `base % m` of its row). Thread `lid` handles the pairs lid, lid + WG, ...
+fn local_steps(base: u32, lid: u32, k: u32, j0: u32) {
+    for (var j = j0; j > 0u; j = j >> 1u) {
+        for (var q = lid; q < p.block / 2u; q += WG) {
+            let a = (q / j) * 2u * j + q % j;
+            let b = a + j;
+            let up = (((base + a) % p.m) & k) == 0u;
+            exchange_local(a, b, up);
+        }
+        workgroupBarrier();
+    }
+}
+
+@compute @workgroup_size(WG)
+fn sort_local(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let base = (wid.y * nwg.x + wid.x) * p.block;
+    if (base >= p.total) {
+        return;
+    }
+    load_block(base, lid);
+    for (var k = 2u; k <= min(p.block, p.m); k = k << 1u) {
+        local_steps(base, lid, k, k >> 1u);
+    }
+    store_block(base, lid);
+}
+
+@compute @workgroup_size(WG)
+fn merge_local(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let base = (wid.y * nwg.x + wid.x) * p.block;
+    if (base >= p.total) {
+        return;
+    }
+    load_block(base, lid);
+    local_steps(base, lid, p.k, p.block >> 1u);
+    store_block(base, lid);
+}
+
+@compute @workgroup_size(WG)
+fn merge_global(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let q = linear(wid, nwg, lid);
+    if (q >= p.total / 2u) {
+        return;
+    }
+    let a = (q / p.j) * 2u * p.j + q % p.j;
+    let b = a + p.j;
+    let up = ((a % p.m) & p.k) == 0u;
+    let al = select(0u, key_lo[a], wide());
+    let bl = select(0u, key_lo[b], wide());
+    let first = before(key_hi[a], al, index[a], key_hi[b], bl, index[b]);
+    if (first != up) {
+        let h = key_hi[a];
+        let x = index[a];
+        key_hi[a] = key_hi[b];
+        index[a] = index[b];
+        key_hi[b] = h;
+        index[b] = x;
+        if (wide()) {
+            key_lo[a] = bl;
+            key_lo[b] = al;
+        }
+    }
+}

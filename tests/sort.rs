@@ -1,0 +1,276 @@
+//! `sort` and `argsort` against a CPU reference written here (a stable sort by NumPy's order:
+//! NaN last, -0.0 equal to +0.0): random values with NaN, ±inf, ±0 and many duplicates, every
+//! dtype, every axis of a 3-d array, the flattened array, rows shorter and longer than a
+//! workgroup block, already sorted, reversed and all-equal input, sizes 0 and 1, views, and a
+//! 2^24-element array.
+
+mod common;
+
+use gpuarray::{Array, DType, Error};
+use std::cmp::Ordering;
+
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    }
+}
+
+/// NumPy's sort order for floats: NaN after everything, -0.0 == +0.0.
+fn order(a: f64, b: f64) -> Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => a.partial_cmp(&b).unwrap(),
+    }
+}
+
+/// The stable argsort of each lane of `x` (shape `shape`) along `axis`, and the sorted lanes, in
+/// `x`'s layout (the axis kept in place).
+fn reference(x: &[f64], shape: &[usize], axis: usize) -> (Vec<f64>, Vec<i32>) {
+    let outer: usize = shape[..axis].iter().product();
+    let n = shape[axis];
+    let inner: usize = shape[axis + 1..].iter().product();
+    let mut vals = vec![0.0; x.len()];
+    let mut idx = vec![0; x.len()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| (o * n + k) * inner + i;
+            let mut lane: Vec<usize> = (0..n).collect();
+            lane.sort_by(|&a, &b| order(x[at(a)], x[at(b)])); // stable
+            for (k, &src) in lane.iter().enumerate() {
+                vals[at(k)] = x[at(src)];
+                idx[at(k)] = src as i32;
+            }
+        }
+    }
+    (vals, idx)
+}
+
+/// Values with duplicates (16 distinct finite values), NaN, ±inf and both zeros.
+fn data(n: usize, seed: u64) -> Vec<f64> {
+    let mut next = xorshift(seed);
+    (0..n)
+        .map(|_| match next() % 20 {
+            0 => f64::NAN,
+            1 => f64::INFINITY,
+            2 => f64::NEG_INFINITY,
+            3 => -0.0,
+            4 => 0.0,
+            _ => (next() % 16) as f64 - 7.5,
+        })
+        .collect()
+}
+
+fn read_f64(a: &Array) -> Vec<f64> {
+    match a.dtype() {
+        DType::F64 => a.to_vec::<f64>().unwrap(),
+        DType::F32 => a
+            .to_vec::<f32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::F16 => a
+            .to_vec::<half::f16>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::I32 => a
+            .to_vec::<i32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::U32 => a
+            .to_vec::<u32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::Bool => a
+            .to_vec_bool()
+            .unwrap()
+            .into_iter()
+            .map(|b| b as u8 as f64)
+            .collect(),
+    }
+}
+
+fn same(got: &[f64], want: &[f64]) -> bool {
+    got.len() == want.len()
+        && got.iter().zip(want).all(|(g, w)| {
+            (g.is_nan() && w.is_nan()) || (g == w && g.is_sign_negative() == w.is_sign_negative())
+        })
+}
+
+/// Checks sort and argsort of `a` along every axis and flattened against the reference.
+fn check_all_axes(a: &Array, label: &str) {
+    let x = read_f64(a);
+    let shape = a.shape().to_vec();
+    for axis in 0..shape.len() {
+        let (vals, idx) = reference(&x, &shape, axis);
+        let got = a.argsort(Some(axis as isize)).unwrap();
+        assert_eq!(got.shape(), &shape[..]);
+        assert_eq!(
+            got.to_vec::<i32>().unwrap(),
+            idx,
+            "{label}: argsort axis {axis}"
+        );
+        let s = a.sort(Some(axis as isize)).unwrap();
+        assert_eq!(s.dtype(), a.dtype());
+        // Zeros compare equal: the stable order decides which sign comes first, as in NumPy.
+        assert!(same(&read_f64(&s), &vals), "{label}: sort axis {axis}");
+    }
+    let (vals, idx) = reference(&x, &[x.len()], 0);
+    assert_eq!(
+        a.argsort(None).unwrap().to_vec::<i32>().unwrap(),
+        idx,
+        "{label}: argsort None"
+    );
+    let flat = a.sort(None).unwrap();
+    assert_eq!(flat.shape(), &[x.len()]);
+    assert!(same(&read_f64(&flat), &vals), "{label}: sort None");
+}
+
+#[test]
+fn every_dtype_every_axis_against_a_stable_reference() {
+    let Some(dev) = common::device() else { return };
+    // Axis lengths below, at and above the 512-pair block (and not powers of two).
+    for (shape, seed) in [
+        (vec![3usize, 7, 5], 1u64),
+        (vec![2, 700, 3], 2),
+        (vec![1, 1, 1300], 3),
+    ] {
+        let n: usize = shape.iter().product();
+        let x = data(n, seed);
+        for dtype in DType::ALL {
+            if !dev.supports(dtype) {
+                println!("skipping {dtype:?}: the adapter lacks it");
+                continue;
+            }
+            let a = Array::from_slice(&dev, &x, &shape).unwrap();
+            let a = match dtype {
+                // Integers and bools: the finite values, as NumPy's astype would give them.
+                DType::I32 | DType::U32 | DType::Bool => {
+                    let finite: Vec<f64> = x
+                        .iter()
+                        .map(|v| {
+                            if v.is_finite() {
+                                v.abs().floor()
+                                    * if dtype == DType::I32 && *v < 0.0 {
+                                        -1.0
+                                    } else {
+                                        1.0
+                                    }
+                            } else {
+                                3.0
+                            }
+                        })
+                        .collect();
+                    Array::from_slice(&dev, &finite, &shape)
+                        .unwrap()
+                        .astype(dtype)
+                        .unwrap()
+                }
+                _ => a.astype(dtype).unwrap(),
+            };
+            check_all_axes(&a, &format!("{dtype:?} {shape:?}"));
+        }
+    }
+}
+
+#[test]
+fn stability_special_inputs_sizes_and_views() {
+    let Some(dev) = common::device() else { return };
+    // Many duplicates: argsort must keep equal elements in index order.
+    let dup: Vec<i32> = (0..5000).map(|i: i32| i * 7919 % 13).collect();
+    let a = Array::from_slice(&dev, &dup, &[dup.len()]).unwrap();
+    let idx = a.argsort(Some(-1)).unwrap().to_vec::<i32>().unwrap();
+    for w in idx.windows(2) {
+        let (p, q) = (w[0] as usize, w[1] as usize);
+        assert!(
+            dup[p] < dup[q] || (dup[p] == dup[q] && p < q),
+            "unstable at {p}, {q}"
+        );
+    }
+    // Sorted, reversed, all equal (argsort is the identity there, by stability).
+    let up: Vec<f32> = (0..3000).map(|i| i as f32 * 0.5 - 100.0).collect();
+    let down: Vec<f32> = up.iter().rev().copied().collect();
+    let eq = vec![4.25f32; 3000];
+    for (label, v) in [("sorted", &up), ("reversed", &down), ("equal", &eq)] {
+        let a = Array::from_slice(&dev, v, &[v.len()]).unwrap();
+        let mut want = v.clone();
+        want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert_eq!(
+            a.sort(Some(0)).unwrap().to_vec::<f32>().unwrap(),
+            want,
+            "{label}"
+        );
+    }
+    let a = Array::from_slice(&dev, &eq, &[eq.len()]).unwrap();
+    assert_eq!(
+        a.argsort(None).unwrap().to_vec::<i32>().unwrap(),
+        (0..3000).collect::<Vec<i32>>()
+    );
+    // Sizes 0 and 1, and a 0-d array (flattened: one element; along an axis: an error).
+    let empty = Array::zeros(&dev, &[3, 0], DType::F32).unwrap();
+    assert_eq!(empty.sort(Some(1)).unwrap().shape(), &[3, 0]);
+    assert_eq!(empty.argsort(Some(0)).unwrap().shape(), &[3, 0]);
+    let one = Array::from_slice(&dev, &[2.5f32, -1.0], &[2, 1]).unwrap();
+    assert_eq!(
+        one.sort(Some(1)).unwrap().to_vec::<f32>().unwrap(),
+        vec![2.5, -1.0]
+    );
+    assert_eq!(
+        one.argsort(Some(1)).unwrap().to_vec::<i32>().unwrap(),
+        vec![0, 0]
+    );
+    let scalar = Array::from_slice(&dev, &[7.0f32], &[]).unwrap();
+    assert_eq!(
+        scalar.sort(None).unwrap().to_vec::<f32>().unwrap(),
+        vec![7.0]
+    );
+    assert!(matches!(
+        scalar.sort(Some(-1)),
+        Err(Error::Axis { op: "sort", .. })
+    ));
+    // Views: a transposed and a reversed array sort as their values say.
+    let x = data(60, 9);
+    let base = Array::from_slice(&dev, &x, &[6, 10])
+        .unwrap()
+        .astype(DType::F32)
+        .unwrap();
+    check_all_axes(&base.transpose(&[1, 0]).unwrap(), "transposed");
+    let rev = base
+        .slice(&[
+            gpuarray::SliceArg::range(None, None, -1),
+            gpuarray::SliceArg::full(),
+        ])
+        .unwrap();
+    check_all_axes(&rev, "reversed rows");
+    // Bad axes name the op.
+    assert!(matches!(
+        base.argsort(Some(2)),
+        Err(Error::Axis { op: "argsort", .. })
+    ));
+}
+
+/// 2^24 f32 elements in one row: sixteen stages past the workgroup block.
+#[test]
+fn sorts_two_to_the_24_elements() {
+    let Some(dev) = common::device() else { return };
+    let n = 1usize << 24;
+    let mut next = xorshift(11);
+    let x: Vec<f32> = (0..n).map(|_| ((next() >> 40) as f32) - 8e6).collect();
+    let a = Array::from_slice(&dev, &x, &[n]).unwrap();
+    let got = a.sort(Some(-1)).unwrap().to_vec::<f32>().unwrap();
+    let mut want = x.clone();
+    want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    assert!(got == want, "sort of 2^24 f32 differs from the reference");
+}

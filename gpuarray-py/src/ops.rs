@@ -240,6 +240,25 @@ fn scan(py: Python<'_>, op: &str, a: &Bound<'_, PyArr>, axis: Option<isize>) -> 
     .map(PyArr::new)
 }
 
+/// `sort` (or `argsort` when `indices`) along `axis` (`None`: the flattened array).
+#[pyfunction]
+fn sort(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    axis: Option<isize>,
+    indices: bool,
+) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || {
+        if indices {
+            a.argsort(axis)
+        } else {
+            a.sort(axis)
+        }
+    })
+    .map(PyArr::new)
+}
+
 /// `numpy.isclose(a, b, rtol, atol, equal_nan)`, element-wise, as a bool array.
 #[pyfunction]
 fn isclose(
@@ -521,6 +540,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reduce, m)?)?;
     m.add_function(wrap_pyfunction!(var, m)?)?;
     m.add_function(wrap_pyfunction!(isclose, m)?)?;
+    m.add_function(wrap_pyfunction!(sort, m)?)?;
     m.add_function(wrap_pyfunction!(argreduce, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     m.add_function(wrap_pyfunction!(softmax, m)?)?;

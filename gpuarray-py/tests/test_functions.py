@@ -122,6 +122,9 @@ CASES = {
                (np.nanargmax, (FN,), dict(axis=0)), (np.nanargmin, (FN,), {}), (np.nanargmin, (I,), dict(axis=1))],
     "nanmean": [(np.nanmean, (FN,), dict(axis=1)), (np.nanvar, (FN,), dict(axis=0, ddof=1)),
                 (np.nanstd, (FN,), dict(axis=(1, 2))), (np.nanmean, (I,), {})],
+    "sort": [(np.sort, (FN,), {}), (np.sort, (I,), dict(axis=0)), (np.sort, (F,), dict(axis=None)),
+             (np.sort, (B,), dict(axis=1)), (np.argsort, (I % 3,), dict(axis=1, kind="stable")),
+             (np.argsort, (FN,), dict(axis=0, stable=True)), (np.argsort, (F,), dict(axis=None))],
     "isclose": [(np.isclose, (F, F + 1e-6), {}), (np.isclose, (FN, FN), dict(equal_nan=True)),
                 (np.isclose, (I, F), dict(rtol=0.5, atol=1.0))],
 }

@@ -23,14 +23,14 @@ from ._device import Device, device_info, get_device, synchronize
 from ._gpuarray import Profile
 from ._timing import BenchmarkResult, benchmark, profile
 from ._functions import (
-    all, allclose, any, arange, argmax, argmin, array_equal, array_equiv, astype, clip,
+    all, allclose, any, arange, argmax, argmin, argsort, array_equal, array_equiv, astype, clip,
     concatenate, copy, cumprod, cumsum, isclose, nanargmax, nanargmin, nancumsum, nanmax,
     nanmean, nanmin, nanprod, nanstd, nansum, nanvar,
     cumulative_prod, cumulative_sum, diagonal, dot, matrix_transpose, unstack, vecdot,
     einsum, einsum_path, empty, empty_like, expand_dims, eye, flip, full, full_like, hstack,
     identity, inner, kron, linspace, logsumexp, matmul, max, mean, min, moveaxis, ones,
     ones_like, outer, pad, prod, relu, sigmoid, softmax, ravel, ravel_multi_index, repeat, reshape, roll, round, split, squeeze, stack,
-    std, sum, swapaxes, take, tensordot, tile, trace, transpose, unravel_index, var, vdot,
+    sort, std, sum, swapaxes, take, tensordot, tile, trace, transpose, unravel_index, var, vdot,
     vstack, where, zeros, zeros_like,
 )
 from . import random  # noqa: E402

@@ -52,6 +52,8 @@ from ._nanfunctions import (  # noqa: F401
     allclose,
     array_equal,
     array_equiv,
+    sort,
+    argsort,
 )
 from ._linalg import (  # noqa: F401
     vecdot,

@@ -1,6 +1,6 @@
-"""NaN-aware reductions (nansum ... nancumsum) and whole-array comparisons (isclose, allclose,
-array_equal, array_equiv), each computed on the device by the Rust crate's functions of the
-same name, with NumPy's signatures and results.
+"""NaN-aware reductions (nansum ... nancumsum), whole-array comparisons (isclose, allclose,
+array_equal, array_equiv) and sorting (sort, argsort), each computed on the device by the Rust
+crate's functions of the same name, with NumPy's signatures and results.
 """
 
 from __future__ import annotations
@@ -156,6 +156,31 @@ def array_equiv(a1, a2):
     except ValueError:
         return False
     return builtins.bool((a1 == a2).all())
+
+
+def _sort_args(a, axis, kind, order):
+    a = _arr(a)
+    if order is not None:
+        raise NotImplementedError("gpuarray.sort: order= (structured arrays) is not supported")
+    if kind not in (None, "quicksort", "mergesort", "heapsort", "stable"):
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+    if axis is not None:
+        axis = _normalize_axes((operator.index(axis),), a.ndim)[0]
+    return a, axis
+
+
+@implements(np.sort)
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """Every kind gives the stable order (NumPy's values are the same for any kind)."""
+    a, axis = _sort_args(a, axis, kind, order)
+    return ndarray._wrap(_g.sort(a._a, axis, False))
+
+
+@implements(np.argsort)
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """Always stable: equal elements keep their order (NumPy's kind="stable")."""
+    a, axis = _sort_args(a, axis, kind, order)
+    return ndarray._wrap(_g.sort(a._a, axis, True))
 
 
 def _no_where(where, initial=None):

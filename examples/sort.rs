@@ -1,0 +1,104 @@
+//! Sorting and the NaN-aware reductions against NumPy in the same run: `sort` of 2^24 f32 (1-d)
+//! and of (4096, 4096) f32 along the last axis, `argsort` of 2^24 f32, and `nansum` of 2^26 f32
+//! with 10 % NaN, in millions of elements per second, beside `np.sort` (its default quicksort —
+//! introsort, or x86-simd-sort where NumPy has it — and `kind="stable"`), `np.argsort` and
+//! `np.nansum` on the same data. Each job is timed by `gpuarray::benchmark` (one warm-up, which
+//! also compiles, then 3 runs, each ended by a synchronisation); on lavapipe these are CPU figures.
+//!
+//! ```text
+//! cargo run --release --example sort
+//! ```
+
+use gpuarray::{Array, Axes, DType, Device};
+
+#[path = "support/numpy.rs"]
+mod numpy;
+#[path = "support/timing.rs"]
+mod timing;
+
+fn main() -> gpuarray::Result<()> {
+    let dev = Device::new()?;
+    println!("adapter: {}", dev.info());
+    let n = 1usize << 24;
+    // Uniform values in [-0.5, 0.5) from a linear congruential sequence.
+    let values = |count: usize| -> Vec<f32> {
+        let mut s: u64 = 12345;
+        (0..count)
+            .map(|_| {
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((s >> 40) as f32) / (1u64 << 24) as f32 - 0.5
+            })
+            .collect()
+    };
+    let x = Array::from_slice(&dev, &values(n), &[n])?;
+    let melem = |t: std::time::Duration, count: usize| count as f64 / t.as_secs_f64() / 1e6;
+    let t = timing::bench(&dev, "sort f32 2^24", 3, || x.sort(Some(-1)))?;
+    println!(
+        "sort f32 2^24 (1-d): {:.1} M elements/s ({:.0} ms)",
+        melem(t, n),
+        t.as_secs_f64() * 1e3
+    );
+    let m = x.reshape(&[4096, 4096])?;
+    let t = timing::bench(&dev, "sort f32 (4096, 4096) axis -1", 3, || {
+        m.sort(Some(-1))
+    })?;
+    println!(
+        "sort f32 (4096, 4096) along the last axis: {:.1} M elements/s ({:.0} ms)",
+        melem(t, n),
+        t.as_secs_f64() * 1e3
+    );
+    let t = timing::bench(&dev, "argsort f32 2^24", 3, || x.argsort(Some(-1)))?;
+    println!(
+        "argsort f32 2^24: {:.1} M elements/s ({:.0} ms)",
+        melem(t, n),
+        t.as_secs_f64() * 1e3
+    );
+    drop((x, m));
+    let big = 1usize << 26;
+    let v: Vec<f32> = values(big)
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| if i % 10 == 3 { f32::NAN } else { v })
+        .collect();
+    let y = Array::from_slice(&dev, &v, &[big])?;
+    let t = timing::bench(&dev, "nansum f32 2^26", 3, || y.nansum(Axes::All, false))?;
+    println!(
+        "nansum f32 2^26: {:.1} M elements/s ({:.1} GB/s read)",
+        melem(t, big),
+        4.0 * big as f64 / t.as_secs_f64() / 1e9
+    );
+    let check = y
+        .nansum(Axes::All, false)?
+        .astype(DType::F64)?
+        .item::<f64>()?;
+    println!("  (nansum = {check:.3})");
+    // NumPy draws the same distribution from its own generator (sorting speed does not depend on
+    // which uniform values they are).
+    let numpy = r#"
+import numpy as np, time
+rng = np.random.default_rng(1)
+def best(f, reps=3):
+    f(); return min((lambda t0: (f(), time.perf_counter() - t0)[1])(time.perf_counter()) for _ in range(reps))
+n = 1 << 24
+x = (rng.random(n, dtype=np.float32) - 0.5)
+m = x.reshape(4096, 4096)
+for label, f in [("sort f32 2^24 (1-d) quicksort", lambda: np.sort(x)),
+                 ("sort f32 2^24 (1-d) stable", lambda: np.sort(x, kind="stable")),
+                 ("sort f32 (4096, 4096) axis -1 quicksort", lambda: np.sort(m, axis=-1)),
+                 ("argsort f32 2^24 quicksort", lambda: np.argsort(x)),
+                 ("argsort f32 2^24 stable", lambda: np.argsort(x, kind="stable"))]:
+    t = best(f)
+    print(f"numpy {label}: {n / t / 1e6:.1f} M elements/s ({t * 1e3:.0f} ms)")
+y = rng.random(1 << 26, dtype=np.float32) - 0.5
+y[3::10] = np.nan
+t = best(lambda: np.nansum(y))
+print(f"numpy nansum f32 2^26: {y.size / t / 1e6:.1f} M elements/s ({4 * y.size / t / 1e9:.1f} GB/s read)")
+"#;
+    match numpy::inline(numpy) {
+        Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+        Err(why) => println!("numpy: (skipped: {why})"),
+    }
+    Ok(())
+}

@@ -85,4 +85,6 @@ pub use ops::elementwise::{
 };
 pub use ops::join::{concatenate, stack};
 pub use ops::linalg::matmul;
+#[cfg(not(target_arch = "wasm32"))]
+pub use ops::masks::extract;
 pub use ops::matmul::{MatmulKernel, MatmulTuning};

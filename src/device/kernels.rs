@@ -74,6 +74,9 @@ pub(crate) enum Kernel {
     /// Sorted rows' values or indices from the sorted indices (`shaders/sort_gather.wgsl`).
     /// Dtype: u32 (the words).
     SortGather,
+    /// Stream compaction by a mask's running count (`shaders/compact.wgsl`): the selected flat
+    /// indices or elements, in order. Dtype: u32 (the words).
+    Compact,
 }
 
 /// The entry points of `shaders/sort.wgsl`.
@@ -183,6 +186,7 @@ impl Kernel {
         v.extend([Kernel::Take, Kernel::Philox, Kernel::Philox64]);
         v.extend(SortPass::ALL.map(Kernel::Sort));
         v.push(Kernel::SortGather);
+        v.push(Kernel::Compact);
         v
     }
 
@@ -214,7 +218,8 @@ impl Kernel {
             | Kernel::Philox
             | Kernel::Philox64
             | Kernel::Sort(_)
-            | Kernel::SortGather => 0,
+            | Kernel::SortGather
+            | Kernel::Compact => 0,
         }
     }
 
@@ -293,6 +298,10 @@ impl Kernel {
             Kernel::SortGather => Spec {
                 constants: vec![("WG", DEFAULT_WG)],
                 ..row("sort_gather".into(), "main")
+            },
+            Kernel::Compact => Spec {
+                constants: vec![("WG", DEFAULT_WG)],
+                ..row("compact".into(), "main")
             },
         }
     }
@@ -388,6 +397,7 @@ impl Kernel {
             Kernel::Take => vec![include_str!("../../shaders/take.wgsl")],
             Kernel::Sort(_) => vec![include_str!("../../shaders/sort.wgsl")],
             Kernel::SortGather => vec![include_str!("../../shaders/sort_gather.wgsl")],
+            Kernel::Compact => vec![include_str!("../../shaders/compact.wgsl")],
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
             Kernel::Philox => vec![
                 include_str!("../../shaders/philox_u32.wgsl"),
@@ -473,7 +483,9 @@ impl Kernel {
             }
             Kernel::MatmulSgb(_) => vec![Variant::one(DType::F32)],
             Kernel::Take => ones(&mut dtypes.iter().copied()),
-            Kernel::Sort(_) | Kernel::SortGather => vec![Variant::one(DType::U32)],
+            Kernel::Sort(_) | Kernel::SortGather | Kernel::Compact => {
+                vec![Variant::one(DType::U32)]
+            }
             // Compiled on first use, per (dtype, distribution): compiling every combination at
             // start-up would add seconds to every device start on lavapipe.
             Kernel::Philox => ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool)),
@@ -592,7 +604,7 @@ impl Kernel {
             ),
             Kernel::MatmulSgb(_) => String::new(),
             Kernel::Take => format!("alias T = {};\n", v.a.wgsl()),
-            Kernel::Sort(_) | Kernel::SortGather => String::new(),
+            Kernel::Sort(_) | Kernel::SortGather | Kernel::Compact => String::new(),
             // F: the float type the wide (53-bit) distributions compute in.
             Kernel::Philox | Kernel::Philox64 => format!(
                 "alias T = {};\nalias F = {};\n",

@@ -12,10 +12,11 @@
 //! pairs at the 128 MiB default) and the input one binding; larger arrays are an `Err` naming the
 //! limit (arrays past one binding are not sorted yet).
 
+use super::array_binding;
 use crate::array::Array;
 use crate::device::blocks::grid;
 use crate::device::params::Params;
-use crate::device::{Binding, Kernel, PipelineKey, SortPass, Variant, Work};
+use crate::device::{Kernel, PipelineKey, SortPass, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;
@@ -111,21 +112,6 @@ struct Sorted {
     m: u64,
 }
 
-fn binding_of(a: &Array, elements: u64, elem_bytes: u64) -> Result<Binding<'_>> {
-    let buffer = a
-        .storage
-        .buffer()
-        .ok_or_else(|| Error::invalid("sort", "an empty buffer has no binding"))?;
-    let bytes = ((a.layout.offset as u64 + elements) * elem_bytes)
-        .next_multiple_of(4)
-        .min(a.storage.bytes());
-    Ok(Binding {
-        buffer,
-        offset: 0,
-        size: bytes,
-    })
-}
-
 fn sort_rows(
     op: &'static str,
     x: &Array,
@@ -190,15 +176,15 @@ fn sort_rows(
     };
     dev.guarded(op, || {
         let pairs = [
-            binding_of(&index, total, 4)?,
-            binding_of(&key_hi, total, 4)?,
-            binding_of(&key_lo, if wide { total } else { 1 }, 4)?,
+            array_binding(&index, total, 4)?,
+            array_binding(&key_hi, total, 4)?,
+            array_binding(&key_lo, if wide { total } else { 1 }, 4)?,
         ];
         let with_src = [
             pairs[0],
             pairs[1],
             pairs[2],
-            binding_of(x, rows * n, x.dtype().size_bytes())?,
+            array_binding(x, rows * n, x.dtype().size_bytes())?,
         ];
         let (gx, gy) = groups(total.div_ceil(256))?;
         dev.dispatch_grid(
@@ -277,9 +263,9 @@ fn finish(
     .ok_or_else(|| Error::overflow(op, format!("{count} elements")))?;
     dev.guarded(op, || {
         let binds = [
-            binding_of(&s.index, s.index.len() as u64, 4)?,
-            binding_of(x, count, x.dtype().size_bytes())?,
-            binding_of(&out, count, out.dtype().size_bytes())?,
+            array_binding(&s.index, s.index.len() as u64, 4)?,
+            array_binding(x, count, x.dtype().size_bytes())?,
+            array_binding(&out, count, out.dtype().size_bytes())?,
         ];
         dev.dispatch_grid(
             &key,

@@ -1,0 +1,396 @@
+//! Selecting by a mask: `nonzero`, `flatnonzero`, `argwhere`, `count_nonzero`, boolean-mask
+//! selection (`masked`, NumPy's `a[mask]`, and `extract`), `compress` and `masked_assign`
+//! (`a[mask] = value`, `numpy.putmask` with a scalar or broadcast array).
+//!
+//! Selection is stream compaction on the device (`shaders/compact.wgsl`): the mask's running
+//! count (the scan kernels) gives every selected element its place in the output, so the data
+//! never visits the host. Only the count itself is read back, to size the result (as CuPy and
+//! every GPU array library must: the shape depends on the data); `_async` versions await it.
+//! Elements are moved as 32-bit words (f64 as two, f16 through f32); the flattened input and its
+//! count must each fit one storage binding.
+
+use super::array_binding;
+use crate::array::Array;
+use crate::device::blocks::grid;
+use crate::device::params::Params;
+use crate::device::{Kernel, PipelineKey, Variant, Work};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::layout::Axes;
+use crate::ops::elementwise::{where_, Operand};
+
+/// What `compact` writes for each selected element.
+#[derive(Clone, Copy)]
+enum Take {
+    FlatIndex,
+    Word,
+    TwoWords,
+}
+
+impl Array {
+    /// `numpy.count_nonzero(a, axis)`: how many elements are true (non-zero; NaN counts) over
+    /// `axes`, as i32.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 1.5, f32::NAN, 0.0], &[2, 2])?;
+    /// assert_eq!(a.count_nonzero(1, false)?.to_vec::<i32>()?, vec![1, 1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn count_nonzero(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
+        self.astype(DType::Bool)?.sum(axes, keepdims)
+    }
+
+    /// The running count of this array's true elements in C order, flattened (i32).
+    fn selection_count(&self) -> Result<Array> {
+        self.astype(DType::Bool)?.reshape(&[-1])?.cumsum(None)
+    }
+
+    /// `numpy.flatnonzero`: the flat (C-order) indices of the true elements, as i32.
+    ///
+    /// Native only (it reads the count back); on wasm32 use [`Array::flatnonzero_async`].
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 0, -1], &[2, 2])?;
+    /// assert_eq!(a.flatnonzero()?.to_vec::<i32>()?, vec![1, 3]);
+    /// # Ok(()) }
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn flatnonzero(&self) -> Result<Array> {
+        let scan = self.selection_count()?;
+        let total = selected(&scan)?;
+        compact(
+            "flatnonzero",
+            None,
+            &scan,
+            total,
+            Take::FlatIndex,
+            DType::I32,
+        )
+    }
+
+    /// [`Array::flatnonzero`] for async callers (and wasm32).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 0, -1], &[4])?;
+    /// assert_eq!(a.flatnonzero_async().await?.to_vec_async::<i32>().await?, vec![1, 3]);
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn flatnonzero_async(&self) -> Result<Array> {
+        let scan = self.selection_count()?;
+        let total = selected_async(&scan).await?;
+        compact(
+            "flatnonzero",
+            None,
+            &scan,
+            total,
+            Take::FlatIndex,
+            DType::I32,
+        )
+    }
+
+    /// `numpy.nonzero`: one i32 index array per axis, the coordinates of the true elements in
+    /// C order. A 0-d array is an `Err`, as in NumPy 2.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 5, 0], &[2, 2])?;
+    /// let nz = a.nonzero()?;
+    /// assert_eq!(nz[0].to_vec::<i32>()?, vec![0, 1]);
+    /// assert_eq!(nz[1].to_vec::<i32>()?, vec![1, 0]);
+    /// # Ok(()) }
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn nonzero(&self) -> Result<Vec<Array>> {
+        if self.ndim() == 0 {
+            return Err(Error::invalid(
+                "nonzero",
+                "calling nonzero on a 0-d array is not allowed (use atleast_1d, as NumPy says)",
+            ));
+        }
+        let flat = self.flatnonzero()?;
+        coordinates(&flat, self.shape())
+    }
+
+    /// `numpy.argwhere`: the coordinates of the true elements as an i32 array of shape
+    /// (count, ndim).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 5, 0], &[2, 2])?;
+    /// assert_eq!(a.argwhere()?.to_vec::<i32>()?, vec![0, 1, 1, 0]);
+    /// # Ok(()) }
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn argwhere(&self) -> Result<Array> {
+        if self.ndim() == 0 {
+            let k = self.flatnonzero()?.len();
+            return Array::zeros(&self.device, &[k, 0], DType::I32);
+        }
+        let flat = self.flatnonzero()?;
+        let coords = coordinates(&flat, self.shape())?;
+        let refs: Vec<&Array> = coords.iter().collect();
+        crate::ops::join::stack(&refs, 1)
+    }
+
+    /// Boolean-mask selection, NumPy's `a[mask]`: the elements where `mask` (of this array's
+    /// shape; any dtype, true where non-zero) is true, in C order, 1-d.
+    ///
+    /// Native only (it reads the count back); on wasm32 use [`Array::masked_async`].
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, -2.0, 3.0, -4.0], &[2, 2])?;
+    /// assert_eq!(a.masked(&a.gt(0.0)?)?.to_vec::<f32>()?, vec![1.0, 3.0]);
+    /// # Ok(()) }
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn masked(&self, mask: &Array) -> Result<Array> {
+        let scan = self.mask_count("masked", mask)?;
+        let total = selected(&scan)?;
+        self.compact_values("masked", &scan, total)
+    }
+
+    /// [`Array::masked`] for async callers (and wasm32).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1i32, -2, 3], &[3])?;
+    /// let m = a.masked_async(&a.lt(0)?).await?;
+    /// assert_eq!(m.to_vec_async::<i32>().await?, vec![-2]);
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn masked_async(&self, mask: &Array) -> Result<Array> {
+        let scan = self.mask_count("masked", mask)?;
+        let total = selected_async(&scan).await?;
+        self.compact_values("masked", &scan, total)
+    }
+
+    fn mask_count(&self, op: &'static str, mask: &Array) -> Result<Array> {
+        self.same_device(op, mask)?;
+        if mask.shape() != self.shape() {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "boolean index of shape {:?} does not match the array's shape {:?}",
+                    mask.shape(),
+                    self.shape()
+                ),
+            ));
+        }
+        mask.selection_count()
+    }
+
+    /// The selected elements of this array (flattened in C order) by the running count `scan`.
+    fn compact_values(&self, op: &'static str, scan: &Array, total: usize) -> Result<Array> {
+        let flat = self.contiguous()?.reshape(&[-1])?;
+        match self.dtype {
+            DType::F16 => compact(
+                op,
+                Some(&flat.astype(DType::F32)?),
+                scan,
+                total,
+                Take::Word,
+                DType::F32,
+            )?
+            .astype(DType::F16),
+            DType::F64 => compact(op, Some(&flat), scan, total, Take::TwoWords, DType::F64),
+            d => compact(op, Some(&flat), scan, total, Take::Word, d),
+        }
+    }
+
+    /// `numpy.compress(condition, a, axis)`: the slices along `axis` (`None`: of the flattened
+    /// array) where the 1-d `condition` is true; a condition shorter than the axis selects
+    /// among its first entries only.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1i32, 2, 3, 4, 5, 6], &[3, 2])?;
+    /// let c = gpuarray::Array::from_bools(&dev, &[true, false, true], &[3])?;
+    /// assert_eq!(a.compress(&c, Some(0))?.to_vec::<i32>()?, vec![1, 2, 5, 6]);
+    /// # Ok(()) }
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn compress(&self, condition: &Array, axis: Option<isize>) -> Result<Array> {
+        let op = "compress";
+        self.same_device(op, condition)?;
+        if condition.ndim() != 1 {
+            return Err(Error::shape(
+                op,
+                format!("condition must be 1-d, got shape {:?}", condition.shape()),
+            ));
+        }
+        let (a, axis) = match axis {
+            None => (self.contiguous()?.reshape(&[-1])?, 0),
+            Some(ax) => (
+                self.clone(),
+                crate::layout::normalize_axis(op, ax, self.ndim())?,
+            ),
+        };
+        let len = a.shape()[axis];
+        let indices = condition.flatnonzero()?;
+        if !indices.is_empty() && indices.max(Axes::All, false)?.item::<i32>()? as usize >= len {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "condition selects index past the axis of length {len} (shape {:?})",
+                    a.shape()
+                ),
+            ));
+        }
+        a.take(&indices, Some(axis as isize))
+    }
+
+    /// `a[mask] = value` (`numpy.putmask` with a scalar or an array broadcast to this array's
+    /// shape): writes `value` where `mask` is true, in place (views write through).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, -2.0, 3.0], &[3])?;
+    /// a.masked_assign(&a.lt(0.0)?, 0.0)?;
+    /// assert_eq!(a.to_vec::<f32>()?, vec![1.0, 0.0, 3.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn masked_assign<'a>(&self, mask: &Array, value: impl Into<Operand<'a>>) -> Result<()> {
+        let op = "masked_assign";
+        self.same_device(op, mask)?;
+        let merged = where_(&mask.astype(DType::Bool)?, value, self)?;
+        if merged.shape() != self.shape() {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "mask and value broadcast to {:?}, not to the array's shape {:?}",
+                    merged.shape(),
+                    self.shape()
+                ),
+            ));
+        }
+        self.assign(&merged)
+    }
+}
+
+/// `numpy.extract(condition, arr)`: `arr`'s elements where `condition` (of its shape) is true,
+/// flattened ([`Array::masked`]).
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::from_slice(&dev, &[5i32, 6, 7], &[3])?;
+/// let c = gpuarray::Array::from_slice(&dev, &[1i32, 0, 2], &[3])?;
+/// assert_eq!(gpuarray::extract(&c, &a)?.to_vec::<i32>()?, vec![5, 7]);
+/// # Ok(()) }
+/// ```
+#[cfg(not(target_arch = "wasm32"))]
+pub fn extract(condition: &Array, arr: &Array) -> Result<Array> {
+    arr.masked(condition)
+}
+
+/// How many elements a running count selects (its last value; 0 for an empty count).
+#[cfg(not(target_arch = "wasm32"))]
+fn selected(scan: &Array) -> Result<usize> {
+    if scan.is_empty() {
+        return Ok(0);
+    }
+    let last = scan
+        .reshape(&[-1])?
+        .slice(&[crate::layout::SliceArg::Index(-1)])?;
+    Ok(last.item::<i32>()? as usize)
+}
+
+async fn selected_async(scan: &Array) -> Result<usize> {
+    if scan.is_empty() {
+        return Ok(0);
+    }
+    let last = scan
+        .reshape(&[-1])?
+        .slice(&[crate::layout::SliceArg::Index(-1)])?;
+    Ok(last.item_async::<i32>().await? as usize)
+}
+
+/// The coordinates (one i32 array per axis of `shape`) of C-order flat indices.
+fn coordinates(flat: &Array, shape: &[usize]) -> Result<Vec<Array>> {
+    let mut stride: usize = shape.iter().product();
+    shape
+        .iter()
+        .map(|&n| {
+            stride /= n.max(1);
+            flat.floor_divide(stride.max(1) as f64)?
+                .remainder(n.max(1) as f64)
+        })
+        .collect()
+}
+
+/// The `total` selected entries of the flattened `src` (or their flat indices) by the running
+/// count `scan`, into a fresh 1-d array of `dtype`.
+fn compact(
+    op: &'static str,
+    src: Option<&Array>,
+    scan: &Array,
+    total: usize,
+    take: Take,
+    dtype: DType,
+) -> Result<Array> {
+    let device = scan.device();
+    let out = Array::empty(op, device, &[total], dtype)?;
+    let count = scan.len() as u64;
+    if total == 0 || count == 0 {
+        return Ok(out);
+    }
+    let dev = &device.inner;
+    let max_binding = dev.block_limits().max_binding;
+    let words = match take {
+        Take::TwoWords => 2,
+        _ => 1,
+    };
+    if (scan.layout.offset as u64 + count) * 4 > max_binding || count * 4 * words > max_binding {
+        return Err(Error::TooLarge {
+            op,
+            requested: count * 4 * words,
+            max: max_binding,
+            what: "mask selection (the flattened array in one storage binding)",
+        });
+    }
+    let src = src.unwrap_or(scan);
+    let word_offset = src.layout.offset as u64 * src.dtype().size_bytes() / 4;
+    let mut p = Params::default();
+    p.u32(count as u32)
+        .u32(scan.layout.offset as u32)
+        .u32(word_offset as u32);
+    let mode = match take {
+        Take::FlatIndex => 0,
+        Take::Word => 1,
+        Take::TwoWords => 2,
+    };
+    let key = PipelineKey::new(Kernel::Compact, Variant::one(DType::U32)).with("MODE", mode);
+    let (gx, gy) = grid(
+        count.div_ceil(256),
+        dev.limits.max_compute_workgroups_per_dimension,
+    )
+    .ok_or_else(|| Error::overflow(op, format!("{count} elements")))?;
+    dev.guarded(op, || {
+        let binds = [
+            array_binding(scan, count, 4)?,
+            array_binding(src, count, src.dtype().size_bytes())?,
+            array_binding(&out, total as u64, out.dtype().size_bytes())?,
+        ];
+        dev.dispatch_grid(
+            &key,
+            p.bytes(),
+            &binds,
+            (gx, gy, 1),
+            Work::moves(format!("{op}: {total} of {count}")),
+        )
+    })?;
+    Ok(out)
+}

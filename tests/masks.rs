@@ -1,0 +1,238 @@
+//! Mask selection and the nonzero family against CPU references written here: every dtype,
+//! NaN counted as true, views (transposed), sizes 0 and 1, 0-d arrays, masks of the wrong shape,
+//! and a 2^22-element selection.
+
+mod common;
+
+use gpuarray::{Array, DType, Error};
+
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    }
+}
+
+fn values(n: usize, seed: u64) -> Vec<f64> {
+    let mut next = xorshift(seed);
+    (0..n)
+        .map(|_| match next() % 6 {
+            0 | 1 => 0.0,
+            2 => f64::NAN,
+            _ => (next() % 50) as f64 - 20.0,
+        })
+        .collect()
+}
+
+fn truthy(v: f64) -> bool {
+    v != 0.0 || v.is_nan()
+}
+
+fn read(a: &Array) -> Vec<f64> {
+    let a = if a.dtype() == DType::Bool {
+        a.astype(DType::I32).unwrap()
+    } else {
+        a.clone()
+    };
+    match a.dtype() {
+        DType::F64 => a.to_vec::<f64>().unwrap(),
+        DType::I32 => a
+            .to_vec::<i32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        DType::U32 => a
+            .to_vec::<u32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        _ => a
+            .astype(DType::F32)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+    }
+}
+
+fn same(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
+}
+
+#[test]
+fn selections_match_the_reference_for_every_dtype() {
+    let Some(dev) = common::device() else { return };
+    let shape = [4usize, 7, 3];
+    let x = values(84, 5);
+    let m = values(84, 6);
+    for dtype in DType::ALL {
+        if !dev.supports(dtype) {
+            println!("skipping {dtype:?}: the adapter lacks it");
+            continue;
+        }
+        let src: Vec<f64> = if dtype.is_float() {
+            x.clone()
+        } else {
+            x.iter()
+                .map(|v| if v.is_nan() { 1.0 } else { v.abs() })
+                .collect()
+        };
+        let a = Array::from_slice(&dev, &src, &shape)
+            .unwrap()
+            .astype(dtype)
+            .unwrap();
+        let held = read(&a);
+        let mask = Array::from_slice(&dev, &m, &shape).unwrap();
+        // a[mask]
+        let want: Vec<f64> = held
+            .iter()
+            .zip(&m)
+            .filter(|(_, &k)| truthy(k))
+            .map(|(v, _)| *v)
+            .collect();
+        let got = a.masked(&mask).unwrap();
+        assert_eq!(got.dtype(), dtype);
+        assert!(same(&read(&got), &want), "{dtype:?} masked");
+        // flatnonzero, nonzero, argwhere, count_nonzero of the array itself.
+        let flat: Vec<i32> = (0..held.len())
+            .filter(|&i| truthy(held[i]))
+            .map(|i| i as i32)
+            .collect();
+        assert_eq!(
+            a.flatnonzero().unwrap().to_vec::<i32>().unwrap(),
+            flat,
+            "{dtype:?} flatnonzero"
+        );
+        let nz = a.nonzero().unwrap();
+        assert_eq!(nz.len(), 3);
+        let coords: Vec<[i32; 3]> = flat.iter().map(|&f| [f / 21, f / 3 % 7, f % 3]).collect();
+        for d in 0..3 {
+            let want: Vec<i32> = coords.iter().map(|c| c[d]).collect();
+            assert_eq!(
+                nz[d].to_vec::<i32>().unwrap(),
+                want,
+                "{dtype:?} nonzero axis {d}"
+            );
+        }
+        let aw = a.argwhere().unwrap();
+        assert_eq!(aw.shape(), &[flat.len(), 3]);
+        assert_eq!(aw.to_vec::<i32>().unwrap(), coords.concat());
+        let per_row: Vec<i32> = (0..4)
+            .map(|r| (0..21).filter(|&k| truthy(held[r * 21 + k])).count() as i32)
+            .collect();
+        assert_eq!(
+            a.count_nonzero([1, 2], false)
+                .unwrap()
+                .to_vec::<i32>()
+                .unwrap(),
+            per_row
+        );
+    }
+}
+
+#[test]
+fn views_empty_and_bad_masks() {
+    let Some(dev) = common::device() else { return };
+    let x: Vec<f32> = (0..12).map(|i| i as f32 - 5.0).collect();
+    let a = Array::from_slice(&dev, &x, &[3, 4]).unwrap();
+    let t = a.transpose(&[1, 0]).unwrap();
+    // The transposed view in C order: columns of `a`.
+    let tv: Vec<f32> = (0..4)
+        .flat_map(|c| (0..3).map(move |r| (r * 4 + c) as f32 - 5.0))
+        .collect();
+    let got = t
+        .masked(&t.gt(0.0).unwrap())
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap();
+    assert_eq!(
+        got,
+        tv.iter()
+            .copied()
+            .filter(|v| *v > 0.0)
+            .collect::<Vec<f32>>()
+    );
+    // Nothing selected, everything selected, and an empty array.
+    assert_eq!(a.masked(&a.gt(100.0).unwrap()).unwrap().shape(), &[0]);
+    assert_eq!(
+        a.masked(&a.gt(-100.0).unwrap())
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        x
+    );
+    let empty = Array::zeros(&dev, &[0, 3], DType::F32).unwrap();
+    assert_eq!(empty.flatnonzero().unwrap().shape(), &[0]);
+    assert_eq!(empty.nonzero().unwrap()[1].shape(), &[0]);
+    // A 0-d array: nonzero refuses (NumPy 2), argwhere gives (count, 0).
+    let s = Array::from_slice(&dev, &[3.0f32], &[]).unwrap();
+    assert!(matches!(
+        s.nonzero(),
+        Err(Error::InvalidArgument { op: "nonzero", .. })
+    ));
+    assert_eq!(s.argwhere().unwrap().shape(), &[1, 0]);
+    // Wrong mask shape, compress and its bounds.
+    let bad = Array::from_bools(&dev, &[true, false], &[2]).unwrap();
+    assert!(matches!(
+        a.masked(&bad),
+        Err(Error::Shape { op: "masked", .. })
+    ));
+    let c = Array::from_bools(&dev, &[false, true, true], &[3]).unwrap();
+    assert_eq!(
+        a.compress(&c, Some(0)).unwrap().to_vec::<f32>().unwrap(),
+        x[4..].to_vec()
+    );
+    assert_eq!(
+        a.compress(&c, Some(1)).unwrap().to_vec::<f32>().unwrap(),
+        vec![-4.0, -3.0, 0.0, 1.0, 4.0, 5.0]
+    );
+    assert_eq!(
+        a.compress(&c, None).unwrap().to_vec::<f32>().unwrap(),
+        vec![-4.0, -3.0]
+    );
+    let long = Array::from_bools(&dev, &[false, false, false, false, true], &[5]).unwrap();
+    assert!(matches!(
+        a.compress(&long, Some(0)),
+        Err(Error::InvalidArgument { op: "compress", .. })
+    ));
+    assert_eq!(
+        gpuarray::extract(&a.lt(-3.0).unwrap(), &a)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        vec![-5.0, -4.0]
+    );
+    // masked_assign writes through a view; a value that does not broadcast is an error.
+    let b = a.astype(DType::F32).unwrap();
+    let col = b.transpose(&[1, 0]).unwrap();
+    col.masked_assign(&col.lt(0.0).unwrap(), 9.0).unwrap();
+    let want: Vec<f32> = x.iter().map(|&v| if v < 0.0 { 9.0 } else { v }).collect();
+    assert_eq!(b.to_vec::<f32>().unwrap(), want);
+    let wide = Array::zeros(&dev, &[3, 4, 2], DType::F32).unwrap();
+    assert!(matches!(
+        b.masked_assign(&b.gt(0.0).unwrap(), &wide),
+        Err(Error::Shape { .. })
+    ));
+}
+
+#[test]
+fn a_large_selection() {
+    let Some(dev) = common::device() else { return };
+    let n = 1usize << 22;
+    let x: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2654435761)).collect();
+    let a = Array::from_slice(&dev, &x, &[n]).unwrap();
+    let mask = a.remainder(3.0).unwrap().eq(0.0).unwrap();
+    let got = a.masked(&mask).unwrap().to_vec::<u32>().unwrap();
+    let want: Vec<u32> = x.iter().copied().filter(|v| v % 3 == 0).collect();
+    assert!(got == want, "{} selected, want {}", got.len(), want.len());
+}

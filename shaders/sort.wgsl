@@ -4,11 +4,10 @@
 // sorted row by row, every row in the same launches (the network never pairs two rows: partners
 // differ in a bit below m).
 //
-// Keys are 32-bit words that order as the values do (NumPy's order): floats with their sign bit
-// flipped (negatives complemented), -0.0 as +0.0 (equal, as NumPy compares them) and every NaN as
-// 0xffffffff (last, after +inf); i32 with the sign bit flipped; u32 as they are. f64 takes two
-// words (WIDE), compared high word first. Padding is key 0xffffffff with index 0xffffffff, after
-// every real element, NaN included. f16 and bool arrays are sorted as f32/u32 by the host.
+// Keys order as the values do (`sort_keys.wgsl`, joined before this file: NaN last, -0.0 equal
+// to +0.0); f64 keys take two words, compared high word first. Padding is key 0xffffffff (both
+// words) with index 0xffffffff, after every real element, NaN included. f16 and bool arrays are
+// sorted as f32/u32 by the host.
 //
 // The arrays hold `total` pairs: rows x m rounded up to whole blocks of 2 WG (the extra pairs
 // are padding too). Entry points, over one thread per element or pair or one workgroup per
@@ -23,8 +22,6 @@
 // src): the host binds the first three, or all four for `keys`.
 
 override WG: u32 = 256u;
-// 0: u32, 1: i32, 2: f32 (one word per element); 3: f64 (two words, low then high).
-override DTYPE: u32 = 0u;
 
 struct Params {
     // The row's padded length m (a power of two), its real length n, the number of rows, and
@@ -57,21 +54,6 @@ fn linear(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
     return (wid.y * nwg.x + wid.x) * WG + lid;
 }
 
-fn wide() -> bool {
-    return DTYPE == 3u;
-}
-
-// The order-preserving key of a 32-bit float's bits.
-fn float_key(b: u32) -> u32 {
-    if ((b & 0x7fffffffu) > 0x7f800000u) {
-        return 0xffffffffu; // NaN, any sign or payload: last
-    }
-    if ((b & 0x7fffffffu) == 0u) {
-        return 0x80000000u; // -0.0 sorts as +0.0
-    }
-    return select(b | 0x80000000u, ~b, (b >> 31u) != 0u);
-}
-
 @compute @workgroup_size(WG)
 fn keys(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -94,28 +76,12 @@ fn keys(
     }
     let at = r * p.n + i;
     index[e] = i;
-    switch DTYPE {
-        case 0u: { key_hi[e] = src[p.src_base + at]; }
-        case 1u: { key_hi[e] = src[p.src_base + at] ^ 0x80000000u; }
-        case 2u: { key_hi[e] = float_key(src[p.src_base + at]); }
-        default: {
-            let lo = src[p.src_base + 2u * at];
-            let hi = src[p.src_base + 2u * at + 1u];
-            let mag = hi & 0x7fffffffu;
-            if (mag > 0x7ff00000u || (mag == 0x7ff00000u && lo != 0u)) {
-                key_hi[e] = 0xffffffffu; // NaN
-                key_lo[e] = 0xfffffffeu; // before the padding's 0xffffffff
-            } else if (mag == 0u && lo == 0u) {
-                key_hi[e] = 0x80000000u; // -0.0 as +0.0
-                key_lo[e] = 0u;
-            } else if ((hi >> 31u) != 0u) {
-                key_hi[e] = ~hi;
-                key_lo[e] = ~lo;
-            } else {
-                key_hi[e] = hi | 0x80000000u;
-                key_lo[e] = lo;
-            }
-        }
+    if (wide()) {
+        let k = key64(src[p.src_base + 2u * at], src[p.src_base + 2u * at + 1u]);
+        key_hi[e] = k.x;
+        key_lo[e] = k.y;
+    } else {
+        key_hi[e] = key32(src[p.src_base + at]);
     }
 }
 

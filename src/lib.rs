@@ -88,3 +88,4 @@ pub use ops::linalg::matmul;
 #[cfg(not(target_arch = "wasm32"))]
 pub use ops::masks::extract;
 pub use ops::matmul::{MatmulKernel, MatmulTuning};
+pub use ops::search::Side;

@@ -274,3 +274,97 @@ fn sorts_two_to_the_24_elements() {
     want.sort_by(|a, b| a.partial_cmp(b).unwrap());
     assert!(got == want, "sort of 2^24 f32 differs from the reference");
 }
+
+/// NumPy's searchsorted on a sorted array: the first index whose element is not before the
+/// query (left) or is after it (right), in the sort order (NaN last, -0.0 == +0.0).
+fn search_reference(a: &[f64], q: f64, right: bool) -> i32 {
+    a.iter()
+        .position(|&x| {
+            let o = order(x, q);
+            if right {
+                o == Ordering::Greater
+            } else {
+                o != Ordering::Less
+            }
+        })
+        .unwrap_or(a.len()) as i32
+}
+
+#[test]
+fn searchsorted_matches_numpy_for_every_dtype_and_side() {
+    let Some(dev) = common::device() else { return };
+    let x = data(3000, 21);
+    let queries = data(700, 22);
+    for dtype in DType::ALL {
+        if !dev.supports(dtype) {
+            println!("skipping {dtype:?}: the adapter lacks it");
+            continue;
+        }
+        let cast = |v: &[f64]| -> Vec<f64> {
+            match dtype {
+                DType::I32 => v
+                    .iter()
+                    .map(|x| if x.is_finite() { x.trunc() } else { 5.0 })
+                    .collect(),
+                DType::U32 | DType::Bool => v
+                    .iter()
+                    .map(|x| if x.is_finite() { x.abs().trunc() } else { 5.0 })
+                    .collect(),
+                _ => v.to_vec(),
+            }
+        };
+        let a = Array::from_slice(&dev, &cast(&x), &[x.len()])
+            .unwrap()
+            .astype(dtype)
+            .unwrap()
+            .sort(None)
+            .unwrap();
+        let q = Array::from_slice(&dev, &cast(&queries), &[7, 100])
+            .unwrap()
+            .astype(dtype)
+            .unwrap();
+        let (held, qs) = (read_f64(&a), read_f64(&q));
+        for (side, right) in [(gpuarray::Side::Left, false), (gpuarray::Side::Right, true)] {
+            let got = a.searchsorted(&q, side).unwrap();
+            assert_eq!(got.shape(), &[7, 100]);
+            let want: Vec<i32> = qs
+                .iter()
+                .map(|&v| search_reference(&held, v, right))
+                .collect();
+            assert_eq!(got.to_vec::<i32>().unwrap(), want, "{dtype:?} {side:?}");
+        }
+    }
+    // Mixed dtypes compare as floats; an empty array or no queries; a 2-d array is refused.
+    let a = Array::from_slice(&dev, &[1i32, 3, 5], &[3]).unwrap();
+    let q = Array::from_slice(&dev, &[2.5f32, 5.0, -1.0], &[3]).unwrap();
+    assert_eq!(
+        a.searchsorted(&q, gpuarray::Side::Left)
+            .unwrap()
+            .to_vec::<i32>()
+            .unwrap(),
+        vec![1, 2, 0]
+    );
+    let empty = Array::zeros(&dev, &[0], DType::F32).unwrap();
+    assert_eq!(
+        empty
+            .searchsorted(&q, gpuarray::Side::Right)
+            .unwrap()
+            .to_vec::<i32>()
+            .unwrap(),
+        vec![0, 0, 0]
+    );
+    assert_eq!(
+        q.searchsorted(&empty, gpuarray::Side::Left)
+            .unwrap()
+            .shape(),
+        &[0]
+    );
+    let m = Array::zeros(&dev, &[2, 2], DType::F32).unwrap();
+    assert!(matches!(
+        m.searchsorted(&q, gpuarray::Side::Left),
+        Err(Error::Shape {
+            op: "searchsorted",
+            ..
+        })
+    ));
+}

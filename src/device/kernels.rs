@@ -77,6 +77,9 @@ pub(crate) enum Kernel {
     /// Stream compaction by a mask's running count (`shaders/compact.wgsl`): the selected flat
     /// indices or elements, in order. Dtype: u32 (the words).
     Compact,
+    /// Binary search of sorted 1-d arrays (`shaders/searchsorted.wgsl`), over the key words of
+    /// `DTYPE`. Dtype: u32 (the words).
+    SearchSorted,
 }
 
 /// The entry points of `shaders/sort.wgsl`.
@@ -187,6 +190,7 @@ impl Kernel {
         v.extend(SortPass::ALL.map(Kernel::Sort));
         v.push(Kernel::SortGather);
         v.push(Kernel::Compact);
+        v.push(Kernel::SearchSorted);
         v
     }
 
@@ -219,7 +223,8 @@ impl Kernel {
             | Kernel::Philox64
             | Kernel::Sort(_)
             | Kernel::SortGather
-            | Kernel::Compact => 0,
+            | Kernel::Compact
+            | Kernel::SearchSorted => 0,
         }
     }
 
@@ -302,6 +307,10 @@ impl Kernel {
             Kernel::Compact => Spec {
                 constants: vec![("WG", DEFAULT_WG)],
                 ..row("compact".into(), "main")
+            },
+            Kernel::SearchSorted => Spec {
+                constants: vec![("WG", DEFAULT_WG)],
+                ..row("searchsorted".into(), "main")
             },
         }
     }
@@ -395,7 +404,14 @@ impl Kernel {
             // Generated with its one entry point (see `wgsl`).
             Kernel::MatmulSgb(_) => vec![],
             Kernel::Take => vec![include_str!("../../shaders/take.wgsl")],
-            Kernel::Sort(_) => vec![include_str!("../../shaders/sort.wgsl")],
+            Kernel::Sort(_) => vec![
+                include_str!("../../shaders/sort_keys.wgsl"),
+                include_str!("../../shaders/sort.wgsl"),
+            ],
+            Kernel::SearchSorted => vec![
+                include_str!("../../shaders/sort_keys.wgsl"),
+                include_str!("../../shaders/searchsorted.wgsl"),
+            ],
             Kernel::SortGather => vec![include_str!("../../shaders/sort_gather.wgsl")],
             Kernel::Compact => vec![include_str!("../../shaders/compact.wgsl")],
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
@@ -483,7 +499,7 @@ impl Kernel {
             }
             Kernel::MatmulSgb(_) => vec![Variant::one(DType::F32)],
             Kernel::Take => ones(&mut dtypes.iter().copied()),
-            Kernel::Sort(_) | Kernel::SortGather | Kernel::Compact => {
+            Kernel::Sort(_) | Kernel::SortGather | Kernel::Compact | Kernel::SearchSorted => {
                 vec![Variant::one(DType::U32)]
             }
             // Compiled on first use, per (dtype, distribution): compiling every combination at
@@ -604,7 +620,9 @@ impl Kernel {
             ),
             Kernel::MatmulSgb(_) => String::new(),
             Kernel::Take => format!("alias T = {};\n", v.a.wgsl()),
-            Kernel::Sort(_) | Kernel::SortGather | Kernel::Compact => String::new(),
+            Kernel::Sort(_) | Kernel::SortGather | Kernel::Compact | Kernel::SearchSorted => {
+                String::new()
+            }
             // F: the float type the wide (53-bit) distributions compute in.
             Kernel::Philox | Kernel::Philox64 => format!(
                 "alias T = {};\nalias F = {};\n",

@@ -12,7 +12,7 @@ use crate::layout::Axes;
 impl Array {
     /// The dtype both operands are compared in: the float dtype NumPy's `result_type(a, b, 1.0)`
     /// would give, within what the device supports.
-    fn closeness_dtype(&self, other: &Array) -> DType {
+    pub(crate) fn closeness_dtype(&self, other: &Array) -> DType {
         let float = |d: DType| d.is_float();
         if float(self.dtype) && self.dtype == other.dtype {
             return self.dtype;

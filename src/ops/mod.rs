@@ -12,6 +12,7 @@ pub(crate) mod masks;
 pub(crate) mod matmul;
 pub(crate) mod reduce;
 pub(crate) mod scan;
+pub(crate) mod search;
 mod sort;
 
 /// The binding of `a`'s buffer from its start through its first `elements` elements past its

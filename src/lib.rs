@@ -89,3 +89,5 @@ pub use ops::linalg::matmul;
 pub use ops::masks::extract;
 pub use ops::matmul::{MatmulKernel, MatmulTuning};
 pub use ops::search::Side;
+#[cfg(not(target_arch = "wasm32"))]
+pub use ops::unique::Unique;

@@ -368,3 +368,91 @@ fn searchsorted_matches_numpy_for_every_dtype_and_side() {
         })
     ));
 }
+
+#[test]
+fn unique_and_unique_all_match_numpy() {
+    let Some(dev) = common::device() else { return };
+    let x = data(2000, 31);
+    for dtype in [DType::F32, DType::I32, DType::F64] {
+        if !dev.supports(dtype) {
+            println!("skipping {dtype:?}: the adapter lacks it");
+            continue;
+        }
+        let src: Vec<f64> = if dtype == DType::I32 {
+            x.iter()
+                .map(|v| if v.is_finite() { v.trunc() } else { 9.0 })
+                .collect()
+        } else {
+            x.clone()
+        };
+        let a = Array::from_slice(&dev, &src, &[40, 50])
+            .unwrap()
+            .astype(dtype)
+            .unwrap();
+        let held = read_f64(&a);
+        // The reference: distinct values in sort order (NaNs as one, -0.0 == +0.0, the first
+        // occurrence's sign kept), first indices, inverse and counts.
+        let mut perm: Vec<usize> = (0..held.len()).collect();
+        perm.sort_by(|&p, &q| order(held[p], held[q]));
+        let mut values = Vec::new();
+        let mut first = Vec::new();
+        let mut counts: Vec<i32> = Vec::new();
+        let mut inverse = vec![0i32; held.len()];
+        for &i in &perm {
+            let v = held[i];
+            if values
+                .last()
+                .is_none_or(|&l: &f64| order(l, v) != Ordering::Equal)
+            {
+                values.push(v);
+                first.push(i as i32);
+                counts.push(0);
+            }
+            *counts.last_mut().unwrap() += 1;
+            inverse[i] = values.len() as i32 - 1;
+        }
+        assert!(
+            same(&read_f64(&a.unique().unwrap()), &values),
+            "{dtype:?} unique"
+        );
+        let u = a.unique_all().unwrap();
+        assert!(same(&read_f64(&u.values), &values), "{dtype:?} values");
+        assert_eq!(
+            u.indices.to_vec::<i32>().unwrap(),
+            first,
+            "{dtype:?} indices"
+        );
+        assert_eq!(
+            u.counts.to_vec::<i32>().unwrap(),
+            counts,
+            "{dtype:?} counts"
+        );
+        assert_eq!(u.inverse.shape(), &[40, 50]);
+        assert_eq!(
+            u.inverse.to_vec::<i32>().unwrap(),
+            inverse,
+            "{dtype:?} inverse"
+        );
+        // The inverse reconstructs the input.
+        let back = u
+            .values
+            .take(&u.inverse.reshape(&[-1]).unwrap(), Some(0))
+            .unwrap();
+        let rebuilt = read_f64(&back);
+        assert!(rebuilt
+            .iter()
+            .zip(&held)
+            .all(|(r, h)| r == h || (r.is_nan() && h.is_nan())));
+    }
+    let empty = Array::zeros(&dev, &[0], DType::F32).unwrap();
+    let u = empty.unique_all().unwrap();
+    assert_eq!(
+        (
+            u.values.len(),
+            u.indices.len(),
+            u.counts.len(),
+            u.inverse.len()
+        ),
+        (0, 0, 0, 0)
+    );
+}

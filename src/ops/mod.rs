@@ -14,6 +14,8 @@ pub(crate) mod reduce;
 pub(crate) mod scan;
 pub(crate) mod search;
 mod sort;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod unique;
 
 /// The binding of `a`'s buffer from its start through its first `elements` elements past its
 /// offset (kernels that take the offset as a parameter; at most the buffer).

@@ -1,0 +1,101 @@
+//! `unique` and `unique_all` (NumPy's `unique` with `return_index`, `return_inverse` and
+//! `return_counts`; the array API's `unique_all`), composed from the sort, the mask selection
+//! and `take`: the flattened array is argsorted (stably), each run of equal sorted values is
+//! marked where it starts (NaNs count as one value, as NumPy 2's `equal_nan=True`), and the
+//! starts are compacted. Native only: the number of distinct values is read back.
+
+use crate::array::Array;
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::layout::SliceArg;
+use crate::ops::join::concatenate;
+
+/// The four results of [`Array::unique_all`].
+#[derive(Debug, Clone)]
+pub struct Unique {
+    /// The distinct values, sorted (NaN last, once).
+    pub values: Array,
+    /// The flat index of each value's first occurrence in the input (i32).
+    pub indices: Array,
+    /// For every input element, the position of its value in `values` (i32, the input's shape).
+    pub inverse: Array,
+    /// How many times each value occurs (i32).
+    pub counts: Array,
+}
+
+impl Array {
+    /// `numpy.unique(a)`: the sorted distinct values of the flattened array.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[3i32, 1, 3, 2, 1], &[5])?;
+    /// assert_eq!(a.unique()?.to_vec::<i32>()?, vec![1, 2, 3]);
+    /// # Ok(()) }
+    /// ```
+    pub fn unique(&self) -> Result<Array> {
+        let sorted = self.sort(None)?;
+        sorted.masked(&run_starts(&sorted)?)
+    }
+
+    /// `numpy.unique(a, return_index=True, return_inverse=True, return_counts=True)` (the array
+    /// API's `unique_all`).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[3i32, 1, 3, 2, 1], &[5])?;
+    /// let u = a.unique_all()?;
+    /// assert_eq!(u.values.to_vec::<i32>()?, vec![1, 2, 3]);
+    /// assert_eq!(u.indices.to_vec::<i32>()?, vec![1, 3, 0]);
+    /// assert_eq!(u.inverse.to_vec::<i32>()?, vec![2, 0, 2, 1, 0]);
+    /// assert_eq!(u.counts.to_vec::<i32>()?, vec![2, 1, 2]);
+    /// # Ok(()) }
+    /// ```
+    pub fn unique_all(&self) -> Result<Unique> {
+        let flat = self.contiguous()?.reshape(&[-1])?;
+        let n = flat.len();
+        let order = flat.argsort(None)?;
+        let sorted = flat.take(&order, Some(0))?;
+        let starts = run_starts(&sorted)?;
+        let values = sorted.masked(&starts)?;
+        let first = starts.flatnonzero()?;
+        let indices = order.take(&first, Some(0))?;
+        let end = Array::from_slice(&self.device, &[n as i32], &[1])?;
+        let next = concatenate(
+            &[&first.slice(&[SliceArg::range(Some(1), None, 1)])?, &end],
+            0,
+        )?;
+        let counts = next.sub(&first)?;
+        // The run of each sorted element, sent back to the element's place: an argsort of the
+        // order is its inverse permutation.
+        let run = starts.astype(DType::I32)?.cumsum(None)?.sub(1.0)?;
+        let inverse = run
+            .take(&order.argsort(None)?, Some(0))?
+            .reshape(&self.shape().iter().map(|&d| d as isize).collect::<Vec<_>>())?;
+        Ok(Unique {
+            values,
+            indices,
+            inverse,
+            counts,
+        })
+    }
+}
+
+/// True where a run of equal values starts in `sorted` (1-d): at 0 and wherever an element
+/// differs from the one before it, NaNs all equal.
+fn run_starts(sorted: &Array) -> Result<Array> {
+    let n = sorted.len();
+    if n == 0 {
+        return Array::from_bools(&sorted.device, &[], &[0]);
+    }
+    let later = sorted.slice(&[SliceArg::range(Some(1), None, 1)])?;
+    let earlier = sorted.slice(&[SliceArg::range(None, Some(n as isize - 1), 1)])?;
+    let mut differs = later.ne(&earlier)?;
+    if sorted.dtype.is_float() {
+        let both_nan = later.isnan()?.logical_and(&earlier.isnan()?)?;
+        differs = differs.logical_and(&both_nan.logical_not()?)?;
+    }
+    let first = Array::from_bools(&sorted.device, &[true], &[1])?;
+    concatenate(&[&first, &differs], 0)
+}

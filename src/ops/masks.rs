@@ -118,6 +118,27 @@ impl Array {
         coordinates(&flat, self.shape())
     }
 
+    /// [`Array::nonzero`] for async callers (and wasm32).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 5, 0], &[2, 2])?;
+    /// let nz = a.nonzero_async().await?;
+    /// assert_eq!(nz[1].to_vec_async::<i32>().await?, vec![1, 0]);
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn nonzero_async(&self) -> Result<Vec<Array>> {
+        if self.ndim() == 0 {
+            return Err(Error::invalid(
+                "nonzero",
+                "calling nonzero on a 0-d array is not allowed (use atleast_1d, as NumPy says)",
+            ));
+        }
+        let flat = self.flatnonzero_async().await?;
+        coordinates(&flat, self.shape())
+    }
+
     /// `numpy.argwhere`: the coordinates of the true elements as an i32 array of shape
     /// (count, ndim).
     ///

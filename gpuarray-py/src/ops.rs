@@ -484,6 +484,47 @@ fn take(
     wait(py, || a.take(i, axis)).map(PyArr::new)
 }
 
+/// `a[mask]` for a mask of `a`'s shape (stream compaction on the device; the count is read back).
+#[pyfunction]
+fn masked(py: Python<'_>, a: &Bound<'_, PyArr>, mask: &Bound<'_, PyArr>) -> PyResult<PyArr> {
+    let (a, m) = (a.get().array(), mask.get().array());
+    wait(py, || a.masked(m)).map(PyArr::new)
+}
+
+/// `numpy.flatnonzero(a)` as int32, computed on the device.
+#[pyfunction]
+fn flatnonzero(py: Python<'_>, a: &Bound<'_, PyArr>) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.flatnonzero()).map(PyArr::new)
+}
+
+/// `numpy.searchsorted(a, v, side)` with `right` for `side="right"`.
+#[pyfunction]
+fn searchsorted(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    v: &Bound<'_, PyArr>,
+    right: bool,
+) -> PyResult<PyArr> {
+    let (a, v) = (a.get().array(), v.get().array());
+    let side = if right { gpuarray::Side::Right } else { gpuarray::Side::Left };
+    wait(py, || a.searchsorted(v, side)).map(PyArr::new)
+}
+
+/// `numpy.unique(a, return_index=True, return_inverse=True, return_counts=True)`: (values,
+/// indices, inverse, counts).
+#[pyfunction]
+fn unique_all(py: Python<'_>, a: &Bound<'_, PyArr>) -> PyResult<(PyArr, PyArr, PyArr, PyArr)> {
+    let a = a.get().array();
+    let u = wait(py, || a.unique_all())?;
+    Ok((
+        PyArr::new(u.values),
+        PyArr::new(u.indices),
+        PyArr::new(u.inverse),
+        PyArr::new(u.counts),
+    ))
+}
+
 /// A new array: `kind` is `zeros`, `ones` or `full` (with `value`).
 #[pyfunction]
 fn filled(
@@ -541,6 +582,10 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(var, m)?)?;
     m.add_function(wrap_pyfunction!(isclose, m)?)?;
     m.add_function(wrap_pyfunction!(sort, m)?)?;
+    m.add_function(wrap_pyfunction!(masked, m)?)?;
+    m.add_function(wrap_pyfunction!(flatnonzero, m)?)?;
+    m.add_function(wrap_pyfunction!(searchsorted, m)?)?;
+    m.add_function(wrap_pyfunction!(unique_all, m)?)?;
     m.add_function(wrap_pyfunction!(argreduce, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     m.add_function(wrap_pyfunction!(softmax, m)?)?;

@@ -125,6 +125,12 @@ CASES = {
     "sort": [(np.sort, (FN,), {}), (np.sort, (I,), dict(axis=0)), (np.sort, (F,), dict(axis=None)),
              (np.sort, (B,), dict(axis=1)), (np.argsort, (I % 3,), dict(axis=1, kind="stable")),
              (np.argsort, (FN,), dict(axis=0, stable=True)), (np.argsort, (F,), dict(axis=None))],
+    "search": [(np.searchsorted, (np.sort(F, axis=None), V), {}), (np.searchsorted, (np.sort(I, axis=None), I[0]), dict(side="right")),
+               (np.searchsorted, (np.sort(FN, axis=None), FN[0, 0]), {})],
+    "unique": [(np.unique, (I,), {}), (np.unique, (FN,), {}), (np.unique, (I % 4,), dict(return_index=True, return_counts=True)),
+               (np.unique, (I % 3,), dict(return_inverse=True))],
+    "nonzero": [(np.nonzero, (I,), {}), (np.flatnonzero, (FN,), {}), (np.argwhere, (B,), {}),
+                (np.count_nonzero, (I,), dict(axis=1)), (np.count_nonzero, (FN,), {}), (np.extract, (I > 0, F), {})],
     "isclose": [(np.isclose, (F, F + 1e-6), {}), (np.isclose, (FN, FN), dict(equal_nan=True)),
                 (np.isclose, (I, F), dict(rtol=0.5, atol=1.0))],
 }

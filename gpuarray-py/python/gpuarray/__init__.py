@@ -23,7 +23,8 @@ from ._device import Device, device_info, get_device, synchronize
 from ._gpuarray import Profile
 from ._timing import BenchmarkResult, benchmark, profile
 from ._functions import (
-    all, allclose, any, arange, argmax, argmin, argsort, array_equal, array_equiv, astype, clip,
+    all, allclose, any, arange, argmax, argmin, argsort, argwhere, array_equal, array_equiv,
+    astype, clip, count_nonzero, extract, flatnonzero, nonzero, searchsorted, unique,
     concatenate, copy, cumprod, cumsum, isclose, nanargmax, nanargmin, nancumsum, nanmax,
     nanmean, nanmin, nanprod, nanstd, nansum, nanvar,
     cumulative_prod, cumulative_sum, diagonal, dot, matrix_transpose, unstack, vecdot,

@@ -54,6 +54,13 @@ from ._nanfunctions import (  # noqa: F401
     array_equiv,
     sort,
     argsort,
+    searchsorted,
+    unique,
+    flatnonzero,
+    nonzero,
+    argwhere,
+    count_nonzero,
+    extract,
 )
 from ._linalg import (  # noqa: F401
     vecdot,

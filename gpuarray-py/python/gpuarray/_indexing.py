@@ -1,7 +1,7 @@
 """Indexing: ``ndarray.__getitem__``/``__setitem__`` with NumPy's basic indexing (ints,
 slices with steps, None, ``...``: views), integer-array indices (one or several, gathered with
-the crate's take), and boolean masks covering the leading axes (``x[mask]`` reads the mask back,
-as its size decides the shape; ``x[mask] = s`` is one where() without a readback).
+the crate's take), and boolean masks covering the leading axes (``x[mask]`` compacts on the device and
+reads back only the count, as its size decides the shape; ``x[mask] = s`` is one where() without a readback).
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ def getitem(self: ndarray, key):
     """``self[key]``."""
     mask = _whole_mask(key, self._shape)
     if mask is not None:
-        # The result's size depends on the data: read the mask back (a sync, as in CuPy)
-        # and gather the selected elements in row-major order.
-        hm = mask.get() if isinstance(mask, ndarray) else np.asarray(mask)
-        idx = _from_host(np.flatnonzero(hm).astype(np.int32))
-        rows = self.reshape((-1,) + self._shape[hm.ndim:])
+        # The result's size depends on the data: the selection is compacted on the device and
+        # only its count is read back (a sync, as in CuPy).
+        m = mask if isinstance(mask, ndarray) else asarray(np.asarray(mask))
+        if m.ndim == self.ndim:
+            return ndarray._wrap(_g.masked(self._a, m._a))
+        idx = ndarray._wrap(_g.flatnonzero(m._a))
+        rows = self.reshape((-1,) + self._shape[m.ndim:])
         return ndarray._wrap(_g.take(rows._a, idx._a, 0))
     basic, adv = _parse_key(key, self._shape)
     view = self._view(self._a.slice(basic)) if basic else self

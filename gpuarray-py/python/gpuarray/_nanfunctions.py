@@ -1,6 +1,9 @@
 """NaN-aware reductions (nansum ... nancumsum), whole-array comparisons (isclose, allclose,
-array_equal, array_equiv) and sorting (sort, argsort), each computed on the device by the Rust
-crate's functions of the same name, with NumPy's signatures and results.
+array_equal, array_equiv), sorting and searching (sort, argsort, searchsorted, unique) and the
+nonzero family (nonzero, flatnonzero, argwhere, count_nonzero, extract), each computed on the
+device by the Rust crate's functions of the same name, with NumPy's signatures and results.
+Where the result's size depends on the data (unique, nonzero, extract), only that size is read
+back, as in CuPy.
 """
 
 from __future__ import annotations
@@ -181,6 +184,83 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     """Always stable: equal elements keep their order (NumPy's kind="stable")."""
     a, axis = _sort_args(a, axis, kind, order)
     return ndarray._wrap(_g.sort(a._a, axis, True))
+
+
+@implements(np.searchsorted)
+def searchsorted(a, v, side="left", sorter=None):
+    a = _arr(a)
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    if sorter is not None:
+        a = a.take(_arr(sorter))
+    scalar = np.isscalar(v)
+    v = _arr(np.asarray(v, dtype=a.dtype) if scalar else v)
+    res = ndarray._wrap(_g.searchsorted(a._a, v._a, side == "right"))
+    return res.reshape(()) if scalar else res
+
+
+@implements(np.unique)
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, sorted=True):
+    if axis is not None:
+        raise NotImplementedError("gpuarray.unique: axis= is not supported")
+    if not equal_nan:
+        raise NotImplementedError("gpuarray.unique: equal_nan=False is not supported")
+    a = _arr(ar)
+    values, index, inverse, counts = (ndarray._wrap(x) for x in _g.unique_all(a._a))
+    if not (return_index or return_inverse or return_counts):
+        return values
+    out = [values]
+    if return_index:
+        out.append(index)
+    if return_inverse:
+        out.append(inverse)
+    if return_counts:
+        out.append(counts)
+    return tuple(out)
+
+
+@implements(np.flatnonzero)
+def flatnonzero(a):
+    return ndarray._wrap(_g.flatnonzero(_arr(a)._a))
+
+
+@implements(np.nonzero)
+def nonzero(a):
+    a = _arr(a)
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.")
+    flat = flatnonzero(a)
+    coords = []
+    stride = int(np.prod(a.shape))
+    for n in a.shape:
+        stride //= builtins.max(n, 1)
+        coords.append((flat // builtins.max(stride, 1)) % builtins.max(n, 1))
+    return tuple(coords)
+
+
+@implements(np.argwhere)
+def argwhere(a):
+    a = _arr(a)
+    if a.ndim == 0:
+        return ndarray._wrap(_g.filled("zeros", [int(builtins.bool(a.get())), 0], 0.0, "int32"))
+    return np.stack(nonzero(a), axis=1)
+
+
+@implements(np.count_nonzero)
+def count_nonzero(a, axis=None, *, keepdims=False):
+    a = _arr(a)
+    axes = _axes_arg(axis, a.ndim)
+    return ndarray._wrap(_g.reduce("sum", a.astype(np.bool_)._a, axes, bool(keepdims)))
+
+
+@implements(np.extract)
+def extract(condition, arr):
+    arr, condition = _arr(arr), _arr(condition)
+    if condition.shape != arr.shape:
+        condition = condition.reshape(-1)
+        arr = arr.reshape(-1)
+    return ndarray._wrap(_g.masked(arr._a, condition.astype(np.bool_)._a))
 
 
 def _no_where(where, initial=None):

@@ -37,6 +37,9 @@ struct Params {
     k: u32,
     j: u32,
     block: u32,
+    // `keys` writes flat indices (row n + i) instead of positions in the row (the radix sort,
+    // whose passes need each pair's row).
+    flat_index: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -75,7 +78,7 @@ fn keys(
         return;
     }
     let at = r * p.n + i;
-    index[e] = i;
+    index[e] = select(i, at, p.flat_index != 0u);
     if (wide()) {
         let k = key64(src[p.src_base + 2u * at], src[p.src_base + 2u * at + 1u]);
         key_hi[e] = k.x;

@@ -1,11 +1,13 @@
 // The values of sorted rows from their original words: out[r, i] = src[r, index[r, i]] for
 // i < n, with index the (rows x m) indices `sort.wgsl` sorted (m the padded row length). One word
 // per element, or two (WIDE: f64's low and high words); with INDICES, the indices themselves
-// (argsort: out[r, i] = index[r, i], the padding dropped; src is not read).
+// (argsort: out[r, i] = index[r, i], the padding dropped; src is not read). FLAT: the indices are
+// flat (row n + i, the radix sort's) over unpadded rows.
 
 override WG: u32 = 256u;
 override WIDE: bool = false;
 override INDICES: bool = false;
+override FLAT: bool = false;
 
 struct Params {
     m: u32,
@@ -32,10 +34,10 @@ fn main(
     let r = e / p.n;
     let k = index[r * p.m + e % p.n];
     if (INDICES) {
-        out[e] = k;
+        out[e] = select(k, k % p.n, FLAT);
         return;
     }
-    let at = r * p.n + k;
+    let at = select(r * p.n + k, k, FLAT);
     if (WIDE) {
         out[2u * e] = src[p.src_base + 2u * at];
         out[2u * e + 1u] = src[p.src_base + 2u * at + 1u];

@@ -507,7 +507,11 @@ fn searchsorted(
     right: bool,
 ) -> PyResult<PyArr> {
     let (a, v) = (a.get().array(), v.get().array());
-    let side = if right { gpuarray::Side::Right } else { gpuarray::Side::Left };
+    let side = if right {
+        gpuarray::Side::Right
+    } else {
+        gpuarray::Side::Left
+    };
     wait(py, || a.searchsorted(v, side)).map(PyArr::new)
 }
 

@@ -80,6 +80,17 @@ pub(crate) enum Kernel {
     /// Binary search of sorted 1-d arrays (`shaders/searchsorted.wgsl`), over the key words of
     /// `DTYPE`. Dtype: u32 (the words).
     SearchSorted,
+    /// One pass of the chunked LSD radix sort (`shaders/radix.wgsl`). Dtype: u32 (the words).
+    Radix(RadixPass),
+}
+
+/// The entry points of `shaders/radix.wgsl`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum RadixPass {
+    /// Each chunk's digit histogram.
+    Count,
+    /// Each chunk's pairs to their places.
+    Scatter,
 }
 
 /// The entry points of `shaders/sort.wgsl`.
@@ -191,6 +202,10 @@ impl Kernel {
         v.push(Kernel::SortGather);
         v.push(Kernel::Compact);
         v.push(Kernel::SearchSorted);
+        v.extend([
+            Kernel::Radix(RadixPass::Count),
+            Kernel::Radix(RadixPass::Scatter),
+        ]);
         v
     }
 
@@ -224,7 +239,8 @@ impl Kernel {
             | Kernel::Sort(_)
             | Kernel::SortGather
             | Kernel::Compact
-            | Kernel::SearchSorted => 0,
+            | Kernel::SearchSorted
+            | Kernel::Radix(_) => 0,
         }
     }
 
@@ -312,6 +328,17 @@ impl Kernel {
                 constants: vec![("WG", DEFAULT_WG)],
                 ..row("searchsorted".into(), "main")
             },
+            // 64 chunks per workgroup: each invocation walks a whole chunk.
+            Kernel::Radix(pass) => {
+                let entry = match pass {
+                    RadixPass::Count => "count",
+                    RadixPass::Scatter => "scatter",
+                };
+                Spec {
+                    constants: vec![("WG", 64)],
+                    ..row(format!("radix_{entry}"), entry)
+                }
+            }
         }
     }
 
@@ -412,6 +439,7 @@ impl Kernel {
                 include_str!("../../shaders/sort_keys.wgsl"),
                 include_str!("../../shaders/searchsorted.wgsl"),
             ],
+            Kernel::Radix(_) => vec![include_str!("../../shaders/radix.wgsl")],
             Kernel::SortGather => vec![include_str!("../../shaders/sort_gather.wgsl")],
             Kernel::Compact => vec![include_str!("../../shaders/compact.wgsl")],
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
@@ -499,9 +527,11 @@ impl Kernel {
             }
             Kernel::MatmulSgb(_) => vec![Variant::one(DType::F32)],
             Kernel::Take => ones(&mut dtypes.iter().copied()),
-            Kernel::Sort(_) | Kernel::SortGather | Kernel::Compact | Kernel::SearchSorted => {
-                vec![Variant::one(DType::U32)]
-            }
+            Kernel::Sort(_)
+            | Kernel::SortGather
+            | Kernel::Compact
+            | Kernel::SearchSorted
+            | Kernel::Radix(_) => vec![Variant::one(DType::U32)],
             // Compiled on first use, per (dtype, distribution): compiling every combination at
             // start-up would add seconds to every device start on lavapipe.
             Kernel::Philox => ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool)),
@@ -620,9 +650,11 @@ impl Kernel {
             ),
             Kernel::MatmulSgb(_) => String::new(),
             Kernel::Take => format!("alias T = {};\n", v.a.wgsl()),
-            Kernel::Sort(_) | Kernel::SortGather | Kernel::Compact | Kernel::SearchSorted => {
-                String::new()
-            }
+            Kernel::Sort(_)
+            | Kernel::SortGather
+            | Kernel::Compact
+            | Kernel::SearchSorted
+            | Kernel::Radix(_) => String::new(),
             // F: the float type the wide (53-bit) distributions compute in.
             Kernel::Philox | Kernel::Philox64 => format!(
                 "alias T = {};\nalias F = {};\n",

@@ -32,7 +32,7 @@ pub use compiler::CompileStats;
 use config::{env_flag, timeout_millis};
 pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MathMode, MAX_TIMEOUT};
 pub use kernels::{shader_variants, ShaderVariant};
-pub(crate) use kernels::{BinarySet, Form, Kernel, SortPass, UnarySet};
+pub(crate) use kernels::{BinarySet, Form, Kernel, RadixPass, SortPass, UnarySet};
 pub(crate) use launch::Binding;
 pub(crate) use pipeline::{PipelineKey, Variant};
 pub(crate) use profile::Work;

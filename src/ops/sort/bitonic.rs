@@ -1,0 +1,139 @@
+//! The bitonic sorting network over padded rows (`shaders/sort.wgsl`): blocks of 512 pairs
+//! sorted in workgroup memory, then for every larger stage its global steps and the rest of the
+//! stage in workgroup memory again. Its launches do not depend on the data; on lavapipe its
+//! workgroup barriers make it the slower kernel past a few thousand elements.
+
+use super::Sorted;
+use crate::array::Array;
+use crate::device::blocks::grid;
+use crate::device::params::Params;
+use crate::device::{Kernel, PipelineKey, SortPass, Variant, Work};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::ops::array_binding;
+
+/// Pairs per workgroup block (two per invocation of a 256-wide workgroup; the shader's arrays).
+const BLOCK: u64 = 512;
+
+pub(crate) fn sort_rows(
+    op: &'static str,
+    x: &Array,
+    rows: usize,
+    n: usize,
+    dtype_code: u32,
+) -> Result<Sorted> {
+    let dev = x.device().inner.clone();
+    let (rows, n) = (rows as u64, n as u64);
+    let m = n.next_power_of_two();
+    let total = (rows * m).next_multiple_of(BLOCK);
+    let wide = dtype_code == 3;
+    let word_bytes = 4u64;
+    let limits = dev.block_limits();
+    let max_pairs = (limits.max_binding / word_bytes).min(1 << 31);
+    if total > max_pairs {
+        return Err(Error::TooLarge {
+            op,
+            requested: total * word_bytes,
+            max: max_pairs * word_bytes,
+            what: "sort buffer (rows x the row length rounded up to a power of two, 4 bytes each; arrays past one storage binding are not sorted yet)",
+        });
+    }
+    let src_words = (x.layout.offset as u64 + rows * n) * x.dtype().size_bytes() / 4;
+    if src_words * 4 > limits.max_binding {
+        return Err(Error::TooLarge {
+            op,
+            requested: src_words * 4,
+            max: limits.max_binding,
+            what: "sort input (one storage binding)",
+        });
+    }
+    let device = x.device();
+    let index = Array::empty(op, device, &[total as usize], DType::U32)?;
+    let key_hi = Array::empty(op, device, &[total as usize], DType::U32)?;
+    let key_lo = Array::empty(
+        op,
+        device,
+        &[if wide { total as usize } else { 1 }],
+        DType::U32,
+    )?;
+    let src_base = x.layout.offset as u64 * x.dtype().size_bytes() / 4;
+    let max_dim = dev.limits.max_compute_workgroups_per_dimension;
+    let params = |k: u64, j: u64| {
+        let mut p = Params::default();
+        p.u32(m as u32)
+            .u32(n as u32)
+            .u32(rows as u32)
+            .u32(total as u32)
+            .u32(src_base as u32)
+            .u32(k as u32)
+            .u32(j as u32)
+            .u32(BLOCK as u32)
+            .u32(0);
+        p
+    };
+    let key = |pass| {
+        PipelineKey::new(Kernel::Sort(pass), Variant::one(DType::U32)).with("DTYPE", dtype_code)
+    };
+    let groups = |workgroups: u64| {
+        grid(workgroups, max_dim)
+            .ok_or_else(|| Error::overflow(op, format!("{workgroups} workgroups")))
+    };
+    dev.guarded(op, || {
+        let pairs = [
+            array_binding(&index, total, 4)?,
+            array_binding(&key_hi, total, 4)?,
+            array_binding(&key_lo, if wide { total } else { 1 }, 4)?,
+        ];
+        let with_src = [
+            pairs[0],
+            pairs[1],
+            pairs[2],
+            array_binding(x, rows * n, x.dtype().size_bytes())?,
+        ];
+        let (gx, gy) = groups(total.div_ceil(256))?;
+        dev.dispatch_grid(
+            &key(SortPass::Keys),
+            params(0, 0).bytes(),
+            &with_src,
+            (gx, gy, 1),
+            Work::moves(format!("sort keys of {rows} rows of {n}")),
+        )?;
+        let (bx, by) = groups(total / BLOCK)?;
+        dev.dispatch_grid(
+            &key(SortPass::Local),
+            params(0, 0).bytes(),
+            &pairs,
+            (bx, by, 1),
+            Work::moves(format!("sort blocks of {BLOCK}")),
+        )?;
+        let (px, py) = groups((total / 2).div_ceil(256))?;
+        let mut k = 2 * BLOCK;
+        while k <= m {
+            let mut j = k / 2;
+            while j >= BLOCK {
+                dev.dispatch_grid(
+                    &key(SortPass::MergeGlobal),
+                    params(k, j).bytes(),
+                    &pairs,
+                    (px, py, 1),
+                    Work::moves(format!("sort stage {k} step {j}")),
+                )?;
+                j /= 2;
+            }
+            dev.dispatch_grid(
+                &key(SortPass::MergeLocal),
+                params(k, 0).bytes(),
+                &pairs,
+                (bx, by, 1),
+                Work::moves(format!("sort stage {k} steps below {BLOCK}")),
+            )?;
+            k *= 2;
+        }
+        Ok(())
+    })?;
+    Ok(Sorted {
+        index,
+        m,
+        flat: false,
+    })
+}

@@ -1,8 +1,10 @@
-// Sorting rows: a bitonic sorting network over (key, index) pairs, which makes it stable (equal
-// keys keep their order, the index breaking the tie) and fixes where every element goes without
-// data-dependent control flow. Rows are padded to a power of two m; the whole (rows x m) array is
-// sorted row by row, every row in the same launches (the network never pairs two rows: partners
-// differ in a bit below m).
+// Sorting short rows: a bitonic sorting network over (key, index) pairs, which makes it stable
+// (equal keys keep their order, the index breaking the tie) and fixes where every element goes
+// without data-dependent control flow. Rows are padded to a power of two m <= one block of 2 WG;
+// each workgroup sorts one block (2 WG / m rows) in workgroup memory, every row in the same launch
+// (the network never pairs two rows: partners differ in a bit below m). Longer rows take the
+// radix sort (`radix.wgsl`), which `keys` also feeds: the network's stages past a block, run with
+// a barrier per step, were the slower kernel on lavapipe at every size measured.
 //
 // Keys order as the values do (`sort_keys.wgsl`, joined before this file: NaN last, -0.0 equal
 // to +0.0); f64 keys take two words, compared high word first. Padding is key 0xffffffff (both
@@ -10,12 +12,10 @@
 // sorted as f32/u32 by the host.
 //
 // The arrays hold `total` pairs: rows x m rounded up to whole blocks of 2 WG (the extra pairs
-// are padding too). Entry points, over one thread per element or pair or one workgroup per
-// block, on a 2-d grid (workgroups past the 65,535 of one dimension):
+// are padding too). Entry points, over one thread per element or one workgroup per block, on a
+// 2-d grid (workgroups past the 65,535 of one dimension):
 // - `keys`: writes the keys and indices of every element (padding past the row's length).
-// - `sort_local`: sorts each block of 2 WG in workgroup memory (stages up to min(block, m)).
-// - `merge_global`: one compare-exchange step of stage k at distance j >= the block, in memory.
-// - `merge_local`: the rest of stage k (distances below the block) in workgroup memory.
+// - `sort_local`: sorts each block of 2 WG in workgroup memory (stages up to m).
 // `sort_gather.wgsl` then reads the values in their sorted order.
 //
 // Bindings are numbered so every entry point uses a prefix of them (index, key_hi, key_lo,
@@ -32,10 +32,10 @@ struct Params {
     total: u32,
     // Where the source elements start, in words (keys).
     src_base: u32,
-    // The stage (size of the sorted runs being merged) and the distance, for merge_global and
-    // merge_local; the block size, for the local kernels.
+    // Unused (kept so the parameter layout stays one struct for both entry points).
     k: u32,
     j: u32,
+    // The block size.
     block: u32,
     // `keys` writes flat indices (row n + i) instead of positions in the row (the radix sort,
     // whose passes need each pair's row).
@@ -164,49 +164,4 @@ fn sort_local(
         local_steps(base, lid, k, k >> 1u);
     }
     store_block(base, lid);
-}
-
-@compute @workgroup_size(WG)
-fn merge_local(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let base = (wid.y * nwg.x + wid.x) * p.block;
-    if (base >= p.total) {
-        return;
-    }
-    load_block(base, lid);
-    local_steps(base, lid, p.k, p.block >> 1u);
-    store_block(base, lid);
-}
-
-@compute @workgroup_size(WG)
-fn merge_global(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let q = linear(wid, nwg, lid);
-    if (q >= p.total / 2u) {
-        return;
-    }
-    let a = (q / p.j) * 2u * p.j + q % p.j;
-    let b = a + p.j;
-    let up = ((a % p.m) & p.k) == 0u;
-    let al = select(0u, key_lo[a], wide());
-    let bl = select(0u, key_lo[b], wide());
-    let first = before(key_hi[a], al, index[a], key_hi[b], bl, index[b]);
-    if (first != up) {
-        let h = key_hi[a];
-        let x = index[a];
-        key_hi[a] = key_hi[b];
-        index[a] = index[b];
-        key_hi[b] = h;
-        index[b] = x;
-        if (wide()) {
-            key_lo[a] = bl;
-            key_lo[b] = al;
-        }
-    }
 }

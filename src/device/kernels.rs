@@ -96,30 +96,19 @@ pub(crate) enum RadixPass {
 /// The entry points of `shaders/sort.wgsl`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum SortPass {
-    /// Keys and indices of every element, padding included.
+    /// Keys and indices of every element, padding included (both sorts start here).
     Keys,
-    /// Every stage within one block of 2 WG, in workgroup memory.
+    /// The bitonic network of rows that fit one block of 2 WG, in workgroup memory.
     Local,
-    /// One step of a stage at a distance of a block or more.
-    MergeGlobal,
-    /// The steps of a stage below a block's distance, in workgroup memory.
-    MergeLocal,
 }
 
 impl SortPass {
-    const ALL: [SortPass; 4] = [
-        SortPass::Keys,
-        SortPass::Local,
-        SortPass::MergeGlobal,
-        SortPass::MergeLocal,
-    ];
+    const ALL: [SortPass; 2] = [SortPass::Keys, SortPass::Local];
 
     fn entry(self) -> &'static str {
         match self {
             SortPass::Keys => "keys",
             SortPass::Local => "sort_local",
-            SortPass::MergeGlobal => "merge_global",
-            SortPass::MergeLocal => "merge_local",
         }
     }
 }

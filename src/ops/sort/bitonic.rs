@@ -1,7 +1,6 @@
-//! The bitonic sorting network over padded rows (`shaders/sort.wgsl`): blocks of 512 pairs
-//! sorted in workgroup memory, then for every larger stage its global steps and the rest of the
-//! stage in workgroup memory again. Its launches do not depend on the data; on lavapipe its
-//! workgroup barriers make it the slower kernel past a few thousand elements.
+//! The bitonic sorting network over padded rows that fit one block of 512 pairs
+//! (`shaders/sort.wgsl`): each workgroup sorts its block in workgroup memory, several short rows
+//! at once. The fastest kernel for small arrays on lavapipe; larger ones take the radix sort.
 
 use super::Sorted;
 use crate::array::Array;
@@ -25,6 +24,12 @@ pub(crate) fn sort_rows(
     let dev = x.device().inner.clone();
     let (rows, n) = (rows as u64, n as u64);
     let m = n.next_power_of_two();
+    if m > BLOCK {
+        return Err(Error::invalid(
+            op,
+            format!("the bitonic kernel sorts rows of at most {BLOCK} elements, not {n}"),
+        ));
+    }
     let total = (rows * m).next_multiple_of(BLOCK);
     let wide = dtype_code == 3;
     let word_bytes = 4u64;
@@ -106,29 +111,6 @@ pub(crate) fn sort_rows(
             (bx, by, 1),
             Work::moves(format!("sort blocks of {BLOCK}")),
         )?;
-        let (px, py) = groups((total / 2).div_ceil(256))?;
-        let mut k = 2 * BLOCK;
-        while k <= m {
-            let mut j = k / 2;
-            while j >= BLOCK {
-                dev.dispatch_grid(
-                    &key(SortPass::MergeGlobal),
-                    params(k, j).bytes(),
-                    &pairs,
-                    (px, py, 1),
-                    Work::moves(format!("sort stage {k} step {j}")),
-                )?;
-                j /= 2;
-            }
-            dev.dispatch_grid(
-                &key(SortPass::MergeLocal),
-                params(k, 0).bytes(),
-                &pairs,
-                (bx, by, 1),
-                Work::moves(format!("sort stage {k} steps below {BLOCK}")),
-            )?;
-            k *= 2;
-        }
         Ok(())
     })?;
     Ok(Sorted {

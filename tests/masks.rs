@@ -4,17 +4,9 @@
 
 mod common;
 
-use gpuarray::{Array, DType, Error};
+use common::xorshift;
 
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
-}
+use gpuarray::{Array, DType, Error};
 
 fn values(n: usize, seed: u64) -> Vec<f64> {
     let mut next = xorshift(seed);
@@ -29,37 +21,6 @@ fn values(n: usize, seed: u64) -> Vec<f64> {
 
 fn truthy(v: f64) -> bool {
     v != 0.0 || v.is_nan()
-}
-
-fn read(a: &Array) -> Vec<f64> {
-    let a = if a.dtype() == DType::Bool {
-        a.astype(DType::I32).unwrap()
-    } else {
-        a.clone()
-    };
-    match a.dtype() {
-        DType::F64 => a.to_vec::<f64>().unwrap(),
-        DType::I32 => a
-            .to_vec::<i32>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        DType::U32 => a
-            .to_vec::<u32>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        _ => a
-            .astype(DType::F32)
-            .unwrap()
-            .to_vec::<f32>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-    }
 }
 
 fn same(a: &[f64], b: &[f64]) -> bool {
@@ -91,7 +52,7 @@ fn selections_match_the_reference_for_every_dtype() {
             .unwrap()
             .astype(dtype)
             .unwrap();
-        let held = read(&a);
+        let held = common::read(&a);
         let mask = Array::from_slice(&dev, &m, &shape).unwrap();
         // a[mask]
         let want: Vec<f64> = held
@@ -102,7 +63,7 @@ fn selections_match_the_reference_for_every_dtype() {
             .collect();
         let got = a.masked(&mask).unwrap();
         assert_eq!(got.dtype(), dtype);
-        assert!(same(&read(&got), &want), "{dtype:?} masked");
+        assert!(same(&common::read(&got), &want), "{dtype:?} masked");
         // flatnonzero, nonzero, argwhere, count_nonzero of the array itself.
         let flat: Vec<i32> = (0..held.len())
             .filter(|&i| truthy(held[i]))

@@ -16,6 +16,8 @@
 
 mod common;
 
+use common::xorshift;
+
 use gpuarray::{Array, Device, DeviceConfig, MathMode};
 
 /// |got - want| in f32 ulps of `want` (the exact result), with the ulp of the lower binade just
@@ -42,16 +44,6 @@ fn ulps(got: f32, want: f64) -> f64 {
         ulp /= 2.0;
     }
     (got as f64 - want).abs() / ulp
-}
-
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
 }
 
 /// `n` inputs log-uniform in [lo, hi] in magnitude, with random signs when `both`.

@@ -5,17 +5,9 @@
 
 mod common;
 
-use gpuarray::{Array, Axes, DType, Error};
+use common::xorshift;
 
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
-}
+use gpuarray::{Array, Axes, DType, Error};
 
 /// Values in [-8, 8) with about a quarter NaN, a few infinities and zeros of both signs.
 fn data(n: usize, seed: u64) -> Vec<f64> {

@@ -6,18 +6,10 @@
 
 mod common;
 
+use common::xorshift;
+
 use gpuarray::{Array, DType, Error};
 use std::cmp::Ordering;
-
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
-}
 
 /// NumPy's sort order for floats: NaN after everything, -0.0 == +0.0.
 fn order(a: f64, b: f64) -> Ordering {
@@ -66,42 +58,6 @@ fn data(n: usize, seed: u64) -> Vec<f64> {
         .collect()
 }
 
-fn read_f64(a: &Array) -> Vec<f64> {
-    match a.dtype() {
-        DType::F64 => a.to_vec::<f64>().unwrap(),
-        DType::F32 => a
-            .to_vec::<f32>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        DType::F16 => a
-            .to_vec::<half::f16>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        DType::I32 => a
-            .to_vec::<i32>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        DType::U32 => a
-            .to_vec::<u32>()
-            .unwrap()
-            .into_iter()
-            .map(f64::from)
-            .collect(),
-        DType::Bool => a
-            .to_vec_bool()
-            .unwrap()
-            .into_iter()
-            .map(|b| b as u8 as f64)
-            .collect(),
-    }
-}
-
 fn same(got: &[f64], want: &[f64]) -> bool {
     got.len() == want.len()
         && got.iter().zip(want).all(|(g, w)| {
@@ -111,7 +67,7 @@ fn same(got: &[f64], want: &[f64]) -> bool {
 
 /// Checks sort and argsort of `a` along every axis and flattened against the reference.
 fn check_all_axes(a: &Array, label: &str) {
-    let x = read_f64(a);
+    let x = common::read(a);
     let shape = a.shape().to_vec();
     for axis in 0..shape.len() {
         let (vals, idx) = reference(&x, &shape, axis);
@@ -125,7 +81,7 @@ fn check_all_axes(a: &Array, label: &str) {
         let s = a.sort(Some(axis as isize)).unwrap();
         assert_eq!(s.dtype(), a.dtype());
         // Zeros compare equal: the stable order decides which sign comes first, as in NumPy.
-        assert!(same(&read_f64(&s), &vals), "{label}: sort axis {axis}");
+        assert!(same(&common::read(&s), &vals), "{label}: sort axis {axis}");
     }
     let (vals, idx) = reference(&x, &[x.len()], 0);
     assert_eq!(
@@ -135,7 +91,7 @@ fn check_all_axes(a: &Array, label: &str) {
     );
     let flat = a.sort(None).unwrap();
     assert_eq!(flat.shape(), &[x.len()]);
-    assert!(same(&read_f64(&flat), &vals), "{label}: sort None");
+    assert!(same(&common::read(&flat), &vals), "{label}: sort None");
 }
 
 #[test]
@@ -323,7 +279,7 @@ fn searchsorted_matches_numpy_for_every_dtype_and_side() {
             .unwrap()
             .astype(dtype)
             .unwrap();
-        let (held, qs) = (read_f64(&a), read_f64(&q));
+        let (held, qs) = (common::read(&a), common::read(&q));
         for (side, right) in [(gpuarray::Side::Left, false), (gpuarray::Side::Right, true)] {
             let got = a.searchsorted(&q, side).unwrap();
             assert_eq!(got.shape(), &[7, 100]);
@@ -389,7 +345,7 @@ fn unique_and_unique_all_match_numpy() {
             .unwrap()
             .astype(dtype)
             .unwrap();
-        let held = read_f64(&a);
+        let held = common::read(&a);
         // The reference: distinct values in sort order (NaNs as one, -0.0 == +0.0, the first
         // occurrence's sign kept), first indices, inverse and counts.
         let mut perm: Vec<usize> = (0..held.len()).collect();
@@ -412,11 +368,11 @@ fn unique_and_unique_all_match_numpy() {
             inverse[i] = values.len() as i32 - 1;
         }
         assert!(
-            same(&read_f64(&a.unique().unwrap()), &values),
+            same(&common::read(&a.unique().unwrap()), &values),
             "{dtype:?} unique"
         );
         let u = a.unique_all().unwrap();
-        assert!(same(&read_f64(&u.values), &values), "{dtype:?} values");
+        assert!(same(&common::read(&u.values), &values), "{dtype:?} values");
         assert_eq!(
             u.indices.to_vec::<i32>().unwrap(),
             first,
@@ -438,7 +394,7 @@ fn unique_and_unique_all_match_numpy() {
             .values
             .take(&u.inverse.reshape(&[-1]).unwrap(), Some(0))
             .unwrap();
-        let rebuilt = read_f64(&back);
+        let rebuilt = common::read(&back);
         assert!(rebuilt
             .iter()
             .zip(&held)

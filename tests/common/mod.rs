@@ -315,6 +315,17 @@ pub fn read(a: &Array) -> Vec<f64> {
     }
 }
 
+/// A xorshift64 stream of pseudo-random words from `seed` (no external crates).
+pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    }
+}
+
 /// Deterministic pseudo-random values in [lo, hi) (a 64-bit LCG; no external crates).
 pub fn values(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
     let mut s = seed

@@ -397,24 +397,12 @@ fn log1p_(x0: C) -> C {
 // ---------------------------------------------------------------------------------------------
 // sin, cos, tan
 
+// (mulhilo, the 64-bit product, comes from mulhilo.wgsl, joined before this file.)
+
 // 2/pi's binary digits, 32 per word, after a zero word so the window below may start before the
 // binary point (enough for the largest f32: the window ends at bit 230).
 var<private> TWO_OVER_PI: array<u32, 9> = array<u32, 9>(0u, 0xa2f9836eu, 0x4e441529u,
     0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u);
-
-// a b as (high word, low word), from 16-bit halves.
-fn mul_wide(a: u32, b: u32) -> vec2<u32> {
-    let a0 = a & 0xffffu;
-    let a1 = a >> 16u;
-    let b0 = b & 0xffffu;
-    let b1 = b >> 16u;
-    let p00 = a0 * b0;
-    let p01 = a0 * b1;
-    let p10 = a1 * b0;
-    let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-    return vec2<u32>(a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u),
-        (p00 & 0xffffu) | (mid << 16u));
-}
 
 fn two_over_pi_window(start: u32, i: u32) -> u32 {
     let w = start / 32u + i;
@@ -440,9 +428,9 @@ fn rem_pio2(x: f32) -> Reduced {
     let e = i32(ix >> 23u) - 127;
     let m = (ix & 0x7fffffu) | 0x800000u;
     let start = u32(e + 7); // (e - 24) + 31: the bit index in the padded table
-    let w2 = mul_wide(m, two_over_pi_window(start, 2u));
-    let w1 = mul_wide(m, two_over_pi_window(start, 1u));
-    let w0 = mul_wide(m, two_over_pi_window(start, 0u));
+    let w2 = mulhilo(m, two_over_pi_window(start, 2u));
+    let w1 = mulhilo(m, two_over_pi_window(start, 1u));
+    let w0 = mulhilo(m, two_over_pi_window(start, 0u));
     // The 120-bit product's words; its binary point is after bit 94.
     let p0 = w2.y;
     let p1 = w2.x + w1.y;

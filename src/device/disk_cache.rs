@@ -188,7 +188,7 @@ fn shader_hash() -> u64 {
     static HASH: OnceLock<u64> = OnceLock::new();
     *HASH.get_or_init(|| {
         let mut all = Vec::new();
-        for v in super::kernels::shader_variants() {
+        for v in super::variants::shader_variants() {
             all.extend_from_slice(v.label.as_bytes());
             all.extend_from_slice(v.wgsl.as_bytes());
         }

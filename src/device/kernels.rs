@@ -9,7 +9,8 @@
 //! preludes paste in is in `wgsl_helpers.rs`.
 
 use super::op_codes::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
-use super::pipeline::{PipelineKey, Variant, DEFAULT_EPT, DEFAULT_WG};
+use super::pipeline::{Variant, DEFAULT_EPT, DEFAULT_WG};
+pub(crate) use super::sort_passes::{RadixPass, SortPass};
 use super::wgsl_helpers::{elementwise_prelude, helpers, saturation, truth_in};
 use crate::dtype::DType;
 
@@ -82,35 +83,6 @@ pub(crate) enum Kernel {
     SearchSorted,
     /// One pass of the chunked LSD radix sort (`shaders/radix.wgsl`). Dtype: u32 (the words).
     Radix(RadixPass),
-}
-
-/// The entry points of `shaders/radix.wgsl`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum RadixPass {
-    /// Each chunk's digit histogram.
-    Count,
-    /// Each chunk's pairs to their places.
-    Scatter,
-}
-
-/// The entry points of `shaders/sort.wgsl`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum SortPass {
-    /// Keys and indices of every element, padding included (both sorts start here).
-    Keys,
-    /// The bitonic network of rows that fit one block of 2 WG, in workgroup memory.
-    Local,
-}
-
-impl SortPass {
-    const ALL: [SortPass; 2] = [SortPass::Keys, SortPass::Local];
-
-    fn entry(self) -> &'static str {
-        match self {
-            SortPass::Keys => "keys",
-            SortPass::Local => "sort_local",
-        }
-    }
 }
 
 /// How an element-wise kernel walks its operands.
@@ -348,7 +320,10 @@ impl Kernel {
         let math = if v.a == DType::F64 {
             include_str!("../../shaders/math_f64.wgsl")
         } else {
-            include_str!("../../shaders/math_f32.wgsl")
+            concat!(
+                include_str!("../../shaders/mulhilo.wgsl"),
+                include_str!("../../shaders/math_f32.wgsl")
+            )
         };
         let unary_skeleton = |f| match f {
             Form::Strided => vec![include_str!("../../shaders/unary.wgsl"), walk],
@@ -433,6 +408,7 @@ impl Kernel {
             Kernel::Compact => vec![include_str!("../../shaders/compact.wgsl")],
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
             Kernel::Philox => vec![
+                include_str!("../../shaders/mulhilo.wgsl"),
                 include_str!("../../shaders/philox_u32.wgsl"),
                 include_str!("../../shaders/ln_bits.wgsl"),
                 include_str!("../../shaders/philox.wgsl"),
@@ -674,42 +650,6 @@ impl Kernel {
         }
         s
     }
-}
-
-/// One shipped shader variant: its label and its complete WGSL source.
-///
-/// Returned by [`shader_variants`] so tools and tests can validate every variant the crate can
-/// compile, exactly as it ships, without a GPU.
-#[derive(Debug, Clone)]
-pub struct ShaderVariant {
-    /// `kernel[dtypes]`, e.g. `copy[f32->f16]`.
-    pub label: String,
-    /// The WGSL text handed to the driver.
-    pub wgsl: String,
-    /// The entry point compiled from it.
-    pub entry: &'static str,
-}
-
-/// Every shader variant the crate ships, for every dtype (what an adapter with every feature
-/// compiles at start-up).
-///
-/// ```
-/// let variants = gpuarray::shader_variants();
-/// assert!(variants.iter().any(|v| v.label == "copy[f32->f64]"));
-/// ```
-pub fn shader_variants() -> Vec<ShaderVariant> {
-    Kernel::all()
-        .into_iter()
-        .flat_map(|k| {
-            k.variants(&DType::ALL)
-                .into_iter()
-                .map(move |v| ShaderVariant {
-                    label: PipelineKey::new(k, v).label(),
-                    wgsl: k.wgsl(v),
-                    entry: k.spec().entry,
-                })
-        })
-        .collect()
 }
 
 fn unary_set_name(s: UnarySet) -> &'static str {

@@ -21,8 +21,10 @@ mod pipeline;
 pub mod profile;
 mod scheduler;
 mod signal;
+mod sort_passes;
 mod staging;
 mod startup;
+mod variants;
 mod wgsl_helpers;
 
 use adapter::{choose_adapter, requested_features, ErrorSinks, OPTIONAL_FEATURES};
@@ -31,7 +33,6 @@ pub use adapters::{adapters, adapters_with, AdapterInfo};
 pub use compiler::CompileStats;
 use config::{env_flag, timeout_millis};
 pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MathMode, MAX_TIMEOUT};
-pub use kernels::{shader_variants, ShaderVariant};
 pub(crate) use kernels::{BinarySet, Form, Kernel, RadixPass, SortPass, UnarySet};
 pub(crate) use launch::Binding;
 pub(crate) use pipeline::{PipelineKey, Variant};
@@ -39,6 +40,7 @@ pub(crate) use profile::Work;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use staging::read_bytes;
 pub(crate) use staging::read_bytes_async;
+pub use variants::{shader_variants, ShaderVariant};
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};

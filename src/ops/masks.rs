@@ -11,9 +11,8 @@
 
 use super::array_binding;
 use crate::array::Array;
-use crate::device::blocks::grid;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, Variant, Work};
+use crate::device::{Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Axes;
@@ -40,6 +39,17 @@ impl Array {
     /// ```
     pub fn count_nonzero(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
         self.astype(DType::Bool)?.sum(axes, keepdims)
+    }
+
+    /// NumPy 2 refuses `nonzero` of a 0-d array.
+    fn refuse_0d_nonzero(&self) -> Result<()> {
+        if self.ndim() == 0 {
+            return Err(Error::invalid(
+                "nonzero",
+                "calling nonzero on a 0-d array is not allowed (use atleast_1d, as NumPy says)",
+            ));
+        }
+        Ok(())
     }
 
     /// The running count of this array's true elements in C order, flattened (i32).
@@ -108,12 +118,7 @@ impl Array {
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn nonzero(&self) -> Result<Vec<Array>> {
-        if self.ndim() == 0 {
-            return Err(Error::invalid(
-                "nonzero",
-                "calling nonzero on a 0-d array is not allowed (use atleast_1d, as NumPy says)",
-            ));
-        }
+        self.refuse_0d_nonzero()?;
         let flat = self.flatnonzero()?;
         coordinates(&flat, self.shape())
     }
@@ -129,12 +134,7 @@ impl Array {
     /// # Ok(()) }) }
     /// ```
     pub async fn nonzero_async(&self) -> Result<Vec<Array>> {
-        if self.ndim() == 0 {
-            return Err(Error::invalid(
-                "nonzero",
-                "calling nonzero on a 0-d array is not allowed (use atleast_1d, as NumPy says)",
-            ));
-        }
+        self.refuse_0d_nonzero()?;
         let flat = self.flatnonzero_async().await?;
         coordinates(&flat, self.shape())
     }
@@ -394,24 +394,13 @@ fn compact(
         Take::TwoWords => 2,
     };
     let key = PipelineKey::new(Kernel::Compact, Variant::one(DType::U32)).with("MODE", mode);
-    let (gx, gy) = grid(
-        count.div_ceil(256),
-        dev.limits.max_compute_workgroups_per_dimension,
-    )
-    .ok_or_else(|| Error::overflow(op, format!("{count} elements")))?;
     dev.guarded(op, || {
         let binds = [
             array_binding(scan, count, 4)?,
             array_binding(src, count, src.dtype().size_bytes())?,
             array_binding(&out, total as u64, out.dtype().size_bytes())?,
         ];
-        dev.dispatch_grid(
-            &key,
-            p.bytes(),
-            &binds,
-            (gx, gy, 1),
-            Work::moves(format!("{op}: {total} of {count}")),
-        )
+        dev.dispatch(&key, p.bytes(), &binds, count, &[count])
     })?;
     Ok(out)
 }

@@ -6,9 +6,8 @@
 
 use super::array_binding;
 use crate::array::Array;
-use crate::device::blocks::grid;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, Variant, Work};
+use crate::device::{Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -97,24 +96,13 @@ impl Array {
         let key = PipelineKey::new(Kernel::SearchSorted, Variant::one(DType::U32))
             .with("DTYPE", dtype_code)
             .with("RIGHT", (side == Side::Right) as u32);
-        let (gx, gy) = grid(
-            count.div_ceil(256),
-            dev.limits.max_compute_workgroups_per_dimension,
-        )
-        .ok_or_else(|| Error::overflow(op, format!("{count} queries")))?;
         dev.guarded(op, || {
             let binds = [
                 array_binding(&a, a.len() as u64, searched.size_bytes())?,
                 array_binding(&q, count, searched.size_bytes())?,
                 array_binding(&out, count, 4)?,
             ];
-            dev.dispatch_grid(
-                &key,
-                p.bytes(),
-                &binds,
-                (gx, gy, 1),
-                Work::moves(format!("searchsorted: {count} queries in {}", a.len())),
-            )
+            dev.dispatch(&key, p.bytes(), &binds, count, &[count])
         })?;
         Ok(out)
     }

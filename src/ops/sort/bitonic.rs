@@ -4,9 +4,8 @@
 
 use super::Sorted;
 use crate::array::Array;
-use crate::device::blocks::grid;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, SortPass, Variant, Work};
+use crate::device::{Kernel, PipelineKey, SortPass, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::array_binding;
@@ -62,7 +61,6 @@ pub(crate) fn sort_rows(
         DType::U32,
     )?;
     let src_base = x.layout.offset as u64 * x.dtype().size_bytes() / 4;
-    let max_dim = dev.limits.max_compute_workgroups_per_dimension;
     let params = |k: u64, j: u64| {
         let mut p = Params::default();
         p.u32(m as u32)
@@ -79,10 +77,6 @@ pub(crate) fn sort_rows(
     let key = |pass| {
         PipelineKey::new(Kernel::Sort(pass), Variant::one(DType::U32)).with("DTYPE", dtype_code)
     };
-    let groups = |workgroups: u64| {
-        grid(workgroups, max_dim)
-            .ok_or_else(|| Error::overflow(op, format!("{workgroups} workgroups")))
-    };
     dev.guarded(op, || {
         let pairs = [
             array_binding(&index, total, 4)?,
@@ -95,21 +89,20 @@ pub(crate) fn sort_rows(
             pairs[2],
             array_binding(x, rows * n, x.dtype().size_bytes())?,
         ];
-        let (gx, gy) = groups(total.div_ceil(256))?;
-        dev.dispatch_grid(
+        // One invocation per pair for the keys, two pairs per invocation for the blocks.
+        dev.dispatch(
             &key(SortPass::Keys),
             params(0, 0).bytes(),
             &with_src,
-            (gx, gy, 1),
-            Work::moves(format!("sort keys of {rows} rows of {n}")),
+            total,
+            &[total],
         )?;
-        let (bx, by) = groups(total / BLOCK)?;
-        dev.dispatch_grid(
+        dev.dispatch(
             &key(SortPass::Local),
             params(0, 0).bytes(),
             &pairs,
-            (bx, by, 1),
-            Work::moves(format!("sort blocks of {BLOCK}")),
+            total / 2,
+            &[total],
         )?;
         Ok(())
     })?;

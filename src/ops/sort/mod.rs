@@ -19,11 +19,10 @@ mod radix;
 
 use super::array_binding;
 use crate::array::Array;
-use crate::device::blocks::grid;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, Variant, Work};
+use crate::device::{Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::layout::normalize_axis;
 
 /// The sorted indices of every row: positions in the row, padded rows of `m` (the bitonic
@@ -154,24 +153,13 @@ fn finish(
         .with("WIDE", wide as u32)
         .with("INDICES", indices as u32)
         .with("FLAT", s.flat as u32);
-    let (gx, gy) = grid(
-        count.div_ceil(256),
-        dev.limits.max_compute_workgroups_per_dimension,
-    )
-    .ok_or_else(|| Error::overflow(op, format!("{count} elements")))?;
     dev.guarded(op, || {
         let binds = [
             array_binding(&s.index, s.index.len() as u64, 4)?,
             array_binding(x, count, x.dtype().size_bytes())?,
             array_binding(&out, count, out.dtype().size_bytes())?,
         ];
-        dev.dispatch_grid(
-            &key,
-            p.bytes(),
-            &binds,
-            (gx, gy, 1),
-            Work::moves(format!("sort gather of {rows} rows of {n}")),
-        )
+        dev.dispatch(&key, p.bytes(), &binds, count, &[count])
     })?;
     Ok(out)
 }

@@ -6,9 +6,8 @@
 
 use super::Sorted;
 use crate::array::Array;
-use crate::device::blocks::grid;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, RadixPass, SortPass, Variant, Work};
+use crate::device::{Kernel, PipelineKey, RadixPass, SortPass, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::array_binding;
@@ -60,11 +59,6 @@ pub(crate) fn sort_rows(
     let target = if dev.is_cpu { 256 } else { 16384 };
     let chunk = total.div_ceil(target).clamp(256, MAX_CHUNK);
     let chunks = total.div_ceil(chunk);
-    let max_dim = dev.limits.max_compute_workgroups_per_dimension;
-    let groups = |threads: u64, per: u64| {
-        grid(threads.div_ceil(per), max_dim)
-            .ok_or_else(|| Error::overflow(op, format!("{threads} invocations")))
-    };
     let mut a = Pairs::new(op, x, total as usize, wide)?;
     let mut b = Pairs::new(op, x, total as usize, wide)?;
     let counts = Array::empty(op, x.device(), &[256 * chunks as usize], DType::U32)?;
@@ -88,16 +82,7 @@ pub(crate) fn sort_rows(
         ];
         let key = PipelineKey::new(Kernel::Sort(SortPass::Keys), Variant::one(DType::U32))
             .with("DTYPE", dtype_code);
-        dev.dispatch_grid(
-            &key,
-            p.bytes(),
-            &binds,
-            {
-                let (gx, gy) = groups(total, 256)?;
-                (gx, gy, 1)
-            },
-            Work::moves(format!("radix keys of {rows} rows of {n}")),
-        )
+        dev.dispatch(&key, p.bytes(), &binds, total, &[total])
     })?;
     // (source, shift) of every pass, least significant first.
     let mut passes: Vec<(u32, u32)> = Vec::new();
@@ -119,7 +104,6 @@ pub(crate) fn sort_rows(
             PipelineKey::new(Kernel::Radix(pass), Variant::one(DType::U32))
                 .with("WIDE", wide as u32)
         };
-        let (gx, gy) = groups(chunks, 64)?;
         let run = |pass, counts: &Array| {
             dev.guarded(op, || {
                 let binds = [
@@ -131,13 +115,8 @@ pub(crate) fn sort_rows(
                     array_binding(&b.hi, total, 4)?,
                     array_binding(&b.lo, b.lo.len() as u64, 4)?,
                 ];
-                dev.dispatch_grid(
-                    &key(pass),
-                    p.bytes(),
-                    &binds,
-                    (gx, gy, 1),
-                    Work::moves(format!("radix pass over bits {shift}.. of word {source}")),
-                )
+                // One invocation per chunk.
+                dev.dispatch(&key(pass), p.bytes(), &binds, chunks, &[total])
             })
         };
         run(RadixPass::Count, &counts)?;

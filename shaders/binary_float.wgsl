@@ -170,6 +170,36 @@ fn atan2_(y: C, x: C) -> C {
     return select(r, -r, sign_bit(y));
 }
 
+// np.heaviside: 0 below zero, 1 above, `h0` at ±0, NaN for NaN.
+fn heaviside_(x: C, h0: C) -> C {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (x == C(0)) {
+        return h0;
+    }
+    return select(C(0), C(1), x > C(0));
+}
+
+// NumPy's npy_logaddexp (log(e^a + e^b)) and npy_logaddexp2 (log2(2^a + 2^b)): the larger
+// operand plus log1p of the smaller's exponential relative to it, so nothing overflows; equal
+// operands (infinities of one sign included) give a + ln 2 (or a + 1). NaNs are tested by bits
+// up front (lavapipe folds the comparisons NumPy's code relies on for them).
+fn logaddexp_(a: C, b: C, base2: bool) -> C {
+    if (is_nan(a) || is_nan(b)) {
+        return nan_value();
+    }
+    if (a == b) {
+        return a + select(C(0.6931471805599453), C(1), base2);
+    }
+    let hi = select(b, a, a > b);
+    let d = select(b - a, a - b, a > b);
+    if (base2) {
+        return hi + mul(C(1.4426950408889634), log1p_(exp2_(-d)));
+    }
+    return hi + log1p_(exp_(-d));
+}
+
 fn op(a: C, b: C) -> R {
     switch OP {
         case OP_ADD: { return a + b; }
@@ -185,6 +215,10 @@ fn op(a: C, b: C) -> R {
         case OP_FMIN: { return fminimum(a, b); }
         case OP_ARCTAN2: { return atan2_(a, b); }
         case OP_HYPOT: { return hypotenuse(a, b); }
+        case OP_FMOD: { return fmod_(a, b); }
+        case OP_HEAVISIDE: { return heaviside_(a, b); }
+        case OP_LOGADDEXP: { return logaddexp_(a, b, false); }
+        case OP_LOGADDEXP2: { return logaddexp_(a, b, true); }
         case OP_COPYSIGN: { return select(abs(a), -abs(a), sign_bit(b)); }
         // Internal: exp(a - b) (softmax), (a - b)^2 (variance).
         case OP_SUB_EXP: { return exp_(a - b); }

@@ -81,6 +81,42 @@ fn shift_right(a: C, b: C) -> C {
     return a >> u32(b);
 }
 
+// C's `%` (np.fmod): the truncated remainder, with the dividend's sign; 0 for a zero divisor
+// (NumPy warns and gives 0), and most-negative % -1 is 0.
+fn c_fmod(a: C, b: C) -> C {
+    if (b == C(0)) {
+        return C(0);
+    }
+    return trunc_divrem(a, b).y;
+}
+
+// Euclid on magnitudes in u32 (np.gcd is never negative; gcd(most negative, 0) is 2^31, which
+// reads back as the most negative i32, as in NumPy). At most 47 steps for 32-bit operands.
+fn gcd_magnitude(a: C, b: C) -> u32 {
+    var x = u32(select(a, C(0) - a, a < C(0)));
+    var y = u32(select(b, C(0) - b, b < C(0)));
+    loop {
+        if (y == 0u) {
+            break;
+        }
+        let t = x % y;
+        x = y;
+        y = t;
+    }
+    return x;
+}
+
+// np.lcm: |a / gcd * b| with wrapping products; 0 when either operand is 0.
+fn lcm_(a: C, b: C) -> C {
+    let g = gcd_magnitude(a, b);
+    if (g == 0u) {
+        return C(0);
+    }
+    let ua = u32(select(a, C(0) - a, a < C(0)));
+    let ub = u32(select(b, C(0) - b, b < C(0)));
+    return C((ua / g) * ub);
+}
+
 fn op(a: C, b: C) -> R {
     switch OP {
         case OP_ADD: { return a + b; }
@@ -96,6 +132,9 @@ fn op(a: C, b: C) -> R {
         case OP_BIT_XOR: { return a ^ b; }
         case OP_LEFT_SHIFT: { return shift_left(a, b); }
         case OP_RIGHT_SHIFT: { return shift_right(a, b); }
+        case OP_FMOD: { return c_fmod(a, b); }
+        case OP_GCD: { return C(gcd_magnitude(a, b)); }
+        case OP_LCM: { return lcm_(a, b); }
         // Internal: (a - b)^2 wrapping.
         case OP_SQ_DIFF: { let d = a - b; return d * d; }
         default: { return a; }

@@ -27,6 +27,17 @@
 
 override FAST_MATH: bool = false;
 
+// Round half to even (math_f64.wgsl's f64 form cannot trust the driver's f64 round).
+fn rint_(x: f32) -> f32 {
+    return round(x);
+}
+
+// np.deg2rad's and np.rad2deg's factors as NumPy's C forms them for float: NPY_PIf / 180.0f and
+// 180.0f / NPY_PIf, quotients of f32 operands rounded to f32 (folded by the WGSL compiler; the
+// second is one ulp below the f32 nearest 180/pi).
+const DEG2RAD: f32 = 3.141592653589793f / 180.0f;
+const RAD2DEG: f32 = 180.0f / 3.141592653589793f;
+
 // The skeleton's element count is below 2^31 (a block never spans more than one binding), so
 // this is 0; the compiler cannot know that, so `opaque(x)` is an operation it cannot look through.
 fn opaque(x: f32) -> f32 {
@@ -1023,4 +1034,33 @@ fn fmod_(a: C, b: C) -> C {
         m = (f32(r) * 0x1p-24f) * bitcast<f32>((eb + 1u) << 23u);
     }
     return select(m, -m, sign_bit(a));
+}
+
+// ---------------------------------------------------------------------------------------------
+// cbrt. |x| = m 2^e with m in [1, 2) and e = 3q + r (r in 0..2), so cbrt|x| = cbrt(y) 2^q with
+// y = m 2^r in [1, 8), exact. A linear guess (within 6 %) and two Halley steps give cbrt(y) to
+// about 2^-38 in exact arithmetic; then fdlibm's last step: t cut to 12 bits so t t is exact, and
+// t += t (y/t² - t) / (2t + y/t²), within 0.667 ulp. Products that feed sums are `mul`s, so no
+// driver's fused multiply-add changes the bits.
+fn cbrt_(x0: C) -> C {
+    let x = f32(x0);
+    if (x == 0.0 || is_nan(x) || is_inf(x)) {
+        return x0;
+    }
+    let me = mantissa_exponent(x);
+    let e = i32(me.y);
+    // Floor division by 3 on a positive numerator (e >= -149): GLSL leaves `/` of negative
+    // integers to the driver.
+    let q = (e + 150) / 3 - 50;
+    let y = me.x * f32(1u << u32(e - 3 * q));
+    var t = 0.91 + mul(0.149, y);
+    for (var i = 0; i < 2; i++) {
+        let t3 = mul(mul(t, t), t);
+        t = t * (t3 + 2.0 * y) / (2.0 * t3 + y);
+    }
+    t = hi12(t);
+    let s = y / (t * t);
+    t = t + mul(t, (s - t) / (2.0 * t + s));
+    let r = t * pow2i(q);
+    return C(select(r, -r, sign_bit(x)));
 }

@@ -1,7 +1,7 @@
 // Double-precision elementary functions in software (joined for f64; math_f32.wgsl defines the
 // same names over the 32-bit built-ins). SPIR-V's GLSL.std.450 Exp/Log/Sin/Pow/Atan/... accept
 // only 16- and 32-bit floats, and drivers that take f64 anyway return garbage, so everything here
-// uses only +, -, *, /, sqrt, floor/round, ldexp, comparisons and select, which are exact or
+// uses only +, -, *, /, sqrt, floor, ldexp, comparisons and select, which are exact or
 // correctly rounded on f64. Algorithms follow fdlibm (Sun's freely distributable libm): range
 // reduction with Cody-Waite multi-part constants (each part short enough that k * part is exact),
 // then a minimax polynomial on a small interval. Measured errors against a correctly rounded
@@ -41,6 +41,32 @@ fn split_exponent(x: f64) -> Split {
     return Split(m, e + k);
 }
 
+// Round half to even. Not WGSL's round: lavapipe (Mesa 22.3.6, LLVM 15, on an AMD EPYC host)
+// returns round(1.5) = 1, round(3.5) = 3, round(-0.5) = +0 and round(1e15 + 0.5) = 1e15 + 0.5
+// for f64, while its f64 floor is right. Exact: x - floor(x) is exact for |x| < 2^52, and larger
+// doubles are integers (floor(x) = x); infinities and NaN come back as themselves.
+fn rint_(x: f64) -> f64 {
+    let f = floor(x);
+    let d = x - f;
+    var r = f;
+    if (d > 0.5lf || (d == 0.5lf && f - 2.0lf * floor(f * 0.5lf) != 0.0lf)) {
+        r = f + 1.0lf;
+    }
+    // A negative x that rounds to zero gives -0.0, as C's rint does.
+    return select(r, -abs(r), x < 0.0lf);
+}
+
+// np.deg2rad's and np.rad2deg's factors for double, NPY_PI / 180.0 and 180.0 / NPY_PI rounded
+// to f64 (written out: naga folds no f64 division).
+const DEG2RAD: f64 = 0.017453292519943295lf;
+const RAD2DEG: f64 = 57.29577951308232lf;
+
+// a b: the name math_f32.wgsl gives a product kept out of fused multiply-adds. Plain here: the
+// f64 functions promise accuracy, not bits, across drivers (see above).
+fn mul(a: f64, b: f64) -> f64 {
+    return a * b;
+}
+
 // ---------------------------------------------------------------------------------------------
 // exp family. x = k ln2 + r with |r| <= ln2/2: ln2 is split into LN2_HI (32 significant bits,
 // so k * LN2_HI is exact for |k| < 2^20) and LN2_LO.
@@ -73,7 +99,7 @@ fn exp_(x: f64) -> f64 {
     if (abs(x) < 0x1p-54) {
         return 1.0lf + x;
     }
-    let k = round(x * INV_LN2);
+    let k = rint_(x * INV_LN2);
     // k * LN2_HI is exact and close to x, so the subtraction is exact too.
     let hi = x - k * LN2_HI;
     let lo = k * LN2_LO;
@@ -92,7 +118,7 @@ fn exp2_(x: f64) -> f64 {
         return 0.0lf;
     }
     // 2^x = 2^k * e^(f ln2) with k = round(x) and f = x - k exact; rounding f ln2 costs < 1/4 ulp.
-    let k = round(x);
+    let k = rint_(x);
     return ldexp(exp_reduced((x - k) * 0.693147180559945309417232121458176568, 0.0lf), i32(k));
 }
 
@@ -129,7 +155,7 @@ fn expm1_(x: f64) -> f64 {
     if (abs(x) <= 0.34657359027997264) {
         return expm1_poly(x);
     }
-    let k = round(x * INV_LN2);
+    let k = rint_(x * INV_LN2);
     let r = (x - k * LN2_HI) - k * LN2_LO;
     if (k > 56.0lf) {
         // 2^k e^r - 1 = 2^k e^r to within rounding.
@@ -279,7 +305,7 @@ fn rem_pio2(x0: f64) -> vec2<f64> {
     if (abs(x) >= 8.4e8) {
         x = fmod_(x, 6.283185307179586);
     }
-    let n = round(x * 0.63661977236758134308);
+    let n = rint_(x * 0.63661977236758134308);
     let r = (((x - n * PIO2_1) - n * PIO2_2) - n * PIO2_3) - n * PIO2_4 - n * PIO2_5;
     // n mod 4, exact for any integer-valued n.
     let q = n - 4.0lf * floor(n * 0.25lf);
@@ -552,12 +578,12 @@ fn pow_(x: f64, y: f64) -> f64 {
     if (z < -1080.0lf) {
         return 0.0lf;
     }
-    let n1 = round(p1);
-    let n2 = round(p2);
-    let n3 = round(p3);
-    let n4 = round(p4);
+    let n1 = rint_(p1);
+    let n2 = rint_(p2);
+    let n3 = rint_(p3);
+    let n4 = rint_(p4);
     let f = (p1 - n1) + (p2 - n2) + (p3 - n3) + (p4 - n4) + p5;
-    let n5 = round(f);
+    let n5 = rint_(f);
     let n = n1 + n2 + n3 + n4 + n5;
     let frac = f - n5;
     return ldexp(exp_reduced(frac * 0.693147180559945309417232121458176568, 0.0lf), i32(n));
@@ -637,7 +663,7 @@ fn fmod_(a: f64, b: f64) -> f64 {
         }
         let k = min(d, 24);
         let x = r * f64(bitcast<f32>(u32(127 + k) << 23u));
-        let q = round(x / mb);
+        let q = rint_(x / mb);
         r = (x - q * mb_hi) - q * mb_lo;
         if (r < 0.0lf) {
             r += mb;
@@ -649,4 +675,28 @@ fn fmod_(a: f64, b: f64) -> f64 {
     }
     let m = ldexp(r, sb.e - 52);
     return select(m, -m, sign_bit(a));
+}
+
+// ---------------------------------------------------------------------------------------------
+// cbrt, as math_f32.wgsl's: |x| = m 2^e, e = 3q + r, y = m 2^r in [1, 8); a linear guess and two
+// Halley steps (about 2^-38), t cut to 21 bits so t t is exact, then fdlibm's last step
+// t += t (y/t² - t) / (2t + y/t²), within 0.667 ulp.
+fn cbrt_(x: f64) -> f64 {
+    if (x == 0.0lf || is_nan(x) || is_inf(x)) {
+        return x;
+    }
+    let s = split_exponent(x);
+    // Floor division by 3 on a positive numerator (e >= -1074).
+    let q = (s.e + 1101) / 3 - 367;
+    let y = s.m * f64(1u << u32(s.e - 3 * q));
+    var t = 0.91lf + 0.149lf * y;
+    for (var i = 0; i < 2; i++) {
+        let t3 = t * t * t;
+        t = t * (t3 + 2.0lf * y) / (2.0lf * t3 + y);
+    }
+    t = rint_(t * 0x1p20) * 0x1p-20;
+    let w = y / (t * t);
+    t = t + t * ((w - t) / (2.0lf * t + w));
+    let r = ldexp(t, q);
+    return select(r, -r, x < 0.0lf);
 }

@@ -2,7 +2,8 @@
 // NaN and infinity are tested by bits (see binary_float.wgsl). The elementary functions (exp_,
 // log_, sin_, asin_, sigmoid_, ...) come from the math file joined before this one, both in
 // software: math_f32.wgsl or math_f64.wgsl. Only what is the same formula for both widths lives
-// here; `round` is WGSL's round-half-to-even, NumPy's rule.
+// here; `rint_` (the math file's) rounds halves to even, NumPy's rule. DEG2RAD and RAD2DEG are the math
+// file's.
 
 override OP: u32 = 0u;
 
@@ -40,11 +41,14 @@ fn op(x: C) -> R {
         case OP_TANH: { return tanh_(x); }
         case OP_FLOOR: { return floor(x); }
         case OP_CEIL: { return ceil(x); }
-        case OP_ROUND: { return round(x); }
+        case OP_ROUND, OP_RINT: { return rint_(x); }
         case OP_TRUNC: { return trunc(x); }
         case OP_SQUARE: { return x * x; }
         case OP_RECIPROCAL: { return C(1) / x; }
         case OP_SIGMOID: { return sigmoid_(x); }
+        case OP_CBRT: { return cbrt_(x); }
+        case OP_DEG2RAD: { return x * DEG2RAD; }
+        case OP_RAD2DEG: { return x * RAD2DEG; }
         case OP_RELU: { if (is_nan(x)) { return x; } return select(C(0), x, x > C(0)); }
         default: { return x; }
     }

@@ -77,11 +77,14 @@ pub use interop::ndarray::HostElement;
 pub use interop::npy::{load_npz, savez, savez_compressed};
 pub use layout::{Axes, SliceArg};
 pub use memory::MemoryStats;
+#[cfg(not(target_arch = "wasm32"))]
+pub use ops::counting::HistogramBins;
 pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};
 pub use ops::einsum::path::{EinsumPath, Strategy as EinsumStrategy};
 pub use ops::elementwise::{
     add, arctan2, bitwise_and, bitwise_or, bitwise_xor, copysign, div, floor_divide, fmax, fmin,
-    hypot, left_shift, maximum, minimum, mul, pow, remainder, right_shift, sub, where_, Operand,
+    fmod, gcd, heaviside, hypot, lcm, left_shift, logaddexp, logaddexp2, maximum, minimum, mul,
+    pow, remainder, right_shift, sub, where_, Operand,
 };
 pub use ops::join::{concatenate, stack};
 pub use ops::linalg::matmul;
@@ -89,5 +92,6 @@ pub use ops::linalg::matmul;
 pub use ops::masks::extract;
 pub use ops::matmul::{MatmulKernel, MatmulTuning};
 pub use ops::search::Side;
+pub use ops::sort::lexsort;
 #[cfg(not(target_arch = "wasm32"))]
 pub use ops::unique::Unique;

@@ -221,6 +221,28 @@ fn rem_ref(a: f64, b: f64) -> f64 {
 
 type BinRef = fn(f64, f64) -> f64;
 
+/// np.heaviside(x, h0).
+fn heaviside_ref(x: f64, h0: f64) -> f64 {
+    if x.is_nan() {
+        x
+    } else if x == 0.0 {
+        h0
+    } else if x < 0.0 {
+        0.0
+    } else {
+        1.0
+    }
+}
+
+/// np.gcd of two integers held in f64 (never negative).
+fn gcd_ref(a: f64, b: f64) -> f64 {
+    let (mut x, mut y) = (a.abs() as u64, b.abs() as u64);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    x as f64
+}
+
 #[test]
 fn every_binary_op_on_every_dtype() {
     let Some(dev) = common::device() else { return };
@@ -247,6 +269,18 @@ fn every_binary_op_on_every_dtype() {
             ("arctan2", f64::atan2, |a, b| a.arctan2(b)),
             ("hypot", f64::hypot, |a, b| a.hypot(b)),
             ("copysign", f64::copysign, |a, b| a.copysign(b)),
+            ("fmod", |a, b| a % b, |a, b| a.fmod(b)),
+            ("heaviside", heaviside_ref, |a, b| a.heaviside(b)),
+            (
+                "logaddexp",
+                |a, b| (a.exp() + b.exp()).ln(),
+                |a, b| a.logaddexp(b),
+            ),
+            (
+                "logaddexp2",
+                |a, b| (a.exp2() + b.exp2()).log2(),
+                |a, b| a.logaddexp2(b),
+            ),
         ];
         for dtype in [DType::F32, DType::F16, DType::F64] {
             if !common::supports(&dev, dtype, "every_binary_op_on_every_dtype") {
@@ -265,8 +299,12 @@ fn every_binary_op_on_every_dtype() {
                 // f32 arctan2 is a driver built-in (1.6 ulps measured on lavapipe); f32 pow is
                 // exp2(b * log2(a)), whose log2 error grows by |b ln a| <= 4 ln 6 = 7.2 (7.6 ulps
                 // measured).
+                // logaddexp is the larger operand plus log1p(exp(-d)): when they nearly cancel
+                // (the result near 0), their 1-ulp errors are large beside the result.
                 let ulps = match (dtype, *name) {
+                    (_, "fmod" | "heaviside") => 0.0,
                     (DType::F16, _) => 1.0,
+                    (_, "logaddexp" | "logaddexp2") => 4.0,
                     (DType::F32, "pow") => 16.0,
                     (DType::F32, "arctan2") => 4.0,
                     _ => 2.0,
@@ -284,7 +322,13 @@ fn every_binary_op_on_every_dtype() {
                     {
                         continue;
                     }
-                    let u = common::err_units(got[i], want, 0.0, dtype);
+                    // logaddexp's errors are those of its larger operand and its log1p term.
+                    let scale = if name.starts_with("logaddexp") {
+                        ha[i].abs().max(hb[i].abs())
+                    } else {
+                        0.0
+                    };
+                    let u = common::err_units(got[i], want, scale, dtype);
                     assert!(
                         u <= ulps,
                         "{name} {dtype} [{i}] {} {}: got {} want {want} ({u:.1} ulps > {ulps})",
@@ -294,7 +338,7 @@ fn every_binary_op_on_every_dtype() {
                     );
                 }
             }
-            for bad in [a.bitwise_and(&b), a.left_shift(&b)] {
+            for bad in [a.bitwise_and(&b), a.left_shift(&b), a.gcd(&b), a.lcm(&b)] {
                 let e = bad.unwrap_err().to_string();
                 assert!(e.contains(&dtype.to_string()), "{e}");
             }
@@ -329,6 +373,24 @@ fn every_binary_op_on_every_dtype() {
             ("minimum", f64::min, |a, b| a.minimum(b)),
             ("fmax", f64::max, |a, b| a.fmax(b)),
             ("fmin", f64::min, |a, b| a.fmin(b)),
+            (
+                "fmod",
+                |a, b| if b == 0.0 { 0.0 } else { a % b },
+                |a, b| a.fmod(b),
+            ),
+            ("gcd", gcd_ref, |a, b| a.gcd(b)),
+            (
+                "lcm",
+                |a, b| {
+                    let g = gcd_ref(a, b);
+                    if g == 0.0 {
+                        0.0
+                    } else {
+                        (a / g * b).abs()
+                    }
+                },
+                |a, b| a.lcm(b),
+            ),
             (
                 "bitwise_and",
                 |a, b| ((a as i32) & (b as i32)) as f64,
@@ -730,6 +792,20 @@ fn every_unary_op_on_every_dtype() {
         ("ceil", f64::ceil, |a| a.ceil(), (-5.0, 5.0)),
         ("round", |x| x.round_ties_even(), |a| a.round(), (-5.0, 5.0)),
         ("trunc", f64::trunc, |a| a.trunc(), (-5.0, 5.0)),
+        ("rint", |x| x.round_ties_even(), |a| a.rint(), (-5.0, 5.0)),
+        ("cbrt", f64::cbrt, |a| a.cbrt(), (-50.0, 50.0)),
+        (
+            "deg2rad",
+            |x| x * (std::f64::consts::PI / 180.0),
+            |a| a.deg2rad(),
+            (-720.0, 720.0),
+        ),
+        (
+            "rad2deg",
+            |x| x * (180.0 / std::f64::consts::PI),
+            |a| a.rad2deg(),
+            (-7.0, 7.0),
+        ),
         ("square", |x| x * x, |a| a.square(), (-5.0, 5.0)),
         ("reciprocal", |x| 1.0 / x, |a| a.reciprocal(), (0.5, 5.0)),
         (
@@ -752,14 +828,17 @@ fn every_unary_op_on_every_dtype() {
             // lavapipe measure up to 4.5 ulps (sinh) and 14 (sigmoid, through exp); tanh is
             // ours below |x| = 0.5 (expm1's series) and was 49 ulps off there as the built-in.
             let ulps = match (dtype, *name) {
-                (_, "neg" | "abs" | "sign" | "floor" | "ceil" | "round" | "trunc" | "relu") => 0.0,
+                (
+                    _,
+                    "neg" | "abs" | "sign" | "floor" | "ceil" | "round" | "rint" | "trunc" | "relu",
+                ) => 0.0,
                 (DType::F16, _) => 1.0,
                 (DType::F64, _) => 2.0,
                 (_, "sigmoid") => 16.0,
                 _ => 8.0,
             };
             let mut h = values(len, name.len() as u64, *lo, *hi);
-            if *name == "round" {
+            if *name == "round" || *name == "rint" {
                 h.extend([0.5, 1.5, 2.5, -0.5, -2.5]);
             }
             let a = upload(&dev, &h, &[h.len()], dtype);

@@ -412,3 +412,97 @@ fn unique_and_unique_all_match_numpy() {
         (0, 0, 0, 0)
     );
 }
+
+/// NumPy's partition contract: the kth element is the sorted one, nothing after it sorts before
+/// it and nothing before it after.
+fn partitioned_at(p: &[f64], k: usize) -> bool {
+    let mut sorted = p.to_vec();
+    sorted.sort_by(|a, b| order(*a, *b));
+    same(&p[k..=k], &sorted[k..=k])
+        && p[..k].iter().all(|&v| order(v, p[k]) != Ordering::Greater)
+        && p[k + 1..].iter().all(|&v| order(v, p[k]) != Ordering::Less)
+}
+
+#[test]
+fn partition_argpartition_and_lexsort_keep_numpys_contracts() {
+    let Some(dev) = common::device() else { return };
+    let h = data(3 * 1000, 0x9a7);
+    let a = common::upload(&dev, &h, &[3, 1000], DType::F32);
+    let h = common::read(&a);
+    for kth in [vec![0isize], vec![999], vec![-1, 17, 500]] {
+        let p = common::read(&a.partition(&kth, Some(-1)).unwrap());
+        let ap = a
+            .argpartition(&kth, Some(1))
+            .unwrap()
+            .to_vec::<i32>()
+            .unwrap();
+        for row in 0..3 {
+            let lane = &p[row * 1000..(row + 1) * 1000];
+            let idx = &ap[row * 1000..(row + 1) * 1000];
+            let gathered: Vec<f64> = idx.iter().map(|&i| h[row * 1000 + i as usize]).collect();
+            for &k in &kth {
+                let k = if k < 0 {
+                    (k + 1000) as usize
+                } else {
+                    k as usize
+                };
+                assert!(partitioned_at(lane, k), "partition row {row} kth {k}");
+                assert!(
+                    partitioned_at(&gathered, k),
+                    "argpartition row {row} kth {k}"
+                );
+            }
+        }
+    }
+    // The flattened array, and NumPy's refusals (kth out of bounds, a 0-d array).
+    let flat = common::read(&a.partition(&[1234], None).unwrap());
+    assert!(partitioned_at(&flat, 1234));
+    let e = a.partition(&[1000], Some(1)).unwrap_err().to_string();
+    assert!(
+        e.contains("partition") && e.contains("out of bounds"),
+        "{e}"
+    );
+    let e = a.argpartition(&[-1001], Some(-1)).unwrap_err().to_string();
+    assert!(
+        e.contains("argpartition") && e.contains("out of bounds"),
+        "{e}"
+    );
+    let scalar = Array::from_slice(&dev, &[1.0f32], &[]).unwrap();
+    assert!(scalar.partition(&[0], Some(0)).is_err());
+
+    // lexsort: three keys with many ties, against a stable sort by (last, middle, first).
+    let mut next = xorshift(0x1e5);
+    let n = 5000;
+    let k0: Vec<i32> = (0..n).map(|_| (next() % 50) as i32 - 25).collect();
+    let k1: Vec<u32> = (0..n).map(|_| (next() % 7) as u32).collect();
+    let k2: Vec<f32> = (0..n)
+        .map(|i| {
+            if i % 97 == 0 {
+                f32::NAN
+            } else {
+                (next() % 5) as f32 - 2.0
+            }
+        })
+        .collect();
+    let (a0, a1, a2) = (
+        Array::from_slice(&dev, &k0, &[n]).unwrap(),
+        Array::from_slice(&dev, &k1, &[n]).unwrap(),
+        Array::from_slice(&dev, &k2, &[n]).unwrap(),
+    );
+    let got = gpuarray::lexsort(&[&a0, &a1, &a2])
+        .unwrap()
+        .to_vec::<i32>()
+        .unwrap();
+    let mut want: Vec<i32> = (0..n as i32).collect();
+    want.sort_by(|&i, &j| {
+        let (i, j) = (i as usize, j as usize);
+        order(f64::from(k2[i]), f64::from(k2[j]))
+            .then(k1[i].cmp(&k1[j]))
+            .then(k0[i].cmp(&k0[j]))
+    });
+    assert_eq!(got, want);
+    let short = Array::from_slice(&dev, &[1i32, 2], &[2]).unwrap();
+    let e = gpuarray::lexsort(&[&a0, &short]).unwrap_err().to_string();
+    assert!(e.contains("lexsort"), "{e}");
+    assert!(gpuarray::lexsort(&[]).is_err());
+}

@@ -81,6 +81,9 @@ pub(crate) enum Kernel {
     /// Binary search of sorted 1-d arrays (`shaders/searchsorted.wgsl`), over the key words of
     /// `DTYPE`. Dtype: u32 (the words).
     SearchSorted,
+    /// Counts of small non-negative integers by atomic adds, for bincount and histogram
+    /// (`shaders/bincount.wgsl`). Dtype: u32 (the words).
+    Bincount,
     /// One pass of the chunked LSD radix sort (`shaders/radix.wgsl`). Dtype: u32 (the words).
     Radix(RadixPass),
 }
@@ -163,6 +166,7 @@ impl Kernel {
         v.push(Kernel::SortGather);
         v.push(Kernel::Compact);
         v.push(Kernel::SearchSorted);
+        v.push(Kernel::Bincount);
         v.extend([
             Kernel::Radix(RadixPass::Count),
             Kernel::Radix(RadixPass::Scatter),
@@ -201,6 +205,7 @@ impl Kernel {
             | Kernel::SortGather
             | Kernel::Compact
             | Kernel::SearchSorted
+            | Kernel::Bincount
             | Kernel::Radix(_) => 0,
         }
     }
@@ -288,6 +293,10 @@ impl Kernel {
             Kernel::SearchSorted => Spec {
                 constants: vec![("WG", DEFAULT_WG)],
                 ..row("searchsorted".into(), "main")
+            },
+            Kernel::Bincount => Spec {
+                constants: vec![("WG", DEFAULT_WG)],
+                ..row("bincount".into(), "main")
             },
             // 64 chunks per workgroup: each invocation walks a whole chunk.
             Kernel::Radix(pass) => {
@@ -406,6 +415,7 @@ impl Kernel {
             Kernel::Radix(_) => vec![include_str!("../../shaders/radix.wgsl")],
             Kernel::SortGather => vec![include_str!("../../shaders/sort_gather.wgsl")],
             Kernel::Compact => vec![include_str!("../../shaders/compact.wgsl")],
+            Kernel::Bincount => vec![include_str!("../../shaders/bincount.wgsl")],
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
             Kernel::Philox => vec![
                 include_str!("../../shaders/mulhilo.wgsl"),
@@ -496,6 +506,7 @@ impl Kernel {
             | Kernel::SortGather
             | Kernel::Compact
             | Kernel::SearchSorted
+            | Kernel::Bincount
             | Kernel::Radix(_) => vec![Variant::one(DType::U32)],
             // Compiled on first use, per (dtype, distribution): compiling every combination at
             // start-up would add seconds to every device start on lavapipe.
@@ -619,6 +630,7 @@ impl Kernel {
             | Kernel::SortGather
             | Kernel::Compact
             | Kernel::SearchSorted
+            | Kernel::Bincount
             | Kernel::Radix(_) => String::new(),
             // F: the float type the wide (53-bit) distributions compute in.
             Kernel::Philox | Kernel::Philox64 => format!(

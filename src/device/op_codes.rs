@@ -79,6 +79,13 @@ op_codes! {
         BitXor = 18, "bitwise_xor", BIT_XOR;
         LeftShift = 19, "left_shift", LEFT_SHIFT;
         RightShift = 20, "right_shift", RIGHT_SHIFT;
+        /// C's fmod: the remainder with the dividend's sign.
+        Fmod = 21, "fmod", FMOD;
+        Heaviside = 22, "heaviside", HEAVISIDE;
+        Logaddexp = 23, "logaddexp", LOGADDEXP;
+        Logaddexp2 = 24, "logaddexp2", LOGADDEXP2;
+        Gcd = 25, "gcd", GCD;
+        Lcm = 26, "lcm", LCM;
         Eq = 0, "equal", EQ;
         Ne = 1, "not_equal", NE;
         Lt = 2, "less", LT;
@@ -125,6 +132,11 @@ op_codes! {
         Sigmoid = 27, "sigmoid", SIGMOID;
         Relu = 28, "relu", RELU;
         BitwiseNot = 30, "bitwise_not", BITWISE_NOT;
+        Cbrt = 31, "cbrt", CBRT;
+        /// Round to nearest, halves to even: the same kernel case as `Round`.
+        Rint = 32, "rint", RINT;
+        Deg2rad = 33, "deg2rad", DEG2RAD;
+        Rad2deg = 34, "rad2deg", RAD2DEG;
         IsNan = 0, "isnan", ISNAN;
         IsInf = 1, "isinf", ISINF;
         IsFinite = 2, "isfinite", ISFINITE;

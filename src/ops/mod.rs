@@ -4,6 +4,8 @@
 
 mod closeness;
 mod constructors;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod counting;
 pub(crate) mod einsum;
 pub(crate) mod elementwise;
 pub(crate) mod join;
@@ -13,7 +15,7 @@ pub(crate) mod matmul;
 pub(crate) mod reduce;
 pub(crate) mod scan;
 pub(crate) mod search;
-mod sort;
+pub(crate) mod sort;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod unique;
 

@@ -32,10 +32,14 @@ impl BinaryRules for BinaryOp {
             return Ok((BinarySet::Compare, self, DType::Bool));
         }
         let ok = match dtype {
-            DType::F32 | DType::F16 | DType::F64 => {
-                !matches!(self, BitAnd | BitOr | BitXor | LeftShift | RightShift)
-            }
-            DType::I32 | DType::U32 => !matches!(self, Div | Arctan2 | Hypot | Copysign | SubExp),
+            DType::F32 | DType::F16 | DType::F64 => !matches!(
+                self,
+                BitAnd | BitOr | BitXor | LeftShift | RightShift | Gcd | Lcm
+            ),
+            DType::I32 | DType::U32 => !matches!(
+                self,
+                Div | Arctan2 | Hypot | Copysign | SubExp | Heaviside | Logaddexp | Logaddexp2
+            ),
             DType::Bool => {
                 let op = match self {
                     Add => BitOr,

@@ -14,6 +14,7 @@
 //! records the launches.
 
 mod kernels;
+mod nan_to_num;
 
 pub(crate) use crate::device::op_codes::{BinaryOp, UnaryOp};
 pub(crate) use kernels::unsupported;
@@ -303,6 +304,12 @@ binary_ops! {
     arctan2, arctan2_assign => Arctan2, "arctan2", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
     hypot, hypot_assign => Hypot, "hypot", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
     copysign, copysign_assign => Copysign, "copysign", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
+    fmod, fmod_assign => Fmod, "fmod", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
+    heaviside, heaviside_assign => Heaviside, "heaviside", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
+    logaddexp, logaddexp_assign => Logaddexp, "logaddexp", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
+    logaddexp2, logaddexp2_assign => Logaddexp2, "logaddexp2", "let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[-1.0f32, 0.5], &[2, 1])?;";
+    gcd, gcd_assign => Gcd, "gcd", "let a = gpuarray::Array::from_slice(&dev, &[12i32, -18, 7], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[8i32, -5], &[2, 1])?;";
+    lcm, lcm_assign => Lcm, "lcm", "let a = gpuarray::Array::from_slice(&dev, &[12i32, -18, 7], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[8i32, -5], &[2, 1])?;";
     bitwise_and, bitwise_and_assign => BitAnd, "bitwise_and", "let a = gpuarray::Array::from_slice(&dev, &[12i32, 10, -1], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[6i32, 3], &[2, 1])?;";
     bitwise_or, bitwise_or_assign => BitOr, "bitwise_or", "let a = gpuarray::Array::from_slice(&dev, &[12i32, 10, -1], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[6i32, 3], &[2, 1])?;";
     bitwise_xor, bitwise_xor_assign => BitXor, "bitwise_xor", "let a = gpuarray::Array::from_slice(&dev, &[12i32, 10, -1], &[3])?;\nlet b = gpuarray::Array::from_slice(&dev, &[6i32, 3], &[2, 1])?;";
@@ -362,6 +369,10 @@ unary_ops! {
     ceil => Ceil, "Element-wise `numpy.ceil` (integers: unchanged, a copy).", "let a = gpuarray::Array::from_slice(&dev, &[-0.5f32, 1.5], &[2])?;";
     round => Round, "Element-wise `numpy.round` to 0 decimals: halves go to the even neighbour, like NumPy.", "let a = gpuarray::Array::from_slice(&dev, &[0.5f32, 1.5], &[2])?;";
     trunc => Trunc, "Element-wise `numpy.trunc` (integers: unchanged, a copy).", "let a = gpuarray::Array::from_slice(&dev, &[-0.5f32, 1.5], &[2])?;";
+    cbrt => Cbrt, "Element-wise `numpy.cbrt`, the real cube root (floats; within 0.67 ulp).", "let a = gpuarray::Array::from_slice(&dev, &[27.0f32, -8.0], &[2])?;";
+    rint => Rint, "Element-wise `numpy.rint`: the nearest integer, halves to the even one (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.5f32, 1.5, -2.5], &[3])?;";
+    deg2rad => Deg2rad, "Element-wise `numpy.deg2rad` / `radians`: `x * (pi / 180)` with NumPy's rounded factor (floats).", "let a = gpuarray::Array::from_slice(&dev, &[180.0f32, 90.0], &[2])?;";
+    rad2deg => Rad2deg, "Element-wise `numpy.rad2deg` / `degrees`: `x * (180 / pi)` with NumPy's rounded factor (floats).", "let a = gpuarray::Array::from_slice(&dev, &[3.14159f32, 1.0], &[2])?;";
     square => Square, "Element-wise `numpy.square` (integers wrap).", "let a = gpuarray::Array::from_slice(&dev, &[3i32, -4], &[2])?;";
     reciprocal => Reciprocal, "Element-wise `numpy.reciprocal` (integers: truncating `1 / x`, 0 for `x == 0`).", "let a = gpuarray::Array::from_slice(&dev, &[4.0f32, 0.5], &[2])?;";
     sigmoid => Sigmoid, "Element-wise logistic sigmoid `1 / (1 + exp(-x))`, stable for large |x| (floats).", "let a = gpuarray::Array::from_slice(&dev, &[0.0f32, -100.0], &[2])?;";

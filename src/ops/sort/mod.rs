@@ -15,6 +15,8 @@
 //! limit (arrays past one binding are not sorted yet).
 
 mod bitonic;
+mod partition;
+pub use partition::lexsort;
 mod radix;
 
 use super::array_binding;

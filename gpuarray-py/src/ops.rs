@@ -72,6 +72,12 @@ fn binary(py: Python<'_>, op: &str, a: Opnd<'_>, b: Opnd<'_>) -> PyResult<PyArr>
         "arctan2" => |a, b| gpuarray::arctan2(a, b),
         "hypot" => |a, b| gpuarray::hypot(a, b),
         "copysign" => |a, b| gpuarray::copysign(a, b),
+        "fmod" => |a, b| gpuarray::fmod(a, b),
+        "heaviside" => |a, b| gpuarray::heaviside(a, b),
+        "logaddexp" => |a, b| gpuarray::logaddexp(a, b),
+        "logaddexp2" => |a, b| gpuarray::logaddexp2(a, b),
+        "gcd" => |a, b| gpuarray::gcd(a, b),
+        "lcm" => |a, b| gpuarray::lcm(a, b),
         "bitwise_and" => |a, b| gpuarray::bitwise_and(a, b),
         "bitwise_or" => |a, b| gpuarray::bitwise_or(a, b),
         "bitwise_xor" => |a, b| gpuarray::bitwise_xor(a, b),
@@ -135,9 +141,13 @@ fn unary(py: Python<'_>, op: &str, a: &Bound<'_, PyArr>) -> PyResult<PyArr> {
         "tanh" => Array::tanh,
         "floor" => Array::floor,
         "ceil" => Array::ceil,
-        "rint" | "round" => Array::round,
+        "rint" => Array::rint,
+        "round" => Array::round,
         "trunc" => Array::trunc,
         "square" => Array::square,
+        "cbrt" => Array::cbrt,
+        "deg2rad" | "radians" => Array::deg2rad,
+        "rad2deg" | "degrees" => Array::rad2deg,
         "reciprocal" => Array::reciprocal,
         "sigmoid" => Array::sigmoid,
         "relu" => Array::relu,
@@ -240,6 +250,33 @@ fn scan(py: Python<'_>, op: &str, a: &Bound<'_, PyArr>, axis: Option<isize>) -> 
     .map(PyArr::new)
 }
 
+/// `partition` (or `argpartition` when `indices`) at `kth` along `axis` (`None`: flattened).
+#[pyfunction]
+fn partition(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    kth: Vec<isize>,
+    axis: Option<isize>,
+    indices: bool,
+) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || {
+        if indices {
+            a.argpartition(&kth, axis)
+        } else {
+            a.partition(&kth, axis)
+        }
+    })
+    .map(PyArr::new)
+}
+
+/// `numpy.lexsort(keys)` of 1-d keys (the last is the primary one).
+#[pyfunction]
+fn lexsort(py: Python<'_>, keys: Vec<Bound<'_, PyArr>>) -> PyResult<PyArr> {
+    let keys = arrays(&keys);
+    wait(py, || gpuarray::lexsort(&keys)).map(PyArr::new)
+}
+
 /// `sort` (or `argsort` when `indices`) along `axis` (`None`: the flattened array).
 #[pyfunction]
 fn sort(
@@ -257,6 +294,20 @@ fn sort(
         }
     })
     .map(PyArr::new)
+}
+
+/// `numpy.nan_to_num(a, nan=, posinf=, neginf=)` (`None`: the dtype's extremes).
+#[pyfunction]
+#[pyo3(signature = (a, nan, posinf=None, neginf=None))]
+fn nan_to_num(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    nan: f64,
+    posinf: Option<f64>,
+    neginf: Option<f64>,
+) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.nan_to_num(nan, posinf, neginf)).map(PyArr::new)
 }
 
 /// `numpy.isclose(a, b, rtol, atol, equal_nan)`, element-wise, as a bool array.
@@ -529,6 +580,32 @@ fn unique_all(py: Python<'_>, a: &Bound<'_, PyArr>) -> PyResult<(PyArr, PyArr, P
     ))
 }
 
+/// `numpy.bincount(x, minlength=)` (i32 counts).
+#[pyfunction]
+fn bincount(py: Python<'_>, a: &Bound<'_, PyArr>, minlength: usize) -> PyResult<PyArr> {
+    let a = a.get().array();
+    wait(py, || a.bincount(minlength)).map(PyArr::new)
+}
+
+/// `numpy.histogram(a, bins, range)`: `bins` a count or an `_Array` of edges; (counts, edges).
+#[pyfunction]
+#[pyo3(signature = (a, count, edges, range=None))]
+fn histogram(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    count: usize,
+    edges: Option<Bound<'_, PyArr>>,
+    range: Option<(f64, f64)>,
+) -> PyResult<(PyArr, PyArr)> {
+    let a = a.get().array();
+    let edges: Option<&Array> = edges.as_ref().map(|e| e.get().array());
+    let (counts, edges) = wait(py, || match edges {
+        Some(e) => a.histogram(gpuarray::HistogramBins::Edges(e), range),
+        None => a.histogram(gpuarray::HistogramBins::Count(count), range),
+    })?;
+    Ok((PyArr::new(counts), PyArr::new(edges)))
+}
+
 /// A new array: `kind` is `zeros`, `ones` or `full` (with `value`).
 #[pyfunction]
 fn filled(
@@ -585,6 +662,11 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reduce, m)?)?;
     m.add_function(wrap_pyfunction!(var, m)?)?;
     m.add_function(wrap_pyfunction!(isclose, m)?)?;
+    m.add_function(wrap_pyfunction!(nan_to_num, m)?)?;
+    m.add_function(wrap_pyfunction!(bincount, m)?)?;
+    m.add_function(wrap_pyfunction!(partition, m)?)?;
+    m.add_function(wrap_pyfunction!(lexsort, m)?)?;
+    m.add_function(wrap_pyfunction!(histogram, m)?)?;
     m.add_function(wrap_pyfunction!(sort, m)?)?;
     m.add_function(wrap_pyfunction!(masked, m)?)?;
     m.add_function(wrap_pyfunction!(flatnonzero, m)?)?;

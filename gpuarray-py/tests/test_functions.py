@@ -18,6 +18,9 @@ LIN = dict(rtol=1e-4, atol=1e-5)  # sums of products in f32, any order
 FN = F.copy()  # F with NaNs: a quarter of the values, a whole row along the last axis
 FN[RNG.random(F.shape) < 0.25] = np.nan
 FN[1, 2, :] = np.nan
+FI = FN.copy()  # FN with infinities of both signs too
+FI[0, :, 0] = np.inf
+FI[2, 0, :] = -np.inf
 
 
 def G(x):
@@ -131,6 +134,17 @@ CASES = {
                (np.unique, (I % 3,), dict(return_inverse=True))],
     "nonzero": [(np.nonzero, (I,), {}), (np.flatnonzero, (FN,), {}), (np.argwhere, (B,), {}),
                 (np.count_nonzero, (I,), dict(axis=1)), (np.count_nonzero, (FN,), {}), (np.extract, (I > 0, F), {})],
+    "nan_to_num": [(np.nan_to_num, (FI,), {}), (np.nan_to_num, (FI.astype(np.float64),), dict(nan=-1.0, posinf=9.0)),
+                   (np.nan_to_num, (FI.astype(np.float16),), dict(neginf=0.5)), (np.nan_to_num, (I,), {})],
+    "partition": [(lambda a, k: np.sort(np.partition(a, k), axis=-1), (F, 3), {}),
+                  (lambda a, k: np.partition(a, k, axis=None)[k], (FN, 17), {}),
+                  (lambda a, k: np.take(a, np.argpartition(a, k))[[0, 2, 5]], (V, [0, 2, 5]), {}),
+                  (lambda a, b, c: np.lexsort((a, b, c)), (I[0, 0], I[0, 1], F[0, 2]), {})],  # a tuple: NumPy dispatches no list
+    "bincount": [(np.bincount, (np.abs(I).ravel(),), {}), (np.bincount, (np.abs(I[0, 0]),), dict(minlength=30)),
+                 (np.bincount, (B.ravel(),), {})],
+    "histogram": [(np.histogram, (F,), {}), (np.histogram, (F,), dict(bins=7, range=(-1.0, 0.5))),
+                  (np.histogram, (I,), dict(bins=4)), (np.histogram, (F, np.array([-2.0, -0.5, 0.0, 0.0, 3.0], np.float32)), {}),
+                  (np.histogram, (F.astype(np.float64),), dict(bins=5, density=True))],
     "isclose": [(np.isclose, (F, F + 1e-6), {}), (np.isclose, (FN, FN), dict(equal_nan=True)),
                 (np.isclose, (I, F), dict(rtol=0.5, atol=1.0))],
 }
@@ -150,7 +164,7 @@ def test_every_registered_function_is_tested():
     tested = {f for cases in CASES.values() for f, _, _ in cases}
     tested |= {np.einsum_path, np.empty_like, np.ravel_multi_index, np.zeros, np.ones, np.empty, np.full, np.arange, np.eye, np.array,
                np.asarray, np.asanyarray, np.ascontiguousarray, np.shape, np.ndim, np.size,
-               np.allclose, np.array_equal, np.array_equiv}
+               np.allclose, np.array_equal, np.array_equiv, np.partition, np.argpartition, np.lexsort}
     missing = {f.__name__ for f in _HANDLED} - {getattr(f, "__name__", "") for f in tested}
     assert not missing, f"registered but untested: {sorted(missing)}"
 

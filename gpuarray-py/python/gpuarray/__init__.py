@@ -24,7 +24,7 @@ from ._gpuarray import Profile
 from ._timing import BenchmarkResult, benchmark, profile
 from ._functions import (
     all, allclose, any, arange, argmax, argmin, argsort, argwhere, array_equal, array_equiv,
-    astype, clip, count_nonzero, extract, flatnonzero, nonzero, searchsorted, unique,
+    astype, bincount, histogram, nan_to_num, partition, argpartition, lexsort, clip, count_nonzero, extract, flatnonzero, nonzero, searchsorted, unique,
     concatenate, copy, cumprod, cumsum, isclose, nanargmax, nanargmin, nancumsum, nanmax,
     nanmean, nanmin, nanprod, nanstd, nansum, nanvar,
     cumulative_prod, cumulative_sum, diagonal, dot, matrix_transpose, unstack, vecdot,

@@ -38,6 +38,12 @@ from ._reductions import (  # noqa: F401
     _doubling_scan,
 )
 from ._nanfunctions import (  # noqa: F401
+    bincount,
+    histogram,
+    nan_to_num,
+    partition,
+    argpartition,
+    lexsort,
     nansum,
     nanprod,
     nanmax,

@@ -1,4 +1,4 @@
-"""NaN-aware reductions (nansum ... nancumsum), whole-array comparisons (isclose, allclose,
+"""NaN-aware reductions (nansum ... nancumsum), nan_to_num, bincount, histogram, whole-array comparisons (isclose, allclose,
 array_equal, array_equiv), sorting and searching (sort, argsort, searchsorted, unique) and the
 nonzero family (nonzero, flatnonzero, argwhere, count_nonzero, extract), each computed on the
 device by the Rust crate's functions of the same name, with NumPy's signatures and results.
@@ -128,6 +128,48 @@ def nancumsum(a, axis=None, dtype=None, out=None):
     return _out(out, ndarray._wrap(_g.scan("nancumsum", a._a, axis)))
 
 
+@implements(np.nan_to_num)
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN and infinities replaced on the device; with ``copy=False`` ``x`` itself is changed."""
+    x = _arr(x)
+    as_float = lambda v: None if v is None else float(v)  # noqa: E731
+    res = ndarray._wrap(_g.nan_to_num(x._a, float(nan), as_float(posinf), as_float(neginf)))
+    if copy:
+        return res
+    x._a.assign(res._a)
+    x._touch()
+    return x
+
+
+@implements(np.bincount)
+def bincount(x, weights=None, minlength=0):
+    """Counts on the device (int32: gpuarray has no int64)."""
+    if weights is not None:
+        raise TypeError("gpuarray.bincount: weights= is not supported (counts only)")
+    x = _arr(x)
+    return ndarray._wrap(_g.bincount(x._a, operator.index(minlength)))
+
+
+@implements(np.histogram)
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """Counts (int32) and edges on the device; ``density=True`` divides on the device too."""
+    if weights is not None:
+        raise TypeError("gpuarray.histogram: weights= is not supported (counts only)")
+    if isinstance(bins, str):
+        raise TypeError(f"gpuarray.histogram: bins={bins!r} (an estimator name) is not supported")
+    a = _arr(a)
+    rng = None if range is None else (float(range[0]), float(range[1]))
+    if np.ndim(bins) == 0:
+        counts, edges = _g.histogram(a._a, operator.index(bins), None, rng)
+    else:
+        counts, edges = _g.histogram(a._a, 0, _arr(bins)._a, rng)
+    counts, edges = ndarray._wrap(counts), ndarray._wrap(edges)
+    if density:
+        widths = edges[1:] - edges[:-1]
+        return counts / widths / counts.sum(), edges
+    return counts, edges
+
+
 @implements(np.isclose)
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = _arr(a), _arr(b)
@@ -184,6 +226,40 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     """Always stable: equal elements keep their order (NumPy's kind="stable")."""
     a, axis = _sort_args(a, axis, kind, order)
     return ndarray._wrap(_g.sort(a._a, axis, True))
+
+
+def _kth(a, kth, axis):
+    a = _arr(a)
+    if axis is not None:
+        axis = _normalize_axes((operator.index(axis),), a.ndim)[0]
+    kth = [operator.index(k) for k in np.atleast_1d(kth).tolist()] if np.ndim(kth) else [operator.index(kth)]
+    return a, kth, axis
+
+
+@implements(np.partition)
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """Sorted along the axis, which meets partition's promise for every kth at once."""
+    if order is not None:
+        raise NotImplementedError("gpuarray.partition: order= (structured arrays) is not supported")
+    a, kth, axis = _kth(a, kth, axis)
+    return ndarray._wrap(_g.partition(a._a, kth, axis, False))
+
+
+@implements(np.argpartition)
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    if order is not None:
+        raise NotImplementedError("gpuarray.argpartition: order= is not supported")
+    a, kth, axis = _kth(a, kth, axis)
+    return ndarray._wrap(_g.partition(a._a, kth, axis, True))
+
+
+@implements(np.lexsort)
+def lexsort(keys, axis=-1):
+    """1-d keys of one length; the last key sorts first."""
+    if axis not in (-1, 0):
+        raise NotImplementedError("gpuarray.lexsort: 1-d keys only (axis=-1)")
+    keys = [_arr(k) for k in keys]
+    return ndarray._wrap(_g.lexsort([k._a for k in keys]))
 
 
 @implements(np.searchsorted)

@@ -23,7 +23,7 @@ BINARY = {
     for u in (
         np.add, np.subtract, np.multiply, np.divide, np.floor_divide, np.remainder, np.power,
         np.maximum, np.minimum, np.fmax, np.fmin, np.arctan2, np.hypot, np.copysign,
-        np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift, np.right_shift,
+        np.fmod, np.heaviside, np.logaddexp, np.logaddexp2, np.gcd, np.lcm, np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift, np.right_shift,
         np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal,
         np.logical_and, np.logical_or, np.logical_xor,
     )
@@ -35,6 +35,7 @@ UNARY = {
         np.log, np.log2, np.log10, np.log1p, np.sin, np.cos, np.tan, np.arcsin, np.arccos,
         np.arctan, np.sinh, np.cosh, np.tanh, np.floor, np.ceil, np.rint, np.trunc, np.square,
         np.reciprocal, np.invert, np.isnan, np.isinf, np.isfinite, np.logical_not, np.signbit,
+        np.cbrt, np.deg2rad, np.rad2deg, np.radians, np.degrees,
     )
 }
 # gpuarray has no complex dtypes, so conjugate is the identity and fabs is absolute.

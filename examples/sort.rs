@@ -1,8 +1,11 @@
-//! Sorting and the NaN-aware reductions against NumPy in the same run: `sort` of 2^24 f32 (1-d)
-//! and of (4096, 4096) f32 along the last axis, `argsort` of 2^24 f32, and `nansum` of 2^26 f32
-//! with 10 % NaN, in millions of elements per second, beside `np.sort` (its default quicksort —
-//! introsort, or x86-simd-sort where NumPy has it — and `kind="stable"`), `np.argsort` and
-//! `np.nansum` on the same data. Each job is timed by `gpuarray::benchmark` (one warm-up, which
+//! Sorting, searching, counting and the NaN-aware reductions against NumPy in the same run:
+//! `sort` of 2^24 f32 (1-d) and of (4096, 4096) f32 along the last axis, `argsort` of 2^24 f32,
+//! `unique` of 2^24 i32 with 1000 distinct values, `nonzero` of a 2^24 bool mask (half true),
+//! `bincount` of those i32, `histogram` of the f32 into 100 bins, and `nansum` of 2^26 f32 with
+//! 10 % NaN, in millions of elements per second, beside `np.sort` (its default quicksort —
+//! introsort, or x86-simd-sort where NumPy has it — and `kind="stable"`), `np.argsort`,
+//! `np.unique`, `np.nonzero`, `np.bincount`, `np.histogram` and `np.nansum` on the same kind of
+//! data. Each job is timed by `gpuarray::benchmark` (one warm-up, which
 //! also compiles, then 3 runs, each ended by a synchronisation); on lavapipe these are CPU figures.
 //!
 //! ```text
@@ -55,7 +58,42 @@ fn main() -> gpuarray::Result<()> {
         melem(t, n),
         t.as_secs_f64() * 1e3
     );
-    drop((x, m));
+    // 1000 distinct values, and a mask with every other element (by a hash) true.
+    let ints: Vec<i32> = (0..n as u64)
+        .map(|i| (i.wrapping_mul(2654435761) % 1000) as i32)
+        .collect();
+    let k = Array::from_slice(&dev, &ints, &[n])?;
+    let t = timing::bench(&dev, "unique i32 2^24", 3, || k.unique())?;
+    println!(
+        "unique i32 2^24 (1000 distinct): {:.1} M elements/s ({:.0} ms)",
+        melem(t, n),
+        t.as_secs_f64() * 1e3
+    );
+    let mask = x.gt(0.0)?;
+    let t = timing::bench(&dev, "nonzero bool 2^24", 3, || {
+        mask.nonzero().map(|mut v| v.remove(0))
+    })?;
+    println!(
+        "nonzero bool 2^24 (half true): {:.1} M elements/s ({:.0} ms)",
+        melem(t, n),
+        t.as_secs_f64() * 1e3
+    );
+    let t = timing::bench(&dev, "bincount i32 2^24", 3, || k.bincount(0))?;
+    println!(
+        "bincount i32 2^24 (1000 bins): {:.1} M elements/s ({:.0} ms)",
+        melem(t, n),
+        t.as_secs_f64() * 1e3
+    );
+    let t = timing::bench(&dev, "histogram f32 2^24", 3, || {
+        x.histogram(gpuarray::HistogramBins::Count(100), Some((-0.5, 0.5)))
+            .map(|(c, _)| c)
+    })?;
+    println!(
+        "histogram f32 2^24 (100 bins): {:.1} M elements/s ({:.0} ms)",
+        melem(t, n),
+        t.as_secs_f64() * 1e3
+    );
+    drop((x, m, k, mask));
     let big = 1usize << 26;
     let v: Vec<f32> = values(big)
         .into_iter()
@@ -89,6 +127,14 @@ for label, f in [("sort f32 2^24 (1-d) quicksort", lambda: np.sort(x)),
                  ("sort f32 (4096, 4096) axis -1 quicksort", lambda: np.sort(m, axis=-1)),
                  ("argsort f32 2^24 quicksort", lambda: np.argsort(x)),
                  ("argsort f32 2^24 stable", lambda: np.argsort(x, kind="stable"))]:
+    t = best(f)
+    print(f"numpy {label}: {n / t / 1e6:.1f} M elements/s ({t * 1e3:.0f} ms)")
+k = (np.arange(n, dtype=np.uint64) * 2654435761 % 1000).astype(np.int32)
+mask = x > 0
+for label, f in [("unique i32 2^24 (1000 distinct)", lambda: np.unique(k)),
+                 ("nonzero bool 2^24 (half true)", lambda: np.nonzero(mask)),
+                 ("bincount i32 2^24 (1000 bins)", lambda: np.bincount(k)),
+                 ("histogram f32 2^24 (100 bins)", lambda: np.histogram(x, 100, range=(-0.5, 0.5)))]:
     t = best(f)
     print(f"numpy {label}: {n / t / 1e6:.1f} M elements/s ({t * 1e3:.0f} ms)")
 y = rng.random(1 << 26, dtype=np.float32) - 0.5

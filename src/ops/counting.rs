@@ -77,7 +77,7 @@ impl Array {
             .max(Axes::All, false)?
             .to_vec::<u32>()?[0];
         let bins = (largest as usize + 1).max(minlength);
-        let counts = Array::zeros(&self.device, &[bins], DType::I32)?;
+        let counts = zero_counts(op, &self.device, bins)?;
         count_into(op, &words, 0, &counts)?;
         Ok(counts)
     }
@@ -140,7 +140,7 @@ impl Array {
             stop: None,
             step: 1,
         }])?;
-        let counts = Array::zeros(&self.device, &[bins], DType::I32)?;
+        let counts = zero_counts(op, &self.device, bins)?;
         let part_len = (self.device.inner.max_window() / 8) as usize;
         let mut start = 0;
         while start < flat.len() {
@@ -161,12 +161,10 @@ impl Array {
     }
 }
 
-/// Adds to `counts` (i32, one per bin) the counts of the values `lo..lo + bins` of the i32/u32
-/// array `words` (contiguous), one launch per storage-binding window.
-fn count_into(op: &'static str, words: &Array, lo: u32, counts: &Array) -> Result<()> {
-    let bins = counts.len();
-    let dev = &words.device.inner;
-    let max_window = dev.max_window();
+/// `bins` zero counts (i32), refused before anything is allocated when they would not fit the
+/// one storage binding the counting kernel writes them through.
+fn zero_counts(op: &'static str, device: &crate::Device, bins: usize) -> Result<Array> {
+    let max_window = device.inner.max_window();
     if bins as u64 * 4 > max_window {
         return Err(Error::TooLarge {
             op,
@@ -175,6 +173,15 @@ fn count_into(op: &'static str, words: &Array, lo: u32, counts: &Array) -> Resul
             what: "counts (one storage binding)",
         });
     }
+    Array::zeros(device, &[bins], DType::I32)
+}
+
+/// Adds to `counts` (from [`zero_counts`]) the counts of the values `lo..lo + counts.len()` of
+/// the i32/u32 array `words` (contiguous), one launch per storage-binding window.
+fn count_into(op: &'static str, words: &Array, lo: u32, counts: &Array) -> Result<()> {
+    let bins = counts.len();
+    let dev = &words.device.inner;
+    let max_window = dev.max_window();
     let out_buffer = counts
         .storage
         .buffer()

@@ -2,7 +2,10 @@
 // trip. `scan` is the inclusive running count of the selection mask (i32, from the scan kernels),
 // so element i is selected when its count rises there, and goes to position scan[i] - 1.
 // MODE 0: out[pos] = i (the flat index: nonzero, flatnonzero, argwhere); 1: the element's word;
-// 2: the element's two words (f64).
+// 2: the element's two words (f64). Arrays past one storage binding are compacted one window of
+// the input and one of the output at a time: a launch covers the elements first..first + count
+// (`has_before`: the count before `first` is readable just before the window) and writes only
+// the positions out_lo..out_lo + out_len, at out[out_base + pos - out_lo].
 
 override WG: u32 = 256u;
 override MODE: u32 = 0u;
@@ -11,6 +14,11 @@ struct Params {
     count: u32,
     scan_base: u32,
     src_base: u32,
+    has_before: u32,
+    first: u32,
+    out_lo: u32,
+    out_len: u32,
+    out_base: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -29,13 +37,21 @@ fn main(
         return;
     }
     let here = scan[p.scan_base + i];
-    let before = select(0, scan[p.scan_base + i - 1u], i > 0u);
+    var before = 0;
+    if (i > 0u || p.has_before != 0u) {
+        before = scan[p.scan_base + i - 1u];
+    }
     if (here == before) {
         return;
     }
-    let pos = u32(here - 1);
+    // Positions below the output window wrap to huge values and are skipped with those past it.
+    let t = u32(here - 1) - p.out_lo;
+    if (t >= p.out_len) {
+        return;
+    }
+    let pos = p.out_base + t;
     switch MODE {
-        case 0u: { out[pos] = i; }
+        case 0u: { out[pos] = p.first + i; }
         case 1u: { out[pos] = src[p.src_base + i]; }
         default: {
             out[2u * pos] = src[p.src_base + 2u * i];

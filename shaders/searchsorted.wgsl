@@ -1,7 +1,10 @@
 // numpy.searchsorted: for every query, the first position of the sorted 1-d array `a` whose
 // element is not before it (left) or is after it (RIGHT), by binary search over the keys of
 // `sort_keys.wgsl` (joined before this file), so NaN, -0.0 and +0.0 place as NumPy places them.
-// One invocation per query, at most 32 steps each.
+// One invocation per query, at most 32 steps each. Arrays past one storage binding are searched
+// window by window: a sorted array in parts, each part's position added to the last (`accumulate`:
+// the count of elements before the query in a sorted array is the sum of its parts' counts), and
+// the queries in windows (`v_base`, `out_base`).
 
 override WG: u32 = 256u;
 override RIGHT: bool = false;
@@ -11,6 +14,8 @@ struct Params {
     count: u32,
     a_base: u32,
     v_base: u32,
+    out_base: u32,
+    accumulate: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -67,5 +72,6 @@ fn main(
             hi = mid;
         }
     }
-    out[e] = i32(lo);
+    let o = p.out_base + e;
+    out[o] = i32(lo) + select(0, out[o], p.accumulate != 0u);
 }

@@ -197,3 +197,71 @@ fn a_large_selection() {
     let want: Vec<u32> = x.iter().copied().filter(|v| v % 3 == 0).collect();
     assert!(got == want, "{} selected, want {}", got.len(), want.len());
 }
+
+/// Selections past one storage binding, on a device whose bindings hold 64 KiB (16,320 words per
+/// window): the input compacted one window at a time into several windows of the output, every
+/// dtype (f64's two words per element included), flat indices, a transposed view, and a
+/// selection that keeps everything and one that keeps nothing.
+#[test]
+fn selections_past_one_storage_binding() {
+    let Some(dev) = common::device_with_binding(1 << 16) else {
+        return;
+    };
+    let n = 70_000;
+    let x = values(n, 7);
+    let m = values(n, 8);
+    let mask = Array::from_slice(&dev, &m, &[n]).unwrap();
+    for dtype in DType::ALL {
+        if !dev.supports(dtype) {
+            println!("skipping {dtype:?}: the adapter lacks it");
+            continue;
+        }
+        let a = Array::from_slice(&dev, &x, &[n])
+            .unwrap()
+            .astype(dtype)
+            .unwrap();
+        let held = common::read(&a);
+        let want: Vec<f64> = held
+            .iter()
+            .zip(&m)
+            .filter(|(_, &k)| truthy(k))
+            .map(|(v, _)| *v)
+            .collect();
+        assert!(
+            same(&common::read(&a.masked(&mask).unwrap()), &want),
+            "{dtype:?} masked past one binding"
+        );
+        let flat: Vec<i32> = (0..n)
+            .filter(|&i| truthy(held[i]))
+            .map(|i| i as i32)
+            .collect();
+        assert!(
+            a.flatnonzero().unwrap().to_vec::<i32>().unwrap() == flat,
+            "{dtype:?} flatnonzero past one binding"
+        );
+    }
+    // A transposed view's C order; all and none selected.
+    let a = Array::from_slice(&dev, &x, &[350, 200]).unwrap();
+    let t = a.transpose(&[1, 0]).unwrap();
+    let tm = Array::from_slice(&dev, &m, &[200, 350]).unwrap();
+    let want: Vec<f64> = (0..n)
+        .map(|k| x[(k % 350) * 200 + k / 350])
+        .zip(&m)
+        .filter(|(_, &k)| truthy(k))
+        .map(|(v, _)| v)
+        .collect();
+    assert!(
+        same(&common::read(&t.masked(&tm).unwrap()), &want),
+        "transposed"
+    );
+    let all = Array::full(&dev, &[n], 1.0, DType::Bool).unwrap();
+    assert!(same(
+        &common::read(&a.reshape(&[-1]).unwrap().masked(&all).unwrap()),
+        &x
+    ));
+    let none = Array::zeros(&dev, &[n], DType::Bool).unwrap();
+    assert_eq!(
+        a.reshape(&[-1]).unwrap().masked(&none).unwrap().shape(),
+        &[0]
+    );
+}

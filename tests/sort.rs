@@ -1,8 +1,9 @@
 //! `sort` and `argsort` against a CPU reference written here (a stable sort by NumPy's order:
 //! NaN last, -0.0 equal to +0.0): random values with NaN, ±inf, ±0 and many duplicates, every
 //! dtype, every axis of a 3-d array, the flattened array, rows shorter and longer than a
-//! workgroup block, already sorted, reversed and all-equal input, sizes 0 and 1, views, and a
-//! 2^24-element array.
+//! workgroup block, already sorted, reversed and all-equal input, sizes 0 and 1, views, a
+//! 2^24-element array, and arrays past one storage binding (a small-binding device in CI, 2^26
+//! f32 on the default one `--ignored`).
 
 mod common;
 
@@ -231,6 +232,150 @@ fn sorts_two_to_the_24_elements() {
     assert!(got == want, "sort of 2^24 f32 differs from the reference");
 }
 
+/// Sorting past one storage binding, on a device whose bindings hold 64 KiB (16,320 f32 or
+/// 8,160 f64 per window): long rows cut into parts and merged by rank (stability across parts
+/// included: 16 distinct values in 50,000), rows in groups, every dtype, every axis and views.
+/// The 128 MiB default takes the same path from 2^25 f32 on (`sorts_two_to_the_26_elements`).
+#[test]
+fn sorts_past_one_storage_binding_in_parts() {
+    let Some(dev) = common::device_with_binding(1 << 16) else {
+        return;
+    };
+    for dtype in DType::ALL {
+        if !dev.supports(dtype) {
+            println!("skipping {dtype:?}: the adapter lacks it");
+            continue;
+        }
+        // One row of 4 parts (3 for f64's wider windows: 8 for the 2-byte and 1-byte dtypes'
+        // 4-byte keys too), then the same values as rows to group.
+        let x = data(50_000, 31 + dtype.size_bytes());
+        let a = Array::from_slice(&dev, &x, &[x.len()])
+            .unwrap()
+            .astype(dtype)
+            .unwrap();
+        let held = common::read(&a);
+        let (vals, idx) = reference(&held, &[held.len()], 0);
+        let got = a.argsort(Some(-1)).unwrap().to_vec::<i32>().unwrap();
+        assert!(got == idx, "{dtype:?}: argsort of 50,000 in parts");
+        assert!(
+            same(&common::read(&a.sort(None).unwrap()), &vals),
+            "{dtype:?}: sort of 50,000 in parts"
+        );
+    }
+    // Every axis of a 3-d array past one binding (groups of rows along each axis, merged parts
+    // flattened), a transposed and a reversed view, and f64 with fewer elements per window.
+    let x = data(60_000, 33);
+    let a = Array::from_slice(&dev, &x, &[5, 40, 300])
+        .unwrap()
+        .astype(DType::F32)
+        .unwrap();
+    check_all_axes(&a, "3-d f32 past one binding");
+    check_all_axes(
+        &a.transpose(&[2, 0, 1]).unwrap(),
+        "transposed, past one binding",
+    );
+    let rev = a
+        .slice(&[gpuarray::SliceArg::range(None, None, -1)])
+        .unwrap();
+    check_all_axes(&rev, "reversed, past one binding");
+    let w = Array::from_slice(&dev, &x[..30_000], &[3, 10_000]).unwrap();
+    check_all_axes(&w, "2-d f64 rows past one window each");
+    // Already sorted, reversed and all-equal rows (the identity argsort across all parts).
+    let up: Vec<f32> = (0..40_000).map(|i| i as f32 * 0.25 - 3000.0).collect();
+    let down: Vec<f32> = up.iter().rev().copied().collect();
+    for (label, v) in [("sorted", &up), ("reversed", &down)] {
+        let a = Array::from_slice(&dev, v, &[v.len()]).unwrap();
+        assert_eq!(
+            a.sort(None).unwrap().to_vec::<f32>().unwrap(),
+            up,
+            "{label}"
+        );
+    }
+    let eq = Array::full(&dev, &[40_000], 1.5, DType::F32).unwrap();
+    assert_eq!(
+        eq.argsort(None).unwrap().to_vec::<i32>().unwrap(),
+        (0..40_000).collect::<Vec<i32>>()
+    );
+    // unique rides on the sort and the mask compaction, both past one binding here.
+    check_unique(&a, "unique past one binding");
+    check_unique(&w, "unique of f64 past one binding");
+}
+
+/// 2^26 f32 (256 MiB) in one row on the default 128 MiB binding: sorted in parts and merged.
+/// Slow on a CPU adapter: `cargo test --release --test sort -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn sorts_two_to_the_26_elements() {
+    let Some(dev) = common::device() else { return };
+    let n = 1usize << 26;
+    let mut next = xorshift(12);
+    let x: Vec<f32> = (0..n).map(|_| ((next() >> 40) as f32) - 8e6).collect();
+    let a = Array::from_slice(&dev, &x, &[n]).unwrap();
+    let t = std::time::Instant::now();
+    let s = a.sort(Some(-1)).unwrap();
+    dev.synchronize().unwrap();
+    println!("sort of 2^26 f32: {:.2} s", t.elapsed().as_secs_f64());
+    let got = s.to_vec::<f32>().unwrap();
+    let mut want = x.clone();
+    want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    assert!(got == want, "sort of 2^26 f32 differs from the reference");
+    let t = std::time::Instant::now();
+    let i = a.argsort(Some(-1)).unwrap();
+    dev.synchronize().unwrap();
+    println!("argsort of 2^26 f32: {:.2} s", t.elapsed().as_secs_f64());
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&p, &q| x[p].partial_cmp(&x[q]).unwrap());
+    let idx = i.to_vec::<i32>().unwrap();
+    assert!(
+        idx.iter().zip(&order).all(|(&g, &w)| g as usize == w),
+        "argsort of 2^26 f32 differs from the stable reference"
+    );
+}
+
+/// searchsorted with a sorted array and queries past one storage binding (64 KiB windows): the
+/// array searched in parts whose counts add up, the queries in windows.
+#[test]
+fn searchsorted_past_one_storage_binding() {
+    let Some(dev) = common::device_with_binding(1 << 16) else {
+        return;
+    };
+    for dtype in [DType::F32, DType::F64, DType::I32] {
+        let x: Vec<f64> = data(45_000, 41)
+            .into_iter()
+            .map(|v| {
+                if dtype == DType::I32 && !v.is_finite() {
+                    3.0
+                } else {
+                    v.trunc() * 0.5
+                }
+            })
+            .collect();
+        let a = Array::from_slice(&dev, &x, &[x.len()])
+            .unwrap()
+            .astype(dtype)
+            .unwrap()
+            .sort(None)
+            .unwrap();
+        let q = Array::from_slice(&dev, &data(30_000, 42), &[30_000])
+            .unwrap()
+            .astype(dtype)
+            .unwrap();
+        let (held, qs) = (common::read(&a), common::read(&q));
+        for (side, right) in [(gpuarray::Side::Left, false), (gpuarray::Side::Right, true)] {
+            let got = a.searchsorted(&q, side).unwrap().to_vec::<i32>().unwrap();
+            // A binary search here: the linear reference is too slow at this size.
+            let want: Vec<i32> = qs
+                .iter()
+                .map(|&v| {
+                    held.partition_point(|&e| order(e, v).is_lt() || (right && order(e, v).is_eq()))
+                        as i32
+                })
+                .collect();
+            assert!(got == want, "{dtype:?} {side:?} past one binding");
+        }
+    }
+}
+
 /// NumPy's searchsorted on a sorted array: the first index whose element is not before the
 /// query (left) or is after it (right), in the sort order (NaN last, -0.0 == +0.0).
 fn search_reference(a: &[f64], q: f64, right: bool) -> i32 {
@@ -325,6 +470,70 @@ fn searchsorted_matches_numpy_for_every_dtype_and_side() {
     ));
 }
 
+/// unique and unique_all of `a` against a reference written here: distinct values in sort order
+/// (NaNs as one, -0.0 == +0.0, the first occurrence's sign kept), first indices, inverse (which
+/// rebuilds the input) and counts.
+fn check_unique(a: &Array, label: &str) {
+    let dtype = a.dtype();
+    let held = common::read(a);
+    // The reference: distinct values in sort order (NaNs as one, -0.0 == +0.0, the first
+    // occurrence's sign kept), first indices, inverse and counts.
+    let mut perm: Vec<usize> = (0..held.len()).collect();
+    perm.sort_by(|&p, &q| order(held[p], held[q]));
+    let mut values = Vec::new();
+    let mut first = Vec::new();
+    let mut counts: Vec<i32> = Vec::new();
+    let mut inverse = vec![0i32; held.len()];
+    for &i in &perm {
+        let v = held[i];
+        if values
+            .last()
+            .is_none_or(|&l: &f64| order(l, v) != Ordering::Equal)
+        {
+            values.push(v);
+            first.push(i as i32);
+            counts.push(0);
+        }
+        *counts.last_mut().unwrap() += 1;
+        inverse[i] = values.len() as i32 - 1;
+    }
+    assert!(
+        same(&common::read(&a.unique().unwrap()), &values),
+        "{label} {dtype:?} unique"
+    );
+    let u = a.unique_all().unwrap();
+    assert!(
+        same(&common::read(&u.values), &values),
+        "{label} {dtype:?} values"
+    );
+    assert_eq!(
+        u.indices.to_vec::<i32>().unwrap(),
+        first,
+        "{label} {dtype:?} indices"
+    );
+    assert_eq!(
+        u.counts.to_vec::<i32>().unwrap(),
+        counts,
+        "{label} {dtype:?} counts"
+    );
+    assert_eq!(u.inverse.shape(), a.shape());
+    assert_eq!(
+        u.inverse.to_vec::<i32>().unwrap(),
+        inverse,
+        "{label} {dtype:?} inverse"
+    );
+    // The inverse reconstructs the input.
+    let back = u
+        .values
+        .take(&u.inverse.reshape(&[-1]).unwrap(), Some(0))
+        .unwrap();
+    let rebuilt = common::read(&back);
+    assert!(rebuilt
+        .iter()
+        .zip(&held)
+        .all(|(r, h)| r == h || (r.is_nan() && h.is_nan())));
+}
+
 #[test]
 fn unique_and_unique_all_match_numpy() {
     let Some(dev) = common::device() else { return };
@@ -345,60 +554,7 @@ fn unique_and_unique_all_match_numpy() {
             .unwrap()
             .astype(dtype)
             .unwrap();
-        let held = common::read(&a);
-        // The reference: distinct values in sort order (NaNs as one, -0.0 == +0.0, the first
-        // occurrence's sign kept), first indices, inverse and counts.
-        let mut perm: Vec<usize> = (0..held.len()).collect();
-        perm.sort_by(|&p, &q| order(held[p], held[q]));
-        let mut values = Vec::new();
-        let mut first = Vec::new();
-        let mut counts: Vec<i32> = Vec::new();
-        let mut inverse = vec![0i32; held.len()];
-        for &i in &perm {
-            let v = held[i];
-            if values
-                .last()
-                .is_none_or(|&l: &f64| order(l, v) != Ordering::Equal)
-            {
-                values.push(v);
-                first.push(i as i32);
-                counts.push(0);
-            }
-            *counts.last_mut().unwrap() += 1;
-            inverse[i] = values.len() as i32 - 1;
-        }
-        assert!(
-            same(&common::read(&a.unique().unwrap()), &values),
-            "{dtype:?} unique"
-        );
-        let u = a.unique_all().unwrap();
-        assert!(same(&common::read(&u.values), &values), "{dtype:?} values");
-        assert_eq!(
-            u.indices.to_vec::<i32>().unwrap(),
-            first,
-            "{dtype:?} indices"
-        );
-        assert_eq!(
-            u.counts.to_vec::<i32>().unwrap(),
-            counts,
-            "{dtype:?} counts"
-        );
-        assert_eq!(u.inverse.shape(), &[40, 50]);
-        assert_eq!(
-            u.inverse.to_vec::<i32>().unwrap(),
-            inverse,
-            "{dtype:?} inverse"
-        );
-        // The inverse reconstructs the input.
-        let back = u
-            .values
-            .take(&u.inverse.reshape(&[-1]).unwrap(), Some(0))
-            .unwrap();
-        let rebuilt = common::read(&back);
-        assert!(rebuilt
-            .iter()
-            .zip(&held)
-            .all(|(r, h)| r == h || (r.is_nan() && h.is_nan())));
+        check_unique(&a, "unique");
     }
     let empty = Array::zeros(&dev, &[0], DType::F32).unwrap();
     let u = empty.unique_all().unwrap();

@@ -86,6 +86,9 @@ pub(crate) enum Kernel {
     Bincount,
     /// One pass of the chunked LSD radix sort (`shaders/radix.wgsl`). Dtype: u32 (the words).
     Radix(RadixPass),
+    /// Scatter by position into one binding window of a larger array (`shaders/scatter.wgsl`):
+    /// the merge of sorted parts past one binding. Dtype: u32 (the words).
+    Scatter,
 }
 
 /// How an element-wise kernel walks its operands.
@@ -171,6 +174,7 @@ impl Kernel {
             Kernel::Radix(RadixPass::Count),
             Kernel::Radix(RadixPass::Scatter),
         ]);
+        v.push(Kernel::Scatter);
         v
     }
 
@@ -206,7 +210,8 @@ impl Kernel {
             | Kernel::Compact
             | Kernel::SearchSorted
             | Kernel::Bincount
-            | Kernel::Radix(_) => 0,
+            | Kernel::Radix(_)
+            | Kernel::Scatter => 0,
         }
     }
 
@@ -297,6 +302,10 @@ impl Kernel {
             Kernel::Bincount => Spec {
                 constants: vec![("WG", DEFAULT_WG)],
                 ..row("bincount".into(), "main")
+            },
+            Kernel::Scatter => Spec {
+                constants: vec![("WG", DEFAULT_WG)],
+                ..row("scatter".into(), "main")
             },
             // 64 chunks per workgroup: each invocation walks a whole chunk.
             Kernel::Radix(pass) => {
@@ -416,6 +425,7 @@ impl Kernel {
             Kernel::SortGather => vec![include_str!("../../shaders/sort_gather.wgsl")],
             Kernel::Compact => vec![include_str!("../../shaders/compact.wgsl")],
             Kernel::Bincount => vec![include_str!("../../shaders/bincount.wgsl")],
+            Kernel::Scatter => vec![include_str!("../../shaders/scatter.wgsl")],
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
             Kernel::Philox => vec![
                 include_str!("../../shaders/mulhilo.wgsl"),
@@ -507,7 +517,8 @@ impl Kernel {
             | Kernel::Compact
             | Kernel::SearchSorted
             | Kernel::Bincount
-            | Kernel::Radix(_) => vec![Variant::one(DType::U32)],
+            | Kernel::Radix(_)
+            | Kernel::Scatter => vec![Variant::one(DType::U32)],
             // Compiled on first use, per (dtype, distribution): compiling every combination at
             // start-up would add seconds to every device start on lavapipe.
             Kernel::Philox => ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool)),
@@ -631,7 +642,8 @@ impl Kernel {
             | Kernel::Compact
             | Kernel::SearchSorted
             | Kernel::Bincount
-            | Kernel::Radix(_) => String::new(),
+            | Kernel::Radix(_)
+            | Kernel::Scatter => String::new(),
             // F: the float type the wide (53-bit) distributions compute in.
             Kernel::Philox | Kernel::Philox64 => format!(
                 "alias T = {};\nalias F = {};\n",

@@ -132,9 +132,8 @@ impl Array {
         // The right-side position among the edges is bin + 1 for edges[bin] <= x < edges[bin + 1]
         // (0 below the first edge, len past the last). An element equal to the last edge goes in
         // the last bin; one past it (or NaN, which sorts last) in none: the left-side position
-        // among [last edge] tells those apart. The search binds its queries whole, so inputs
-        // past one binding are searched in parts (of at most a binding of f64), counted into one
-        // array.
+        // among [last edge] tells those apart. Inputs are searched in parts of at most a binding
+        // of f64, counted into one array, so the positions and masks held at once stay small.
         let last = edges.slice(&[SliceArg::Range {
             start: Some(bins as isize),
             stop: None,

@@ -9,7 +9,7 @@
 //! Elements are moved as 32-bit words (f64 as two, f16 through f32); the flattened input and its
 //! count must each fit one storage binding.
 
-use super::array_binding;
+use super::{contiguous_window, window_elements};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::device::{Kernel, PipelineKey, Variant};
@@ -369,38 +369,60 @@ fn compact(
         return Ok(out);
     }
     let dev = &device.inner;
-    let max_binding = dev.block_limits().max_binding;
     let words = match take {
         Take::TwoWords => 2,
         _ => 1,
     };
-    if (scan.layout.offset as u64 + count) * 4 > max_binding || count * 4 * words > max_binding {
-        return Err(Error::TooLarge {
-            op,
-            requested: count * 4 * words,
-            max: max_binding,
-            what: "mask selection (the flattened array in one storage binding)",
-        });
-    }
     let src = src.unwrap_or(scan);
-    let word_offset = src.layout.offset as u64 * src.dtype().size_bytes() / 4;
-    let mut p = Params::default();
-    p.u32(count as u32)
-        .u32(scan.layout.offset as u32)
-        .u32(word_offset as u32);
+    let src_bytes = src.dtype().size_bytes();
+    let out_bytes = out.dtype().size_bytes();
     let mode = match take {
         Take::FlatIndex => 0,
         Take::Word => 1,
         Take::TwoWords => 2,
     };
     let key = PipelineKey::new(Kernel::Compact, Variant::one(DType::U32)).with("MODE", mode);
-    dev.guarded(op, || {
-        let binds = [
-            array_binding(scan, count, 4)?,
-            array_binding(src, count, src.dtype().size_bytes())?,
-            array_binding(&out, total as u64, out.dtype().size_bytes())?,
-        ];
-        dev.dispatch(&key, p.bytes(), &binds, count, &[count])
-    })?;
+    // One window of the input (its running count and elements, the count just before it
+    // included) and one of the output per launch: a window's selected elements can land in any
+    // output window, and each launch writes only its own.
+    let run = window_elements(dev, 4 * words);
+    let total = total as u64;
+    let mut first = 0;
+    while first < count {
+        let len = run.min(count - first);
+        let has_before = first > 0;
+        let before = has_before as u64;
+        let (scan_bind, scan_base) = contiguous_window(op, scan, first - before, len + before, 4)?;
+        let (src_bind, src_base) = if matches!(take, Take::FlatIndex) {
+            (scan_bind, 0)
+        } else {
+            contiguous_window(op, src, first, len, src_bytes)?
+        };
+        let mut out_lo = 0;
+        while out_lo < total {
+            let out_len = run.min(total - out_lo);
+            let (out_bind, out_base) = contiguous_window(op, &out, out_lo, out_len, out_bytes)?;
+            let mut p = Params::default();
+            p.u32(len as u32)
+                .u32(scan_base + before as u32)
+                .u32(src_base * (src_bytes / 4) as u32)
+                .u32(has_before as u32)
+                .u32(first as u32)
+                .u32(out_lo as u32)
+                .u32(out_len as u32)
+                .u32(out_base * words as u32);
+            dev.guarded(op, || {
+                dev.dispatch(
+                    &key,
+                    p.bytes(),
+                    &[scan_bind, src_bind, out_bind],
+                    len,
+                    &[len],
+                )
+            })?;
+            out_lo += out_len;
+        }
+        first += len;
+    }
     Ok(out)
 }

@@ -38,3 +38,41 @@ pub(crate) fn array_binding(
         size: bytes,
     })
 }
+
+/// The binding window over elements `start..start + len` of the contiguous array `a` (past its
+/// offset; `len` at least 1) and the window-relative index of element `start`, for kernels that
+/// walk a large array one storage-binding window at a time.
+pub(crate) fn contiguous_window<'a>(
+    op: &'static str,
+    a: &'a crate::array::Array,
+    start: u64,
+    len: u64,
+    elem_bytes: u64,
+) -> crate::error::Result<(crate::device::Binding<'a>, u32)> {
+    let buffer = a
+        .storage
+        .buffer()
+        .ok_or_else(|| crate::error::Error::invalid(op, "an empty array has no buffer to bind"))?;
+    let lo = a.layout.offset as i64 + start as i64;
+    let hi = lo + len as i64 - 1;
+    let window = a
+        .device
+        .inner
+        .window(lo, hi, lo, elem_bytes, a.storage.bytes())
+        .ok_or_else(|| {
+            crate::error::Error::overflow(
+                op,
+                format!("a window of {len} elements of {elem_bytes} bytes"),
+            )
+        })?;
+    Ok((
+        crate::device::Binding::of(buffer, &window),
+        window.base as u32,
+    ))
+}
+
+/// Elements of `elem_bytes` in one storage-binding window, less the alignment slack a window's
+/// rounded-down offset can add: the longest run of elements [`contiguous_window`] always binds.
+pub(crate) fn window_elements(dev: &crate::device::DeviceInner, elem_bytes: u64) -> u64 {
+    (dev.max_window() - dev.block_limits().offset_alignment) / elem_bytes
+}

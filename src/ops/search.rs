@@ -2,9 +2,9 @@
 //! on the device (`shaders/searchsorted.wgsl`), in NumPy's order (NaN last, -0.0 equal to +0.0).
 //! Like NumPy, the array is not checked to be sorted (an unsorted one gives positions that mean
 //! nothing). f16 and bool are searched as f32 and u32; mixed dtypes in the dtype `isclose`
-//! compares in.
+//! compares in. Sorted arrays and queries past one storage binding are searched window by window.
 
-use super::array_binding;
+use super::{contiguous_window, window_elements};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::device::{Kernel, PipelineKey, Variant};
@@ -71,39 +71,45 @@ impl Array {
             _ => 3,
         };
         let dev = &self.device.inner;
-        let max_binding = dev.block_limits().max_binding;
-        let words = searched.size_bytes() / 4;
-        for (what, arr) in [("sorted array", &a), ("queries", &q)] {
-            let bytes = (arr.layout.offset + arr.len()) as u64 * searched.size_bytes();
-            if bytes > max_binding {
-                return Err(Error::TooLarge {
-                    op,
-                    requested: bytes,
-                    max: max_binding,
-                    what: if what == "queries" {
-                        "searchsorted queries (one storage binding)"
-                    } else {
-                        "searchsorted sorted array (one storage binding)"
-                    },
-                });
-            }
-        }
-        let mut p = Params::default();
-        p.u32(a.len() as u32)
-            .u32(count as u32)
-            .u32((a.layout.offset as u64 * words) as u32)
-            .u32((q.layout.offset as u64 * words) as u32);
         let key = PipelineKey::new(Kernel::SearchSorted, Variant::one(DType::U32))
             .with("DTYPE", dtype_code)
             .with("RIGHT", (side == Side::Right) as u32);
-        dev.guarded(op, || {
-            let binds = [
-                array_binding(&a, a.len() as u64, searched.size_bytes())?,
-                array_binding(&q, count, searched.size_bytes())?,
-                array_binding(&out, count, 4)?,
-            ];
-            dev.dispatch(&key, p.bytes(), &binds, count, &[count])
-        })?;
+        // Window by window: the sorted array in parts whose positions add up (each part is
+        // sorted, so the count before a query is the sum of the parts' counts), the queries and
+        // their positions in runs of one window.
+        let bytes = searched.size_bytes();
+        let words = bytes / 4;
+        let run = window_elements(dev, bytes);
+        let n = a.len() as u64;
+        let mut a_start = 0;
+        while a_start < n {
+            let a_len = run.min(n - a_start);
+            let mut q_start = 0;
+            while q_start < count {
+                let q_len = run.min(count - q_start);
+                let (a_bind, a_base) = contiguous_window(op, &a, a_start, a_len, bytes)?;
+                let (q_bind, q_base) = contiguous_window(op, &q, q_start, q_len, bytes)?;
+                let (out_bind, out_base) = contiguous_window(op, &out, q_start, q_len, 4)?;
+                let mut p = Params::default();
+                p.u32(a_len as u32)
+                    .u32(q_len as u32)
+                    .u32(a_base * words as u32)
+                    .u32(q_base * words as u32)
+                    .u32(out_base)
+                    .u32((a_start > 0) as u32);
+                dev.guarded(op, || {
+                    dev.dispatch(
+                        &key,
+                        p.bytes(),
+                        &[a_bind, q_bind, out_bind],
+                        q_len,
+                        &[q_len],
+                    )
+                })?;
+                q_start += q_len;
+            }
+            a_start += a_len;
+        }
         Ok(out)
     }
 }

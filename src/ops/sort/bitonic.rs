@@ -39,7 +39,7 @@ pub(crate) fn sort_rows(
             op,
             requested: total * word_bytes,
             max: max_pairs * word_bytes,
-            what: "sort buffer (rows x the row length rounded up to a power of two, 4 bytes each; arrays past one storage binding are not sorted yet)",
+            what: "bitonic sort buffer (rows x the row length rounded up to a power of two, 4 bytes each)",
         });
     }
     let src_words = (x.layout.offset as u64 + rows * n) * x.dtype().size_bytes() / 4;

@@ -10,11 +10,12 @@
 //! (`shaders/sort_gather.wgsl`), so -0.0 and NaN payloads come back unchanged. f16 rows are
 //! sorted as f32 and bool rows as u32 (both exact round trips).
 //!
-//! Limits: the (rows x padded row length) pairs must fit one storage binding per buffer (2^25
-//! pairs at the 128 MiB default) and the input one binding; larger arrays are an `Err` naming the
-//! limit (arrays past one binding are not sorted yet).
+//! Arrays past one storage binding (2^25 f32 at the 128 MiB default) are sorted one binding at a
+//! time and merged on the device (`merge.rs`): groups of whole rows, or parts of a long row that
+//! each element's rank among the other parts places.
 
 mod bitonic;
+mod merge;
 mod partition;
 pub use partition::lexsort;
 mod radix;
@@ -107,13 +108,13 @@ impl Array {
             }
         } else {
             let rows = work.len() / n;
-            let m = n.next_power_of_two() as u64;
-            let sorted = if m <= 512 && rows as u64 * m <= BITONIC_MAX {
-                bitonic::sort_rows(op, &work, rows, n, dtype_code)?
+            if fits_one_binding(&work, rows * n) {
+                sort_fitting(op, &work, rows, n, dtype_code, indices)?
             } else {
-                radix::sort_rows(op, &work, rows, n, dtype_code)?
-            };
-            finish(op, &work, &sorted, rows, n, indices)?
+                let flat = work.reshape(&[rows as isize, n as isize])?;
+                merge::sort_past_one_binding(op, &flat, dtype_code, indices)?
+                    .reshape(&shape.iter().map(|&d| d as isize).collect::<Vec<_>>())?
+            }
         };
         // Back to the caller's dtype and axis order.
         let result = if !indices && result.dtype != self.dtype {
@@ -126,6 +127,45 @@ impl Array {
             None => Ok(result),
         }
     }
+}
+
+/// Whether the `total` elements of the contiguous `x` (offset included) and their keys and
+/// indices each fit one storage binding: the sorts of `bitonic.rs` and `radix.rs` bind them whole.
+fn fits_one_binding(x: &Array, total: usize) -> bool {
+    let max_binding = x.device.inner.block_limits().max_binding;
+    let pairs = total as u64 * 4;
+    let input = (x.layout.offset + total) as u64 * x.dtype().size_bytes();
+    pairs <= max_binding && input <= max_binding && total < 1 << 31
+}
+
+/// The sorted keys of the (rows, n) contiguous `x`, which [`fits_one_binding`], by the kernel its
+/// size picks.
+fn sort_keys(
+    op: &'static str,
+    x: &Array,
+    rows: usize,
+    n: usize,
+    dtype_code: u32,
+) -> Result<Sorted> {
+    let m = n.next_power_of_two() as u64;
+    if m <= 512 && rows as u64 * m <= BITONIC_MAX {
+        bitonic::sort_rows(op, x, rows, n, dtype_code)
+    } else {
+        radix::sort_rows(op, x, rows, n, dtype_code)
+    }
+}
+
+/// The sorted values (`x`'s dtype) or i32 indices of the rows of `x`, which [`fits_one_binding`].
+fn sort_fitting(
+    op: &'static str,
+    x: &Array,
+    rows: usize,
+    n: usize,
+    dtype_code: u32,
+    indices: bool,
+) -> Result<Array> {
+    let sorted = sort_keys(op, x, rows, n, dtype_code)?;
+    finish(op, x, &sorted, rows, n, indices)
 }
 
 /// The sorted values of `x` (its dtype) or the i32 indices, (rows, n) in `x`'s shape.

@@ -51,7 +51,7 @@ pub(crate) fn sort_rows(
             op,
             requested: (total * 4).max(src_bytes),
             max: limits.max_binding,
-            what: "sort (its keys and indices, and its input, each in one storage binding; arrays past one binding are not sorted yet)",
+            what: "radix sort (its keys and indices, and its input, each in one storage binding; larger arrays take the merge of `merge.rs`)",
         });
     }
     // Chunks a CPU adapter's few cores walk in sequence; many more on a GPU. A chunk stays

@@ -1,7 +1,8 @@
 //! Sorting, searching, counting and the NaN-aware reductions against NumPy in the same run:
 //! `sort` of 2^24 f32 (1-d) and of (4096, 4096) f32 along the last axis, `argsort` of 2^24 f32,
 //! `unique` of 2^24 i32 with 1000 distinct values, `nonzero` of a 2^24 bool mask (half true),
-//! `bincount` of those i32, `histogram` of the f32 into 100 bins, and `nansum` of 2^26 f32 with
+//! `bincount` of those i32 (also with f32 weights), `histogram` of the f32 into 100 bins, `sort`
+//! of 2^26 f32 (past one storage binding: one timed run), and `nansum` of 2^26 f32 with
 //! 10 % NaN, in millions of elements per second, beside `np.sort` (its default quicksort —
 //! introsort, or x86-simd-sort where NumPy has it — and `kind="stable"`), `np.argsort`,
 //! `np.unique`, `np.nonzero`, `np.bincount`, `np.histogram` and `np.nansum` on the same kind of
@@ -93,8 +94,26 @@ fn main() -> gpuarray::Result<()> {
         melem(t, n),
         t.as_secs_f64() * 1e3
     );
-    drop((x, m, k, mask));
+    let weights = x.add(1.0)?;
+    let t = timing::bench(&dev, "bincount weighted 2^24", 3, || {
+        k.bincount_weighted(&weights, 0)
+    })?;
+    println!(
+        "bincount i32 2^24 (1000 bins) with f32 weights: {:.1} M elements/s ({:.0} ms)",
+        melem(t, n),
+        t.as_secs_f64() * 1e3
+    );
+    drop((x, m, k, mask, weights));
+    // Past one storage binding (256 MiB): sorted in parts and merged. One timed run.
     let big = 1usize << 26;
+    let z = Array::from_slice(&dev, &values(big), &[big])?;
+    let t = timing::bench(&dev, "sort f32 2^26", 1, || z.sort(Some(-1)))?;
+    println!(
+        "sort f32 2^26 (1-d, past one binding): {:.1} M elements/s ({:.0} ms)",
+        melem(t, big),
+        t.as_secs_f64() * 1e3
+    );
+    drop(z);
     let v: Vec<f32> = values(big)
         .into_iter()
         .enumerate()
@@ -134,9 +153,16 @@ mask = x > 0
 for label, f in [("unique i32 2^24 (1000 distinct)", lambda: np.unique(k)),
                  ("nonzero bool 2^24 (half true)", lambda: np.nonzero(mask)),
                  ("bincount i32 2^24 (1000 bins)", lambda: np.bincount(k)),
+                 ("bincount i32 2^24 (1000 bins) with f32 weights", lambda: np.bincount(k, weights=x + 1)),
                  ("histogram f32 2^24 (100 bins)", lambda: np.histogram(x, 100, range=(-0.5, 0.5)))]:
     t = best(f)
     print(f"numpy {label}: {n / t / 1e6:.1f} M elements/s ({t * 1e3:.0f} ms)")
+z = rng.random(1 << 26, dtype=np.float32) - 0.5
+for label, f in [("sort f32 2^26 (1-d) quicksort", lambda: np.sort(z)),
+                 ("sort f32 2^26 (1-d) stable", lambda: np.sort(z, kind="stable"))]:
+    t = best(f, reps=1)
+    print(f"numpy {label}: {z.size / t / 1e6:.1f} M elements/s ({t * 1e3:.0f} ms)")
+del z
 y = rng.random(1 << 26, dtype=np.float32) - 0.5
 y[3::10] = np.nan
 t = best(lambda: np.nansum(y))

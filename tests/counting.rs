@@ -285,3 +285,159 @@ fn histogram_refusals_name_the_operation() {
         assert!(e.contains("histogram") && e.contains(want), "{e}");
     }
 }
+
+/// NumPy's weighted bincount loop: `out[x[i]] += w[i]` in f64, in index order, from 0.0.
+fn weighted_ref(x: &[u32], w: &[f64], bins: usize) -> Vec<f64> {
+    let mut s = vec![0.0f64; bins];
+    for (&v, &wt) in x.iter().zip(w) {
+        if (v as usize) < bins {
+            s[v as usize] += wt;
+        }
+    }
+    s
+}
+
+fn same_bits(got: &[f64], want: &[f64]) -> bool {
+    got.len() == want.len()
+        && got
+            .iter()
+            .zip(want)
+            .all(|(g, w)| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()))
+}
+
+/// Weighted bincount and histogram give NumPy's bits: each bin's weights added one by one in
+/// index order. Weights of mixed magnitude (so the order of the additions shows in the last
+/// bits), a NaN weight, integer and bool weights, a bin of 40,000 elements (more than one
+/// launch's 16,384 additions) and, on a 64 KiB-binding device, weights past one binding.
+#[test]
+fn weighted_counts_have_numpys_bits() {
+    for (label, dev) in [
+        ("default", common::device()),
+        ("64 KiB bindings", common::device_with_binding(1 << 16)),
+    ] {
+        let Some(dev) = dev else { return };
+        if !dev.supports(DType::F64) {
+            println!("skipping weighted counts: the adapter lacks f64");
+            return;
+        }
+        let mut next = xorshift(0x5eed);
+        let n = 60_000;
+        // Half the elements in bin 0 (one long run), the rest spread over 300 bins.
+        let x: Vec<u32> = (0..n)
+            .map(|i| if i % 2 == 0 { 0 } else { (next() % 300) as u32 })
+            .collect();
+        let w: Vec<f32> = (0..n)
+            .map(|_| {
+                let m = (next() % 1_000_000) as f32 * 1e-3 - 500.0;
+                m * [1.0, 1e-4, 1e4][(next() % 3) as usize]
+            })
+            .collect();
+        let w64: Vec<f64> = w.iter().map(|&v| v as f64).collect();
+        let a = Array::from_slice(&dev, &x, &[n]).unwrap();
+        let wa = Array::from_slice(&dev, &w, &[n]).unwrap();
+        let got = a.bincount_weighted(&wa, 0).unwrap();
+        assert_eq!(got.dtype(), DType::F64);
+        let want = weighted_ref(&x, &w64, 300);
+        assert!(
+            same_bits(&got.to_vec::<f64>().unwrap(), &want),
+            "{label}: weighted bincount"
+        );
+        // A NaN weight poisons its bin only; i32 weights and bool input; minlength.
+        let mut wn = w64.clone();
+        wn[7] = f64::NAN;
+        let gn = a
+            .bincount_weighted(&Array::from_slice(&dev, &wn, &[n]).unwrap(), 310)
+            .unwrap()
+            .to_vec::<f64>()
+            .unwrap();
+        assert!(
+            same_bits(&gn, &weighted_ref(&x, &wn, 310)),
+            "{label}: NaN weight"
+        );
+        assert!(gn[x[7] as usize].is_nan());
+        let wi: Vec<i32> = (0..n as i32).map(|i| i % 7 - 3).collect();
+        let wif: Vec<f64> = wi.iter().map(|&v| v as f64).collect();
+        let b: Vec<u32> = x.iter().map(|&v| (v % 2 == 1) as u32).collect();
+        let ab = Array::from_slice(&dev, &b, &[n])
+            .unwrap()
+            .astype(DType::Bool)
+            .unwrap();
+        let gi = ab
+            .bincount_weighted(&Array::from_slice(&dev, &wi, &[n]).unwrap(), 0)
+            .unwrap();
+        assert!(same_bits(
+            &gi.to_vec::<f64>().unwrap(),
+            &weighted_ref(&b, &wif, 2)
+        ));
+        // histogram with weights: the same sums over the bins of the values.
+        let v: Vec<f32> = x.iter().map(|&k| k as f32 * 0.5 + 0.25).collect();
+        let av = Array::from_slice(&dev, &v, &[n]).unwrap();
+        let (hs, edges) = av
+            .histogram_weighted(HistogramBins::Count(30), Some((0.0, 150.0)), &wa)
+            .unwrap();
+        let e = common::read(&edges);
+        let slots: Vec<u32> = v
+            .iter()
+            .map(|&x| {
+                let x = x as f64;
+                if !(x >= e[0] && x <= e[30]) {
+                    99
+                } else {
+                    (e.partition_point(|&b| b <= x).min(30) - 1) as u32
+                }
+            })
+            .collect();
+        // In parts of a binding of f64 (2^24 elements by default), whose sums add in order.
+        let part = (dev.info().max_storage_buffer_binding_size / 8) as usize;
+        let mut want = vec![0.0f64; 30];
+        for (xs, ws) in slots.chunks(part).zip(w64.chunks(part)) {
+            for (t, s) in want.iter_mut().zip(weighted_ref(xs, ws, 30)) {
+                *t += s;
+            }
+        }
+        assert!(
+            same_bits(&hs.to_vec::<f64>().unwrap(), &want),
+            "{label}: weighted histogram"
+        );
+    }
+}
+
+#[test]
+fn weighted_counts_refuse_what_numpy_refuses() {
+    let Some(dev) = common::device() else { return };
+    if !dev.supports(DType::F64) {
+        println!("skipping weighted counts: the adapter lacks f64");
+        return;
+    }
+    let x = Array::from_slice(&dev, &[1i32, 2, 3], &[3]).unwrap();
+    let short = Array::from_slice(&dev, &[1.0f32, 2.0], &[2]).unwrap();
+    assert!(matches!(
+        x.bincount_weighted(&short, 0),
+        Err(gpuarray::Error::Shape { op: "bincount", .. })
+    ));
+    let neg = Array::from_slice(&dev, &[1i32, -2, 3], &[3]).unwrap();
+    let w = Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3]).unwrap();
+    assert!(matches!(
+        neg.bincount_weighted(&w, 0),
+        Err(gpuarray::Error::InvalidArgument { op: "bincount", .. })
+    ));
+    assert!(matches!(
+        x.histogram_weighted(HistogramBins::Count(2), None, &short),
+        Err(gpuarray::Error::Shape {
+            op: "histogram",
+            ..
+        })
+    ));
+    // Nothing to count: minlength zeros, in f64; the arrays before still read back.
+    let empty = Array::zeros(&dev, &[0], DType::I32).unwrap();
+    let none = Array::zeros(&dev, &[0], DType::F32).unwrap();
+    assert_eq!(
+        empty
+            .bincount_weighted(&none, 3)
+            .unwrap()
+            .to_vec::<f64>()
+            .unwrap(),
+        vec![0.0; 3]
+    );
+    assert_eq!(x.to_vec::<i32>().unwrap(), vec![1, 2, 3]);
+}

@@ -580,28 +580,48 @@ fn unique_all(py: Python<'_>, a: &Bound<'_, PyArr>) -> PyResult<(PyArr, PyArr, P
     ))
 }
 
-/// `numpy.bincount(x, minlength=)` (i32 counts).
+/// `numpy.bincount(x, weights=, minlength=)`: i32 counts, or f64 sums of the weights.
 #[pyfunction]
-fn bincount(py: Python<'_>, a: &Bound<'_, PyArr>, minlength: usize) -> PyResult<PyArr> {
+#[pyo3(signature = (a, minlength, weights=None))]
+fn bincount(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    minlength: usize,
+    weights: Option<Bound<'_, PyArr>>,
+) -> PyResult<PyArr> {
     let a = a.get().array();
-    wait(py, || a.bincount(minlength)).map(PyArr::new)
+    let weights: Option<&Array> = weights.as_ref().map(|w| w.get().array());
+    wait(py, || match weights {
+        Some(w) => a.bincount_weighted(w, minlength),
+        None => a.bincount(minlength),
+    })
+    .map(PyArr::new)
 }
 
-/// `numpy.histogram(a, bins, range)`: `bins` a count or an `_Array` of edges; (counts, edges).
+/// `numpy.histogram(a, bins, range, weights)`: `bins` a count or an `_Array` of edges;
+/// (i32 counts or f64 weight sums, edges).
 #[pyfunction]
-#[pyo3(signature = (a, count, edges, range=None))]
+#[pyo3(signature = (a, count, edges, range=None, weights=None))]
 fn histogram(
     py: Python<'_>,
     a: &Bound<'_, PyArr>,
     count: usize,
     edges: Option<Bound<'_, PyArr>>,
     range: Option<(f64, f64)>,
+    weights: Option<Bound<'_, PyArr>>,
 ) -> PyResult<(PyArr, PyArr)> {
     let a = a.get().array();
     let edges: Option<&Array> = edges.as_ref().map(|e| e.get().array());
-    let (counts, edges) = wait(py, || match edges {
-        Some(e) => a.histogram(gpuarray::HistogramBins::Edges(e), range),
-        None => a.histogram(gpuarray::HistogramBins::Count(count), range),
+    let weights: Option<&Array> = weights.as_ref().map(|w| w.get().array());
+    let (counts, edges) = wait(py, || {
+        let bins = match edges {
+            Some(e) => gpuarray::HistogramBins::Edges(e),
+            None => gpuarray::HistogramBins::Count(count),
+        };
+        match weights {
+            Some(w) => a.histogram_weighted(bins, range, w),
+            None => a.histogram(bins, range),
+        }
     })?;
     Ok((PyArr::new(counts), PyArr::new(edges)))
 }

@@ -141,10 +141,16 @@ CASES = {
                   (lambda a, k: np.take(a, np.argpartition(a, k))[[0, 2, 5]], (V, [0, 2, 5]), {}),
                   (lambda a, b, c: np.lexsort((a, b, c)), (I[0, 0], I[0, 1], F[0, 2]), {})],  # a tuple: NumPy dispatches no list
     "bincount": [(np.bincount, (np.abs(I).ravel(),), {}), (np.bincount, (np.abs(I[0, 0]),), dict(minlength=30)),
-                 (np.bincount, (B.ravel(),), {})],
+                 (np.bincount, (B.ravel(),), {}), (np.bincount, (np.abs(I).ravel(), F.ravel()), {}),
+                 (np.bincount, (np.abs(I).ravel(), F.ravel().astype(np.float64)), dict(minlength=12))],
     "histogram": [(np.histogram, (F,), {}), (np.histogram, (F,), dict(bins=7, range=(-1.0, 0.5))),
                   (np.histogram, (I,), dict(bins=4)), (np.histogram, (F, np.array([-2.0, -0.5, 0.0, 0.0, 3.0], np.float32)), {}),
-                  (np.histogram, (F.astype(np.float64),), dict(bins=5, density=True))],
+                  (np.histogram, (F.astype(np.float64),), dict(bins=5, density=True)),
+                  # weights positional: a NumPy array beside gpuarray ones is NumPy's TypeError.
+                  (np.histogram, (F, 6, None, None, F.astype(np.float64) ** 2), {}),
+                  (np.histogram, (F, np.array([-2.0, -0.5, 0.0, 0.0, 3.0], np.float32), None, None, F), {}),
+                  (np.histogram, (I, 4, None, None, I), {}),
+                  (np.histogram, (F, 5, None, True, np.abs(F) + 1), {})],
     "isclose": [(np.isclose, (F, F + 1e-6), {}), (np.isclose, (FN, FN), dict(equal_nan=True)),
                 (np.isclose, (I, F), dict(rtol=0.5, atol=1.0))],
 }
@@ -277,3 +283,16 @@ def test_crate_extras_against_numpy_formulas():
     assert_same(ga.logsumexp(g, axis=0), m + np.log(np.exp(x - m).sum(axis=0)), tol=LIN)
     with pytest.raises(TypeError):
         ga.softmax(G(I))
+
+
+def test_weighted_bincount_has_numpys_bits():
+    """Each bin's weights added one by one in index order: NumPy's own float64 additions."""
+    x = RNG.integers(0, 50, 20_000).astype(np.int32)
+    w = (RNG.standard_normal(20_000) * 10.0 ** RNG.integers(-4, 5, 20_000)).astype(np.float32)
+    got = np.bincount(G(x), weights=G(w), minlength=60).get()
+    want = np.bincount(x, weights=w, minlength=60)
+    assert got.dtype == np.float64 and np.array_equal(got.view(np.uint64), want.view(np.uint64))
+    with pytest.raises(ValueError):
+        np.bincount(G(x), weights=G(w[:10]))
+    with pytest.raises(ValueError):
+        np.histogram(G(F), weights=G(F[0]))

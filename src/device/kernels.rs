@@ -89,6 +89,9 @@ pub(crate) enum Kernel {
     /// Scatter by position into one binding window of a larger array (`shaders/scatter.wgsl`):
     /// the merge of sorted parts past one binding. Dtype: u32 (the words).
     Scatter,
+    /// Weighted counts, each bin's weights added in sequence in f64 (`shaders/bincount_weights.wgsl`).
+    /// Dtype: f64 (the sums), compiled only where the adapter has f64.
+    BincountWeights,
 }
 
 /// How an element-wise kernel walks its operands.
@@ -175,6 +178,7 @@ impl Kernel {
             Kernel::Radix(RadixPass::Scatter),
         ]);
         v.push(Kernel::Scatter);
+        v.push(Kernel::BincountWeights);
         v
     }
 
@@ -211,7 +215,8 @@ impl Kernel {
             | Kernel::SearchSorted
             | Kernel::Bincount
             | Kernel::Radix(_)
-            | Kernel::Scatter => 0,
+            | Kernel::Scatter
+            | Kernel::BincountWeights => 0,
         }
     }
 
@@ -306,6 +311,10 @@ impl Kernel {
             Kernel::Scatter => Spec {
                 constants: vec![("WG", DEFAULT_WG)],
                 ..row("scatter".into(), "main")
+            },
+            Kernel::BincountWeights => Spec {
+                constants: vec![("WG", DEFAULT_WG)],
+                ..row("bincount_weights".into(), "main")
             },
             // 64 chunks per workgroup: each invocation walks a whole chunk.
             Kernel::Radix(pass) => {
@@ -426,6 +435,7 @@ impl Kernel {
             Kernel::Compact => vec![include_str!("../../shaders/compact.wgsl")],
             Kernel::Bincount => vec![include_str!("../../shaders/bincount.wgsl")],
             Kernel::Scatter => vec![include_str!("../../shaders/scatter.wgsl")],
+            Kernel::BincountWeights => vec![include_str!("../../shaders/bincount_weights.wgsl")],
             // A backend (mulhilo, the vector binding, unit stores), then the kernel.
             Kernel::Philox => vec![
                 include_str!("../../shaders/mulhilo.wgsl"),
@@ -519,6 +529,9 @@ impl Kernel {
             | Kernel::Bincount
             | Kernel::Radix(_)
             | Kernel::Scatter => vec![Variant::one(DType::U32)],
+            Kernel::BincountWeights => {
+                ones(&mut dtypes.iter().copied().filter(|&d| d == DType::F64))
+            }
             // Compiled on first use, per (dtype, distribution): compiling every combination at
             // start-up would add seconds to every device start on lavapipe.
             Kernel::Philox => ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool)),
@@ -643,7 +656,8 @@ impl Kernel {
             | Kernel::SearchSorted
             | Kernel::Bincount
             | Kernel::Radix(_)
-            | Kernel::Scatter => String::new(),
+            | Kernel::Scatter
+            | Kernel::BincountWeights => String::new(),
             // F: the float type the wide (53-bit) distributions compute in.
             Kernel::Philox | Kernel::Philox64 => format!(
                 "alias T = {};\nalias F = {};\n",

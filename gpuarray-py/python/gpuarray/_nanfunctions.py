@@ -143,29 +143,34 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 @implements(np.bincount)
 def bincount(x, weights=None, minlength=0):
-    """Counts on the device (int32: gpuarray has no int64)."""
-    if weights is not None:
-        raise TypeError("gpuarray.bincount: weights= is not supported (counts only)")
+    """Counts on the device (int32: gpuarray has no int64); with ``weights``, float64 sums
+    added in index order, NumPy's own additions (the same bits)."""
     x = _arr(x)
-    return ndarray._wrap(_g.bincount(x._a, operator.index(minlength)))
+    w = None if weights is None else _arr(weights)._a
+    return ndarray._wrap(_g.bincount(x._a, operator.index(minlength), w))
 
 
 @implements(np.histogram)
 def histogram(a, bins=10, range=None, density=None, weights=None):
-    """Counts (int32) and edges on the device; ``density=True`` divides on the device too."""
-    if weights is not None:
-        raise TypeError("gpuarray.histogram: weights= is not supported (counts only)")
+    """Counts (int32), or with ``weights`` float64 sums, and edges on the device;
+    ``density=True`` divides on the device too."""
     if isinstance(bins, str):
         raise TypeError(f"gpuarray.histogram: bins={bins!r} (an estimator name) is not supported")
     a = _arr(a)
     rng = None if range is None else (float(range[0]), float(range[1]))
+    w = None if weights is None else _arr(weights)
+    wa = None if w is None else w._a
     if np.ndim(bins) == 0:
-        counts, edges = _g.histogram(a._a, operator.index(bins), None, rng)
+        counts, edges = _g.histogram(a._a, operator.index(bins), None, rng, wa)
     else:
-        counts, edges = _g.histogram(a._a, 0, _arr(bins)._a, rng)
+        counts, edges = _g.histogram(a._a, 0, _arr(bins)._a, rng, wa)
     counts, edges = ndarray._wrap(counts), ndarray._wrap(edges)
+    if w is not None and w.dtype != np.float64:
+        # NumPy's counts take the weights' dtype (int32 for integers: no int64 here).
+        counts = counts.astype(w.dtype if w.dtype.kind == "f" else np.int32)
     if density:
-        widths = edges[1:] - edges[:-1]
+        # NumPy's widths: the edges' differences, as float64.
+        widths = (edges[1:] - edges[:-1]).astype(np.float64)
         return counts / widths / counts.sum(), edges
     return counts, edges
 

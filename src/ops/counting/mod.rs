@@ -18,6 +18,8 @@ use crate::error::{Error, Result};
 use crate::layout::{Axes, SliceArg};
 use crate::ops::search::Side;
 
+mod weighted;
+
 /// The bins of [`Array::histogram`] (NumPy's `bins`).
 #[derive(Debug, Clone, Copy)]
 pub enum HistogramBins<'a> {
@@ -42,6 +44,52 @@ impl Array {
     /// ```
     pub fn bincount(&self, minlength: usize) -> Result<Array> {
         let op = "bincount";
+        let Some((words, largest)) = self.bincount_input(op)? else {
+            return Array::zeros(&self.device, &[minlength], DType::I32);
+        };
+        let bins = (largest as usize + 1).max(minlength);
+        let counts = zero_counts(op, &self.device, bins)?;
+        count_into(op, &words, 0, &counts)?;
+        Ok(counts)
+    }
+
+    /// `numpy.bincount(x, weights, minlength)`: the sum of the weights of each value
+    /// `0..=max(x)`, as f64 (NumPy's dtype; weights of any dtype are converted). Each sum adds
+    /// its weights one by one in index order, as NumPy's loop does, so the bits are NumPy's.
+    /// Needs an adapter with f64.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// # if !dev.supports(gpuarray::DType::F64) { return Ok(()); }
+    /// let x = gpuarray::Array::from_slice(&dev, &[1i32, 3, 1, 0], &[4])?;
+    /// let w = gpuarray::Array::from_slice(&dev, &[0.5f32, 2.0, 0.25, 1.0], &[4])?;
+    /// assert_eq!(x.bincount_weighted(&w, 5)?.to_vec::<f64>()?, vec![1.0, 0.75, 0.0, 2.0, 0.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn bincount_weighted(&self, weights: &Array, minlength: usize) -> Result<Array> {
+        let op = "bincount";
+        self.same_device(op, weights)?;
+        if weights.shape() != self.shape() {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "the weights and the input must have the same shape: {:?} vs {:?}",
+                    weights.shape(),
+                    self.shape()
+                ),
+            ));
+        }
+        let Some((words, largest)) = self.bincount_input(op)? else {
+            return weighted::zero_sums(op, &self.device, minlength);
+        };
+        let bins = (largest as usize + 1).max(minlength);
+        weighted::sums(op, &words, weights, bins)
+    }
+
+    /// bincount's input as i32/u32 words (contiguous) and its largest value, after NumPy's
+    /// checks (1-d, integers, no negatives); `None` when empty.
+    fn bincount_input(&self, op: &'static str) -> Result<Option<(Array, u32)>> {
         if self.ndim() != 1 {
             return Err(Error::shape(
                 op,
@@ -61,7 +109,7 @@ impl Array {
             }
         };
         if words.is_empty() {
-            return Array::zeros(&self.device, &[minlength], DType::I32);
+            return Ok(None);
         }
         if self.dtype == DType::I32 {
             let lowest = words.min(Axes::All, false)?.to_vec::<i32>()?[0];
@@ -76,10 +124,7 @@ impl Array {
             .astype(DType::U32)?
             .max(Axes::All, false)?
             .to_vec::<u32>()?[0];
-        let bins = (largest as usize + 1).max(minlength);
-        let counts = zero_counts(op, &self.device, bins)?;
-        count_into(op, &words, 0, &counts)?;
-        Ok(counts)
+        Ok(Some((words, largest)))
     }
 
     /// `numpy.histogram(a, bins, range)` of the flattened array: the i32 count of each bin and
@@ -101,7 +146,55 @@ impl Array {
         bins: HistogramBins<'_>,
         range: Option<(f64, f64)>,
     ) -> Result<(Array, Array)> {
+        self.binned("histogram", bins, range, None)
+    }
+
+    /// `numpy.histogram(a, bins, range, weights)`: the f64 sum of the weights (of `a`'s shape,
+    /// any dtype) in each bin, and the bin edges; the bins as [`Array::histogram`] finds them.
+    /// Each bin's weights are added in index order (within parts of 2^24 elements, whose sums
+    /// are then added in order), so the bits are the same on every adapter; NumPy adds in blocks
+    /// of 65,536, so its last bits can differ. Needs an adapter with f64.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// # if !dev.supports(gpuarray::DType::F64) { return Ok(()); }
+    /// use gpuarray::HistogramBins;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0.5f32, 1.0, 1.5, 2.0, 9.0], &[5])?;
+    /// let w = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 4.0, 8.0, 16.0], &[5])?;
+    /// let (sums, _) = a.histogram_weighted(HistogramBins::Count(2), Some((0.0, 2.0)), &w)?;
+    /// assert_eq!(sums.to_vec::<f64>()?, vec![1.0, 14.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram_weighted(
+        &self,
+        bins: HistogramBins<'_>,
+        range: Option<(f64, f64)>,
+        weights: &Array,
+    ) -> Result<(Array, Array)> {
         let op = "histogram";
+        self.same_device(op, weights)?;
+        if weights.shape() != self.shape() {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "weights should have the same shape as a: {:?} vs {:?}",
+                    weights.shape(),
+                    self.shape()
+                ),
+            ));
+        }
+        self.binned(op, bins, range, Some(weights))
+    }
+
+    /// The counts (i32) or weight sums (f64) of each bin, and the edges.
+    fn binned(
+        &self,
+        op: &'static str,
+        bins: HistogramBins<'_>,
+        range: Option<(f64, f64)>,
+        weights: Option<&Array>,
+    ) -> Result<(Array, Array)> {
         if self.dtype == DType::Bool {
             return Err(Error::Unsupported {
                 op,
@@ -127,8 +220,13 @@ impl Array {
         };
         let bins = edges.len() - 1;
         if flat.is_empty() || bins == 0 {
-            return Ok((Array::zeros(&self.device, &[bins], DType::I32)?, edges));
+            let none = match weights {
+                Some(_) => weighted::zero_sums(op, &self.device, bins)?,
+                None => Array::zeros(&self.device, &[bins], DType::I32)?,
+            };
+            return Ok((none, edges));
         }
+        let flat_weights = weights.map(|w| w.reshape(&[-1])).transpose()?;
         // The right-side position among the edges is bin + 1 for edges[bin] <= x < edges[bin + 1]
         // (0 below the first edge, len past the last). An element equal to the last edge goes in
         // the last bin; one past it (or NaN, which sorts last) in none: the left-side position
@@ -139,7 +237,10 @@ impl Array {
             stop: None,
             step: 1,
         }])?;
-        let counts = zero_counts(op, &self.device, bins)?;
+        let mut counts = match weights {
+            Some(_) => weighted::zero_sums(op, &self.device, bins)?,
+            None => zero_counts(op, &self.device, bins)?,
+        };
         let part_len = (self.device.inner.max_window() / 8) as usize;
         let mut start = 0;
         while start < flat.len() {
@@ -153,7 +254,24 @@ impl Array {
             let past = last.searchsorted(&part, Side::Left)?.gt(0.0)?;
             let in_last = position.minimum(bins as f64)?;
             let slot = crate::where_(&past, 0.0, &in_last)?;
-            count_into(op, &slot, 1, &counts)?;
+            match &flat_weights {
+                // Slot 0 (not counted) is summed too and dropped.
+                Some(w) => {
+                    let part_weights = w.slice(&[SliceArg::Range {
+                        start: Some(start as isize),
+                        stop: Some(stop as isize),
+                        step: 1,
+                    }])?;
+                    let sums = weighted::sums(op, &slot, &part_weights, bins + 1)?;
+                    let binned = sums.slice(&[SliceArg::Range {
+                        start: Some(1),
+                        stop: None,
+                        step: 1,
+                    }])?;
+                    counts = counts.add(&binned)?;
+                }
+                None => count_into(op, &slot, 1, &counts)?,
+            }
             start = stop;
         }
         Ok((counts, edges))

@@ -3,7 +3,7 @@
 //! (`shaders/take.wgsl`), whose launch code follows the `impl Array` methods.
 
 use crate::array::Array;
-use crate::device::blocks::{grid, plan_granular, BlockOperand, Window};
+use crate::device::blocks::{grid, plan_granular, BlockLimits, BlockOperand, Window};
 use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant, Work};
 use crate::dtype::DType;
@@ -566,7 +566,19 @@ pub(crate) fn gather(
             buffer_bytes: out.storage.bytes(),
         };
         // The rows of this pass are one unsplittable block dimension: any of them may be read.
-        let blocks = plan_granular(op, &[o, j, i, nr], &[1, 1, 1, nr], &[xo, io, oo], limits)?;
+        // They are the window a block reads, not launched: only (o, j, i) count toward a block's
+        // invocations (counting the rows too cut a gather of 2^22 elements into 16,384 launches).
+        let pass_limits = BlockLimits {
+            max_elems: limits.max_elems.saturating_mul(nr),
+            ..limits
+        };
+        let blocks = plan_granular(
+            op,
+            &[o, j, i, nr],
+            &[1, 1, 1, nr],
+            &[xo, io, oo],
+            pass_limits,
+        )?;
         dev.guarded(op, || {
             for b in &blocks {
                 let [bo, bj, bi] = [b.extent[0], b.extent[1], b.extent[2]];

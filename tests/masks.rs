@@ -265,3 +265,86 @@ fn selections_past_one_storage_binding() {
         &[0]
     );
 }
+
+/// NumPy's cyclic putmask (values by flat index) and place (vals by the count of true elements)
+/// against references written here: values shorter and longer than needed, another dtype, views,
+/// empty values, and the refusals.
+#[test]
+fn putmask_and_place_cycle_as_numpy_does() {
+    let Some(dev) = common::device() else { return };
+    let n = 1000;
+    let x: Vec<i32> = (0..n as i32).map(|i| i * 7 % 31 - 15).collect();
+    let m: Vec<bool> = x.iter().map(|&v| v > 3 || v == -15).collect();
+    let maskf: Vec<f32> = m.iter().map(|&b| b as u8 as f32).collect();
+    for vals in [
+        vec![100.5f32, -200.25, 300.0],
+        (0..1500).map(|i| i as f32).collect(),
+    ] {
+        let mut put = x.clone();
+        let mut placed = x.clone();
+        let mut k = 0;
+        for i in 0..n {
+            if m[i] {
+                put[i] = vals[i % vals.len()] as i32;
+                placed[i] = vals[k % vals.len()] as i32;
+                k += 1;
+            }
+        }
+        let a = Array::from_slice(&dev, &x, &[10, 100]).unwrap();
+        let mask = Array::from_slice(&dev, &maskf, &[n]).unwrap();
+        let v = Array::from_slice(&dev, &vals, &[vals.len()]).unwrap();
+        a.putmask(&mask, &v).unwrap();
+        assert_eq!(
+            a.to_vec::<i32>().unwrap(),
+            put,
+            "putmask, {} values",
+            vals.len()
+        );
+        let b = Array::from_slice(&dev, &x, &[10, 100]).unwrap();
+        b.place(&mask.reshape(&[10, 100]).unwrap(), &v).unwrap();
+        assert_eq!(
+            b.to_vec::<i32>().unwrap(),
+            placed,
+            "place, {} values",
+            vals.len()
+        );
+    }
+    // A transposed view writes through to its base, in the view's C order.
+    let base = Array::from_slice(&dev, &[0.0f32; 6], &[2, 3]).unwrap();
+    let t = base.transpose(&[1, 0]).unwrap();
+    let all = Array::full(&dev, &[3, 2], 1.0, DType::Bool).unwrap();
+    let v = Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 4.0], &[4]).unwrap();
+    t.place(&all, &v).unwrap();
+    assert_eq!(
+        t.to_vec::<f32>().unwrap(),
+        vec![1.0, 2.0, 3.0, 4.0, 1.0, 2.0]
+    );
+    assert_eq!(
+        base.to_vec::<f32>().unwrap(),
+        vec![1.0, 3.0, 1.0, 2.0, 4.0, 2.0]
+    );
+    // Empty values: putmask changes nothing; place refuses when anything is selected.
+    let empty = Array::zeros(&dev, &[0], DType::F32).unwrap();
+    base.putmask(&all.reshape(&[2, 3]).unwrap(), &empty)
+        .unwrap();
+    assert!(matches!(
+        base.place(&all.reshape(&[2, 3]).unwrap(), &empty),
+        Err(Error::InvalidArgument { op: "place", .. })
+    ));
+    let none = Array::zeros(&dev, &[2, 3], DType::Bool).unwrap();
+    base.place(&none, &empty).unwrap();
+    assert_eq!(
+        base.to_vec::<f32>().unwrap(),
+        vec![1.0, 3.0, 1.0, 2.0, 4.0, 2.0]
+    );
+    // A mask of another size is refused, naming the op.
+    let short = Array::zeros(&dev, &[5], DType::Bool).unwrap();
+    assert!(matches!(
+        base.putmask(&short, &v),
+        Err(Error::Shape { op: "putmask", .. })
+    ));
+    assert!(matches!(
+        base.place(&short, &v),
+        Err(Error::Shape { op: "place", .. })
+    ));
+}

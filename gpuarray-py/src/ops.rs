@@ -542,6 +542,30 @@ fn masked(py: Python<'_>, a: &Bound<'_, PyArr>, mask: &Bound<'_, PyArr>) -> PyRe
     wait(py, || a.masked(m)).map(PyArr::new)
 }
 
+/// `numpy.putmask(a, mask, values)` (values cycled by flat index), in place.
+#[pyfunction]
+fn putmask(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    mask: &Bound<'_, PyArr>,
+    values: &Bound<'_, PyArr>,
+) -> PyResult<()> {
+    let (a, m, v) = (a.get().array(), mask.get().array(), values.get().array());
+    wait(py, || a.putmask(m, v))
+}
+
+/// `numpy.place(arr, mask, vals)` (vals cycled over the true elements), in place.
+#[pyfunction]
+fn place(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    mask: &Bound<'_, PyArr>,
+    vals: &Bound<'_, PyArr>,
+) -> PyResult<()> {
+    let (a, m, v) = (a.get().array(), mask.get().array(), vals.get().array());
+    wait(py, || a.place(m, v))
+}
+
 /// `numpy.flatnonzero(a)` as int32, computed on the device.
 #[pyfunction]
 fn flatnonzero(py: Python<'_>, a: &Bound<'_, PyArr>) -> PyResult<PyArr> {
@@ -689,6 +713,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(histogram, m)?)?;
     m.add_function(wrap_pyfunction!(sort, m)?)?;
     m.add_function(wrap_pyfunction!(masked, m)?)?;
+    m.add_function(wrap_pyfunction!(putmask, m)?)?;
+    m.add_function(wrap_pyfunction!(place, m)?)?;
     m.add_function(wrap_pyfunction!(flatnonzero, m)?)?;
     m.add_function(wrap_pyfunction!(searchsorted, m)?)?;
     m.add_function(wrap_pyfunction!(unique_all, m)?)?;

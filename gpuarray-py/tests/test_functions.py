@@ -170,7 +170,8 @@ def test_every_registered_function_is_tested():
     tested = {f for cases in CASES.values() for f, _, _ in cases}
     tested |= {np.einsum_path, np.empty_like, np.ravel_multi_index, np.zeros, np.ones, np.empty, np.full, np.arange, np.eye, np.array,
                np.asarray, np.asanyarray, np.ascontiguousarray, np.shape, np.ndim, np.size,
-               np.allclose, np.array_equal, np.array_equiv, np.partition, np.argpartition, np.lexsort}
+               np.allclose, np.array_equal, np.array_equiv, np.partition, np.argpartition, np.lexsort,
+               np.putmask, np.place}
     missing = {f.__name__ for f in _HANDLED} - {getattr(f, "__name__", "") for f in tested}
     assert not missing, f"registered but untested: {sorted(missing)}"
 
@@ -296,3 +297,23 @@ def test_weighted_bincount_has_numpys_bits():
         np.bincount(G(x), weights=G(w[:10]))
     with pytest.raises(ValueError):
         np.histogram(G(F), weights=G(F[0]))
+
+
+def test_putmask_and_place_cycle_in_place_as_numpy():
+    for values in (np.array([7.5, -1.0, 3.25], np.float32), np.arange(100, dtype=np.float64)):
+        for f in (np.putmask, np.place):
+            want = I.copy()
+            f(want, I > 2, values)
+            got = G(I)
+            assert f(got, G(I > 2), G(values)) is None
+            assert_same(got, want)
+    # Empty values: putmask leaves the array; place raises as NumPy does (and changes nothing).
+    got = G(F)
+    np.putmask(got, G(F > 0), G(np.zeros(0, np.float32)))
+    assert_same(got, F)
+    with pytest.raises(ValueError):
+        np.place(np.array(F), F > 0, np.zeros(0, np.float32))
+    with pytest.raises(ValueError):
+        np.place(got, G(F > 0), G(np.zeros(0, np.float32)))
+    with pytest.raises(ValueError):
+        np.putmask(got, G(B), G(values))

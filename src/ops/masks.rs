@@ -1,13 +1,14 @@
 //! Selecting by a mask: `nonzero`, `flatnonzero`, `argwhere`, `count_nonzero`, boolean-mask
 //! selection (`masked`, NumPy's `a[mask]`, and `extract`), `compress` and `masked_assign`
-//! (`a[mask] = value`, `numpy.putmask` with a scalar or broadcast array).
+//! (`a[mask] = value`, `numpy.putmask` with a scalar or broadcast array), and NumPy's cyclic
+//! `putmask`/`place`.
 //!
 //! Selection is stream compaction on the device (`shaders/compact.wgsl`): the mask's running
 //! count (the scan kernels) gives every selected element its place in the output, so the data
 //! never visits the host. Only the count itself is read back, to size the result (as CuPy and
 //! every GPU array library must: the shape depends on the data); `_async` versions await it.
-//! Elements are moved as 32-bit words (f64 as two, f16 through f32); the flattened input and its
-//! count must each fit one storage binding.
+//! Elements are moved as 32-bit words (f64 as two, f16 through f32); inputs and outputs past one
+//! storage binding are compacted one window of each at a time.
 
 use super::{contiguous_window, window_elements};
 use crate::array::Array;
@@ -298,6 +299,101 @@ impl Array {
             ));
         }
         self.assign(&merged)
+    }
+}
+
+impl Array {
+    /// `numpy.putmask(a, mask, values)`: where `mask` (as many elements as this array) is true,
+    /// element `i` in C order becomes `values.flat[i % values.len()]`, converted to this dtype,
+    /// in place (views write through). Empty `values` change nothing, as in NumPy.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 1, 2, 3, 4], &[5])?;
+    /// let v = gpuarray::Array::from_slice(&dev, &[-1i32, -2], &[2])?;
+    /// a.putmask(&a.gt(1.0)?, &v)?;
+    /// assert_eq!(a.to_vec::<i32>()?, vec![0, 1, -1, -2, -1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn putmask(&self, mask: &Array, values: &Array) -> Result<()> {
+        let op = "putmask";
+        let mask = self.same_size_mask(op, mask)?;
+        self.same_device(op, values)?;
+        if values.is_empty() || self.is_empty() {
+            return Ok(());
+        }
+        let at = Array::arange(&self.device, 0.0, self.len() as f64, 1.0, DType::I32)?
+            .remainder(values.len() as f64)?;
+        self.assign_cycled(&mask, values, &at)
+    }
+
+    /// `numpy.place(arr, mask, vals)`: the k-th true element of `mask` (C order; as many
+    /// elements as this array) becomes `vals.flat[k % vals.len()]`, converted to this dtype, in
+    /// place. Empty `vals` with any true element is an `Err`, as NumPy raises.
+    ///
+    /// Native only (that check reads the count back).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 1, 2, 3, 4], &[5])?;
+    /// let v = gpuarray::Array::from_slice(&dev, &[-1i32, -2], &[2])?;
+    /// a.place(&a.gt(1.0)?, &v)?;
+    /// assert_eq!(a.to_vec::<i32>()?, vec![0, 1, -1, -2, -1]);
+    /// a.place(&a.lt(0.0)?, &v)?;
+    /// assert_eq!(a.to_vec::<i32>()?, vec![0, 1, -1, -2, -1]);
+    /// # Ok(()) }
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn place(&self, mask: &Array, vals: &Array) -> Result<()> {
+        let op = "place";
+        let mask = self.same_size_mask(op, mask)?;
+        self.same_device(op, vals)?;
+        if self.is_empty() {
+            return Ok(());
+        }
+        // The running count numbers the true elements 1, 2, ...: element k - 1 of vals each.
+        let scan = mask.selection_count()?;
+        if vals.is_empty() {
+            if selected(&scan)? > 0 {
+                return Err(Error::invalid(
+                    op,
+                    "cannot insert from an empty array (vals is empty and the mask selects elements)",
+                ));
+            }
+            return Ok(());
+        }
+        let at = scan.sub(1.0)?.remainder(vals.len() as f64)?;
+        self.assign_cycled(&mask, vals, &at)
+    }
+
+    /// `mask` (as many elements as this array) in this array's shape, as bool.
+    fn same_size_mask(&self, op: &'static str, mask: &Array) -> Result<Array> {
+        self.same_device(op, mask)?;
+        if mask.len() != self.len() {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "mask and data must be the same size: mask {:?}, data {:?}",
+                    mask.shape(),
+                    self.shape()
+                ),
+            ));
+        }
+        let shape: Vec<isize> = self.shape().iter().map(|&d| d as isize).collect();
+        mask.contiguous()?.reshape(&shape)?.astype(DType::Bool)
+    }
+
+    /// Writes `values.flat[at]` (`at`: i32 indices, flat, one per element) where `mask` is true.
+    fn assign_cycled(&self, mask: &Array, values: &Array, at: &Array) -> Result<()> {
+        let shape: Vec<isize> = self.shape().iter().map(|&d| d as isize).collect();
+        let cycled = values
+            .astype(self.dtype)?
+            .reshape(&[-1])?
+            .take(&at.reshape(&[-1])?, Some(0))?
+            .reshape(&shape)?;
+        self.masked_assign(mask, &cycled)
     }
 }
 

@@ -344,6 +344,26 @@ def extract(condition, arr):
     return ndarray._wrap(_g.masked(arr._a, condition.astype(np.bool_)._a))
 
 
+def _target(a, name):
+    if not isinstance(a, ndarray):
+        raise TypeError(f"gpuarray.{name}: the array to write must be a gpuarray.ndarray, got {type(a).__name__}")
+    return a
+
+
+@implements(np.putmask)
+def putmask(a, mask, values):
+    """In place: where ``mask`` is true, ``a.flat[i] = values.flat[i % values.size]``."""
+    a = _target(a, "putmask")
+    _g.putmask(a._a, _arr(mask)._a, _arr(values)._a)
+
+
+@implements(np.place)
+def place(arr, mask, vals):
+    """In place: the k-th true element of ``mask`` gets ``vals.flat[k % vals.size]``."""
+    arr = _target(arr, "place")
+    _g.place(arr._a, _arr(mask)._a, _arr(vals)._a)
+
+
 def _no_where(where, initial=None):
     if where is not True:
         raise NotImplementedError("gpuarray reductions do not support where=")

@@ -11,6 +11,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Axes;
 use crate::ops::search::Side;
+use crate::ops::sort::sort_by_key;
 use crate::ops::{contiguous_window, window_elements};
 use crate::Device;
 
@@ -53,9 +54,7 @@ pub(super) fn sums(
         return Ok(out);
     }
     // Stable: equal values keep their index order, so each bin's weights stay in that order.
-    let order = values.argsort(Some(0))?;
-    let sorted = values.take(&order, Some(0))?;
-    let sorted_weights = weights.astype(DType::F64)?.take(&order, Some(0))?;
+    let (sorted, sorted_weights) = sort_by_key(op, values, &weights.astype(DType::F64)?)?;
     let bin_values = Array::arange(values.device(), 0.0, bins as f64, 1.0, values.dtype())?;
     let start = sorted.searchsorted(&bin_values, Side::Left)?;
     let end = sorted.searchsorted(&bin_values, Side::Right)?;

@@ -129,6 +129,34 @@ impl Array {
     }
 }
 
+/// The contiguous 1-d i32/u32 `keys` stably sorted, and the contiguous 1-d `payload` (as long,
+/// 4- or 8-byte elements) in the same order: one sort, two gathers by its indices (the weighted
+/// counts of `counting/weighted.rs`). Past one binding: an argsort and two `take`s.
+pub(crate) fn sort_by_key(
+    op: &'static str,
+    keys: &Array,
+    payload: &Array,
+) -> Result<(Array, Array)> {
+    let n = keys.len();
+    let code = match keys.dtype {
+        DType::U32 => 0,
+        _ => 1,
+    };
+    if n > 1
+        && matches!(keys.dtype, DType::U32 | DType::I32)
+        && fits_one_binding(keys, n)
+        && fits_one_binding(payload, n)
+    {
+        let sorted = sort_keys(op, keys, 1, n, code)?;
+        return Ok((
+            finish(op, keys, &sorted, 1, n, false)?,
+            finish(op, payload, &sorted, 1, n, false)?,
+        ));
+    }
+    let order = keys.argsort(Some(0))?;
+    Ok((keys.take(&order, Some(0))?, payload.take(&order, Some(0))?))
+}
+
 /// Whether the `total` elements of the contiguous `x` (offset included) and their keys and
 /// indices each fit one storage binding: the sorts of `bitonic.rs` and `radix.rs` bind them whole.
 fn fits_one_binding(x: &Array, total: usize) -> bool {

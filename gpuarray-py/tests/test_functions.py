@@ -300,13 +300,22 @@ def test_weighted_bincount_has_numpys_bits():
 
 
 def test_putmask_and_place_cycle_in_place_as_numpy():
-    for values in (np.array([7.5, -1.0, 3.25], np.float32), np.arange(100, dtype=np.float64)):
+    cases = [(I, np.array([7, -1, 3], np.int32)), (I, np.arange(100, dtype=np.int32)),
+             (F, np.array([7.5, -1.0, 3.25], np.float32)), (F.astype(np.float64), np.arange(100, dtype=np.float32))]
+    for target, values in cases:
         for f in (np.putmask, np.place):
-            want = I.copy()
-            f(want, I > 2, values)
-            got = G(I)
-            assert f(got, G(I > 2), G(values)) is None
+            want = target.copy()
+            f(want, target > 0.5, values)
+            got = G(target)
+            assert f(got, G(target > 0.5), G(values)) is None
             assert_same(got, want)
+            # NumPy casts the values 'safe'ly: floats into int32, int32 into float32 are refused.
+            unsafe = {np.dtype(np.int32): np.float64, np.dtype(np.float32): np.int32}.get(target.dtype)
+            if unsafe is not None:
+                with pytest.raises(TypeError):
+                    f(target.copy(), target > 0.5, values.astype(unsafe))
+                with pytest.raises(TypeError):
+                    f(G(target), G(target > 0.5), G(values.astype(unsafe)))
     # Empty values: putmask leaves the array; place raises as NumPy does (and changes nothing).
     got = G(F)
     np.putmask(got, G(F > 0), G(np.zeros(0, np.float32)))

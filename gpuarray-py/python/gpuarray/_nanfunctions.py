@@ -344,24 +344,28 @@ def extract(condition, arr):
     return ndarray._wrap(_g.masked(arr._a, condition.astype(np.bool_)._a))
 
 
-def _target(a, name):
+def _written_values(a, values, name):
+    """The array to write (a gpuarray.ndarray) and the values, which NumPy casts 'safe'ly."""
     if not isinstance(a, ndarray):
         raise TypeError(f"gpuarray.{name}: the array to write must be a gpuarray.ndarray, got {type(a).__name__}")
-    return a
+    values = _arr(values)
+    if not np.can_cast(values.dtype, a.dtype, "safe"):
+        raise TypeError(f"Cannot cast array data from dtype('{values.dtype}') to dtype('{a.dtype}') according to the rule 'safe'")
+    return a, values
 
 
 @implements(np.putmask)
 def putmask(a, mask, values):
     """In place: where ``mask`` is true, ``a.flat[i] = values.flat[i % values.size]``."""
-    a = _target(a, "putmask")
-    _g.putmask(a._a, _arr(mask)._a, _arr(values)._a)
+    a, values = _written_values(a, values, "putmask")
+    _g.putmask(a._a, _arr(mask)._a, values._a)
 
 
 @implements(np.place)
 def place(arr, mask, vals):
     """In place: the k-th true element of ``mask`` gets ``vals.flat[k % vals.size]``."""
-    arr = _target(arr, "place")
-    _g.place(arr._a, _arr(mask)._a, _arr(vals)._a)
+    arr, vals = _written_values(arr, vals, "place")
+    _g.place(arr._a, _arr(mask)._a, vals._a)
 
 
 def _no_where(where, initial=None):

@@ -2,25 +2,31 @@
 // reduce_rows.wgsl (contiguous rows): the identity, how an element enters the accumulator and
 // how two accumulators combine. Needs `alias In, A`, the NaN helpers for A and `truth_in`.
 
-override OP: u32 = 0u;      // OP_SUM, OP_PROD, OP_MAX, OP_MIN, OP_ANY, OP_ALL (the prelude's table)
+override OP: u32 = 0u;      // OP_SUM, OP_PROD, OP_MAX, OP_MIN, OP_ANY, OP_ALL, OP_NANSUM, OP_NANPROD
+                            // (the prelude's table)
 override STAGE: u32 = 1u;   // 1: elements of the array (mapped to truth for any/all); 2: partials
 
 // The sum's identity is -0.0, not +0.0 (-0.0 + x is x for every x, +0.0 + -0.0 is +0.0): a sum
 // of negative zeros is -0.0, as in NumPy. Converted to an integer type it is 0.
 fn identity() -> A {
     switch OP {
-        case OP_SUM: { return A(bitcast<f32>(0x80000000u)); }
-        case OP_PROD, OP_ALL: { return A(1); }
+        case OP_SUM, OP_NANSUM: { return A(bitcast<f32>(0x80000000u)); }
+        case OP_PROD, OP_NANPROD, OP_ALL: { return A(1); }
         case OP_MAX: { return lowest(); }
         case OP_MIN: { return highest(); }
         default: { return A(0); }
     }
 }
 
+// nansum and nanprod read a NaN element as NumPy's replacement, +0.0 or 1 (`_replace_nan`), in
+// the same pass as the sum; partials (stage 2) are taken as they are, so inf + -inf stays NaN.
 fn load(x: In) -> A {
     if (STAGE == 1u) {
         if (OP == OP_ANY || OP == OP_ALL) {
             return select(A(0), A(1), truth_in(x));
+        }
+        if ((OP == OP_NANSUM || OP == OP_NANPROD) && is_nan(A(x))) {
+            return select(A(0), A(1), OP == OP_NANPROD);
         }
     }
     return A(x);
@@ -29,7 +35,7 @@ fn load(x: In) -> A {
 // NumPy's maximum/minimum: `a >= b ? a : b`, a NaN on either side wins (tested by bits).
 fn combine(x: A, y: A) -> A {
     switch OP {
-        case OP_PROD: { return x * y; }
+        case OP_PROD, OP_NANPROD: { return x * y; }
         case OP_MAX, OP_MIN: {
             if (is_nan(x)) {
                 return x;

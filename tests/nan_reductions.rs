@@ -439,3 +439,91 @@ fn isclose_allclose_and_array_equal_follow_numpy() {
         vec![true]
     );
 }
+
+/// nansum and nanprod read NaN as 0 or 1 inside the reduction kernels: every kernel shape they
+/// take (a long 1-d array through two stages, rows of the rows kernel, columns of the columns
+/// kernel, f16 rows of the f16x8 kernel, f64), against sums here; an all-NaN row sums to +0.0
+/// (NumPy's replaced zeros, not the sum's -0.0 identity) and inf + -inf past NaNs stays NaN.
+#[test]
+fn fused_nansum_and_nanprod_on_every_reduction_kernel() {
+    let Some(dev) = common::device() else { return };
+    let finite = |v: f64| if v.is_infinite() { 1.0 } else { v };
+    let x: Vec<f64> = data(1_000_003, 77).into_iter().map(finite).collect();
+    let want: f64 = x.iter().filter(|v| !v.is_nan()).sum();
+    for dtype in [DType::F32, DType::F64] {
+        let a = Array::from_slice(&dev, &x, &[x.len()])
+            .unwrap()
+            .astype(dtype)
+            .unwrap();
+        let got = common::read(&a.nansum(Axes::All, false).unwrap())[0];
+        assert!(close(got, want, 1e-4), "{dtype:?} 1-d: {got} vs {want}");
+    }
+    let (r, c) = (250usize, 4000usize);
+    let m = Array::from_slice(&dev, &x[..r * c], &[r, c])
+        .unwrap()
+        .astype(DType::F32)
+        .unwrap();
+    let rows = common::read(&m.nansum(1, false).unwrap());
+    let cols = common::read(&m.nansum(0, false).unwrap());
+    for i in 0..r {
+        let w: f64 = x[i * c..(i + 1) * c].iter().filter(|v| !v.is_nan()).sum();
+        assert!(close(rows[i], w, 1e-4), "row {i}: {} vs {w}", rows[i]);
+    }
+    for j in 0..c {
+        let w: f64 = (0..r).map(|i| x[i * c + j]).filter(|v| !v.is_nan()).sum();
+        assert!(close(cols[j], w, 1e-4), "column {j}: {} vs {w}", cols[j]);
+    }
+    if dev.supports(DType::F16) {
+        let h = m.astype(DType::F16).unwrap();
+        let held = common::read(&h);
+        let hr = common::read(&h.nansum(1, false).unwrap());
+        for i in 0..r {
+            let w: f64 = held[i * c..(i + 1) * c]
+                .iter()
+                .filter(|v| !v.is_nan())
+                .sum();
+            assert!(close(hr[i], w, 2e-3), "f16 row {i}: {} vs {w}", hr[i]);
+        }
+    } else {
+        println!("skipping f16 rows: the adapter lacks f16");
+    }
+    // Products of values near 1, so they stay finite over 4000 terms.
+    let near: Vec<f64> = x[..r * c]
+        .iter()
+        .map(|&v| if v.is_nan() { v } else { 1.0 + v / 4096.0 })
+        .collect();
+    let p = Array::from_slice(&dev, &near, &[r, c]).unwrap();
+    let pr = p.nanprod(1, false).unwrap().to_vec::<f64>().unwrap();
+    for i in 0..r {
+        let w: f64 = near[i * c..(i + 1) * c]
+            .iter()
+            .filter(|v| !v.is_nan())
+            .product();
+        assert!(close(pr[i], w, 1e-9), "nanprod row {i}: {} vs {w}", pr[i]);
+    }
+    // An all-NaN row: +0.0 and 1; inf and -inf between NaNs: NaN.
+    let special = Array::from_slice(
+        &dev,
+        &[
+            f32::NAN,
+            f32::NAN,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NAN,
+            f32::NEG_INFINITY,
+        ],
+        &[2, 3],
+    )
+    .unwrap();
+    let s = special.nansum(1, false).unwrap().to_vec::<f32>().unwrap();
+    assert!(
+        s[0] == 0.0 && s[0].is_sign_positive(),
+        "all-NaN row sums to {}",
+        s[0]
+    );
+    assert!(s[1].is_nan());
+    assert_eq!(
+        special.nanprod(1, false).unwrap().to_vec::<f32>().unwrap()[0],
+        1.0
+    );
+}

@@ -156,6 +156,10 @@ op_codes! {
         Min = 3, "min", MIN;
         Any = 4, "any", ANY;
         All = 5, "all", ALL;
+        /// The sum with NaN elements read as +0.0, in the same pass (float dtypes).
+        NanSum = 6, "nansum", NANSUM;
+        /// The product with NaN elements read as 1 (float dtypes).
+        NanProd = 7, "nanprod", NANPROD;
         ArgMax = 0, "argmax", ARGMAX;
         ArgMin = 1, "argmin", ARGMIN;
     }

@@ -286,6 +286,15 @@ fn op_codes(k: Kernel, v: Variant) -> Vec<u32> {
     {
         return vec![ReduceOp::Any.code(), ReduceOp::All.code()];
     }
+    // The NaN-skipping reductions read float arrays only (their partials are the plain sum's).
+    if matches!(
+        k,
+        Kernel::Reduce | Kernel::ReduceRows | Kernel::ReduceRowsF16 | Kernel::ReduceCols
+    ) && !v.a.is_float()
+    {
+        let nan_ops = [ReduceOp::NanSum.code(), ReduceOp::NanProd.code()];
+        return codes.into_iter().filter(|c| !nan_ops.contains(c)).collect();
+    }
     codes
 }
 

@@ -104,8 +104,8 @@ impl Array {
         }
         if k == 0 {
             let identity = match rop {
-                ReduceOp::Sum | ReduceOp::Any => 0.0,
-                ReduceOp::Prod | ReduceOp::All => 1.0,
+                ReduceOp::Sum | ReduceOp::NanSum | ReduceOp::Any => 0.0,
+                ReduceOp::Prod | ReduceOp::NanProd | ReduceOp::All => 1.0,
                 _ => {
                     return Err(Error::invalid(
                         op,

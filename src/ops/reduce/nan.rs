@@ -1,10 +1,12 @@
 //! The NaN-aware reductions (`nansum`, `nanprod`, `nanmax`, `nanmin`, `nanargmax`, `nanargmin`,
 //! `nanmean`, `nanvar`, `nanstd`, `nancumsum`), composed as NumPy composes them
-//! (`numpy/lib/_nanfunctions_impl.py`): NaN replaced by the reduction's identity with `where`, then
-//! the plain reduction; the slices that held only NaN are found with `isnan().all()` where NumPy
+//! (`numpy/lib/_nanfunctions_impl.py`): NaN replaced by the reduction's identity, then the plain
+//! reduction (for `nansum` and `nanprod` in the same pass: the reduction kernels' `NANSUM` and
+//! `NANPROD` ops read a NaN as 0 or 1; the others with `where`); the slices that held only NaN are found with `isnan().all()` where NumPy
 //! treats them specially. Integer and bool arrays hold no NaN: the plain reductions serve them.
 
 use super::reduced_shape;
+use super::ReduceOp;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -39,7 +41,10 @@ impl Array {
     /// ```
     pub fn nansum(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
         let axes = self.nan_axes("nansum", axes)?;
-        self.nan_replaced(0.0)?.sum(axes, keepdims)
+        if !self.dtype.is_float() {
+            return self.sum(axes, keepdims);
+        }
+        self.reduce_values("nansum", ReduceOp::NanSum, axes, keepdims)
     }
 
     /// `numpy.nanprod`: the product with NaNs counted as one.
@@ -53,7 +58,10 @@ impl Array {
     /// ```
     pub fn nanprod(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
         let axes = self.nan_axes("nanprod", axes)?;
-        self.nan_replaced(1.0)?.prod(axes, keepdims)
+        if !self.dtype.is_float() {
+            return self.prod(axes, keepdims);
+        }
+        self.reduce_values("nanprod", ReduceOp::NanProd, axes, keepdims)
     }
 
     /// `numpy.nanmax`: the maximum ignoring NaNs; NaN for a slice of NaNs only (NumPy warns). An

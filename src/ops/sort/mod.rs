@@ -131,7 +131,8 @@ impl Array {
 
 /// The contiguous 1-d i32/u32 `keys` stably sorted, and the contiguous 1-d `payload` (as long,
 /// 4- or 8-byte elements) in the same order: one sort, two gathers by its indices (the weighted
-/// counts of `counting/weighted.rs`). Past one binding: an argsort and two `take`s.
+/// counts of `counting/weighted.rs`, native only). Past one binding: an argsort and two `take`s.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn sort_by_key(
     op: &'static str,
     keys: &Array,

@@ -264,6 +264,25 @@ fn selections_past_one_storage_binding() {
         a.reshape(&[-1]).unwrap().masked(&none).unwrap().shape(),
         &[0]
     );
+    // putmask and place cycle their values over several windows of the array and the mask.
+    let vals: Vec<f64> = (0..20_000).map(|i| i as f64 * 0.5).collect();
+    let v = Array::from_slice(&dev, &vals, &[vals.len()]).unwrap();
+    let mut put = x.clone();
+    let mut placed = x.clone();
+    let mut k = 0;
+    for i in 0..n {
+        if truthy(m[i]) {
+            put[i] = vals[i % vals.len()];
+            placed[i] = vals[k % vals.len()];
+            k += 1;
+        }
+    }
+    let p = Array::from_slice(&dev, &x, &[n]).unwrap();
+    p.putmask(&mask, &v).unwrap();
+    assert!(same(&common::read(&p), &put), "putmask past one binding");
+    let q = Array::from_slice(&dev, &x, &[n]).unwrap();
+    q.place(&mask, &v).unwrap();
+    assert!(same(&common::read(&q), &placed), "place past one binding");
 }
 
 /// NumPy's cyclic putmask (values by flat index) and place (vals by the count of true elements)

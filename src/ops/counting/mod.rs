@@ -281,16 +281,29 @@ impl Array {
 /// `bins` zero counts (i32), refused before anything is allocated when they would not fit the
 /// one storage binding the counting kernel writes them through.
 fn zero_counts(op: &'static str, device: &crate::Device, bins: usize) -> Result<Array> {
+    zeros_in_one_binding(op, device, bins, DType::I32, "counts (one storage binding)")
+}
+
+/// `bins` zeros of `dtype` for a kernel that writes them through one storage binding, refused
+/// (as `what`) before anything is allocated when they would not fit it.
+fn zeros_in_one_binding(
+    op: &'static str,
+    device: &crate::Device,
+    bins: usize,
+    dtype: DType,
+    what: &'static str,
+) -> Result<Array> {
     let max_window = device.inner.max_window();
-    if bins as u64 * 4 > max_window {
+    let bytes = bins as u64 * dtype.size_bytes();
+    if bytes > max_window {
         return Err(Error::TooLarge {
             op,
-            requested: bins as u64 * 4,
+            requested: bytes,
             max: max_window,
-            what: "counts (one storage binding)",
+            what,
         });
     }
-    Array::zeros(device, &[bins], DType::I32)
+    Array::zeros(device, &[bins], dtype)
 }
 
 /// Adds to `counts` (from [`zero_counts`]) the counts of the values `lo..lo + counts.len()` of

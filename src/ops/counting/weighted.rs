@@ -28,16 +28,13 @@ pub(super) fn zero_sums(op: &'static str, device: &Device, bins: usize) -> Resul
                 .into(),
         });
     }
-    let max_window = device.inner.max_window();
-    if bins as u64 * 8 > max_window {
-        return Err(Error::TooLarge {
-            op,
-            requested: bins as u64 * 8,
-            max: max_window,
-            what: "weighted counts (f64, one storage binding)",
-        });
-    }
-    Array::zeros(device, &[bins], DType::F64)
+    super::zeros_in_one_binding(
+        op,
+        device,
+        bins,
+        DType::F64,
+        "weighted counts (f64, one storage binding)",
+    )
 }
 
 /// The f64 sum of `weights` (1-d, any dtype) for each value `0..bins` of the contiguous 1-d

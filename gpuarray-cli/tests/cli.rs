@@ -334,6 +334,9 @@ fn random_equals_the_generator_for_the_same_seed() {
 #[test]
 fn bench_runs_small_and_prints_json() {
     let Some(dev) = device() else { return };
+    // The families plan: bench waits for the whole start-up plan before timing, and the eager
+    // one (the default, tested in tests/startup.rs) keeps lavapipe's two cores busy for about
+    // 90 s compiling every element-wise variant.
     let out = ok(&gpuarray(&[
         "bench",
         "all",
@@ -342,6 +345,8 @@ fn bench_runs_small_and_prints_json() {
         "--repeats",
         "1",
         "--json",
+        "--compile",
+        "families",
     ]));
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["adapter"], dev.info().to_string());

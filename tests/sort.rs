@@ -538,7 +538,7 @@ fn check_unique(a: &Array, label: &str) {
 fn unique_and_unique_all_match_numpy() {
     let Some(dev) = common::device() else { return };
     let x = data(2000, 31);
-    for dtype in [DType::F32, DType::I32, DType::F64] {
+    for dtype in DType::ALL {
         if !dev.supports(dtype) {
             println!("skipping {dtype:?}: the adapter lacks it");
             continue;

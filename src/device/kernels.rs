@@ -6,7 +6,8 @@
 //! only text substitution. Everything else is specialised with WGSL `override` constants.
 //!
 //! Pipeline identities and the cache are in `pipeline.rs`; the per-dtype WGSL helper text the
-//! preludes paste in is in `wgsl_helpers.rs`.
+//! preludes paste in is in `wgsl_helpers.rs`; which shader files make each kernel is in
+//! `kernel_sources.rs`.
 
 use super::op_codes::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 use super::pipeline::{Variant, DEFAULT_EPT, DEFAULT_WG};
@@ -327,127 +328,6 @@ impl Kernel {
                     ..row(format!("radix_{entry}"), entry)
                 }
             }
-        }
-    }
-
-    /// Whether variant `v` of this kernel joins `shaders/math_f32.wgsl` (whose `FAST_MATH`
-    /// override selects WGSL's built-ins).
-    pub fn uses_f32_math(self, v: Variant) -> bool {
-        matches!(
-            self,
-            Kernel::Unary(UnarySet::Float, _) | Kernel::Binary(BinarySet::Float, _)
-        ) && v.a != DType::F64
-    }
-
-    /// The WGSL files of this kernel's variant `v`, concatenated in order.
-    fn sources(self, v: Variant) -> Vec<&'static str> {
-        let walk = include_str!("../../shaders/strided_walk.wgsl");
-        // The float element-wise kernels call exp_, log_, sin_, fmod_, ... from a math file of
-        // their compute type: f64 needs software versions (GLSL.std.450's are 32-bit only).
-        let math = if v.a == DType::F64 {
-            include_str!("../../shaders/math_f64.wgsl")
-        } else {
-            concat!(
-                include_str!("../../shaders/mulhilo.wgsl"),
-                include_str!("../../shaders/math_f32.wgsl")
-            )
-        };
-        let unary_skeleton = |f| match f {
-            Form::Strided => vec![include_str!("../../shaders/unary.wgsl"), walk],
-            Form::Vec4 => vec![include_str!("../../shaders/unary_vec4.wgsl")],
-        };
-        let binary_skeleton = |f| match f {
-            Form::Strided => vec![include_str!("../../shaders/binary.wgsl"), walk],
-            Form::Vec4 => vec![include_str!("../../shaders/binary_vec4.wgsl")],
-        };
-        match self {
-            Kernel::Copy => vec![include_str!("../../shaders/copy.wgsl"), walk],
-            Kernel::Fill => vec![include_str!("../../shaders/fill.wgsl"), walk],
-            Kernel::Sequence => vec![include_str!("../../shaders/sequence.wgsl")],
-            Kernel::Unary(s, f) => {
-                let mut files = match s {
-                    UnarySet::Float => vec![math, include_str!("../../shaders/unary_float.wgsl")],
-                    UnarySet::Int => vec![include_str!("../../shaders/unary_int.wgsl")],
-                    UnarySet::Predicate => {
-                        vec![include_str!("../../shaders/unary_predicate.wgsl")]
-                    }
-                };
-                files.extend(unary_skeleton(f));
-                files
-            }
-            Kernel::Binary(s, f) => {
-                let mut files = match s {
-                    BinarySet::Float => {
-                        vec![math, include_str!("../../shaders/binary_float.wgsl")]
-                    }
-                    BinarySet::Int => vec![include_str!("../../shaders/binary_int.wgsl")],
-                    BinarySet::Compare => vec![include_str!("../../shaders/binary_compare.wgsl")],
-                };
-                files.extend(binary_skeleton(f));
-                files
-            }
-            Kernel::Where => vec![include_str!("../../shaders/where.wgsl"), walk],
-            Kernel::Reduce => vec![
-                include_str!("../../shaders/reduce_ops.wgsl"),
-                include_str!("../../shaders/reduce_index.wgsl"),
-                include_str!("../../shaders/reduce.wgsl"),
-            ],
-            Kernel::ReduceRows => vec![
-                include_str!("../../shaders/reduce_ops.wgsl"),
-                include_str!("../../shaders/reduce_rows_vec4.wgsl"),
-                include_str!("../../shaders/reduce_rows.wgsl"),
-            ],
-            Kernel::ReduceRowsF16 => vec![
-                include_str!("../../shaders/reduce_ops.wgsl"),
-                include_str!("../../shaders/reduce_rows_f16x8.wgsl"),
-                include_str!("../../shaders/reduce_rows.wgsl"),
-            ],
-            Kernel::ReduceCols => vec![
-                include_str!("../../shaders/reduce_ops.wgsl"),
-                include_str!("../../shaders/reduce_cols.wgsl"),
-            ],
-            Kernel::ArgReduce => vec![
-                include_str!("../../shaders/reduce_index.wgsl"),
-                include_str!("../../shaders/argreduce.wgsl"),
-            ],
-            Kernel::ScanTotals
-            | Kernel::ScanBlocks
-            | Kernel::ScanTotalsVec4
-            | Kernel::ScanBlocksVec4 => {
-                vec![include_str!("../../shaders/scan_blocks.wgsl")]
-            }
-            Kernel::MatmulTiled => vec![include_str!("../../shaders/matmul_tiled.wgsl")],
-            Kernel::MatmulGemv => vec![include_str!("../../shaders/matmul_gemv.wgsl")],
-            Kernel::MatmulNaive => vec![include_str!("../../shaders/matmul_naive.wgsl")],
-            // Generated with its one entry point (see `wgsl`).
-            Kernel::MatmulSgb(_) => vec![],
-            Kernel::Take => vec![include_str!("../../shaders/take.wgsl")],
-            Kernel::Sort(_) => vec![
-                include_str!("../../shaders/sort_keys.wgsl"),
-                include_str!("../../shaders/sort.wgsl"),
-            ],
-            Kernel::SearchSorted => vec![
-                include_str!("../../shaders/sort_keys.wgsl"),
-                include_str!("../../shaders/searchsorted.wgsl"),
-            ],
-            Kernel::Radix(_) => vec![include_str!("../../shaders/radix.wgsl")],
-            Kernel::SortGather => vec![include_str!("../../shaders/sort_gather.wgsl")],
-            Kernel::Compact => vec![include_str!("../../shaders/compact.wgsl")],
-            Kernel::Bincount => vec![include_str!("../../shaders/bincount.wgsl")],
-            Kernel::Scatter => vec![include_str!("../../shaders/scatter.wgsl")],
-            Kernel::BincountWeights => vec![include_str!("../../shaders/bincount_weights.wgsl")],
-            // A backend (mulhilo, the vector binding, unit stores), then the kernel.
-            Kernel::Philox => vec![
-                include_str!("../../shaders/mulhilo.wgsl"),
-                include_str!("../../shaders/philox_u32.wgsl"),
-                include_str!("../../shaders/ln_bits.wgsl"),
-                include_str!("../../shaders/philox.wgsl"),
-            ],
-            Kernel::Philox64 => vec![
-                include_str!("../../shaders/philox_u64.wgsl"),
-                include_str!("../../shaders/ln_bits.wgsl"),
-                include_str!("../../shaders/philox.wgsl"),
-            ],
         }
     }
 

@@ -12,6 +12,7 @@ mod config;
 #[cfg(not(target_arch = "wasm32"))]
 mod disk_cache;
 mod extensions;
+mod kernel_sources;
 mod kernels;
 mod launch;
 pub(crate) mod matmul_sgb;

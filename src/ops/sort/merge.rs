@@ -12,7 +12,7 @@
 //!
 //! Every step is a kernel on the device; nothing comes back to the host.
 
-use super::{finish, fits_one_binding, sort_fitting, sort_keys};
+use super::{finish, fits_one_binding, sort_fitting, sort_keys, sorted_output};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::device::{Kernel, PipelineKey, Variant};
@@ -46,12 +46,7 @@ pub(super) fn sort_past_one_binding(
     // The most elements one sort binds: its input, and its keys and indices of 4 bytes each.
     let elem_bytes = x.dtype().size_bytes().max(4);
     let part = window_elements(&x.device.inner, elem_bytes) as usize;
-    let out = Array::empty(
-        op,
-        x.device(),
-        x.shape(),
-        if indices { DType::I32 } else { x.dtype() },
-    )?;
+    let out = sorted_output(op, x, indices)?;
     if n <= part {
         let group = part / n;
         for r0 in (0..rows).step_by(group) {

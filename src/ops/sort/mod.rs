@@ -197,6 +197,12 @@ fn sort_fitting(
     finish(op, x, &sorted, rows, n, indices)
 }
 
+/// A fresh array of `x`'s shape for its sorted values (its dtype) or indices (i32).
+fn sorted_output(op: &'static str, x: &Array, indices: bool) -> Result<Array> {
+    let dtype = if indices { DType::I32 } else { x.dtype() };
+    Array::empty(op, x.device(), x.shape(), dtype)
+}
+
 /// The sorted values of `x` (its dtype) or the i32 indices, (rows, n) in `x`'s shape.
 fn finish(
     op: &'static str,
@@ -207,12 +213,7 @@ fn finish(
     indices: bool,
 ) -> Result<Array> {
     let dev = x.device().inner.clone();
-    let out = Array::empty(
-        op,
-        x.device(),
-        x.shape(),
-        if indices { DType::I32 } else { x.dtype() },
-    )?;
+    let out = sorted_output(op, x, indices)?;
     let wide = x.dtype() == DType::F64 && !indices;
     let count = (rows * n) as u64;
     let mut p = Params::default();

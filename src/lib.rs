@@ -64,8 +64,8 @@ pub use device::profile::{BenchOptions, BenchReport, Profile};
 #[cfg(not(target_arch = "wasm32"))]
 pub use device::{adapters, adapters_with, AdapterInfo};
 pub use device::{
-    shader_variants, Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo,
-    DeviceOptions, MathMode, ShaderVariant, MAX_TIMEOUT,
+    shader_pipelines, shader_variants, Backend, CompileMode, CompileStats, Device, DeviceConfig,
+    DeviceInfo, DeviceOptions, MathMode, ShaderVariant, MAX_TIMEOUT,
 };
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};

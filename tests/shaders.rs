@@ -79,3 +79,48 @@ fn a_broken_shader_is_rejected() {
     let e = check_wgsl(&src("1u")).expect_err("assigning u32 to f32 validated");
     assert!(e.contains("u32") && e.contains("f32"), "{e}");
 }
+
+/// Every pipeline of the eager start-up plan, specialised as the driver receives it (each
+/// `switch` on an override reduced to its selected case), parses and validates, and none keeps
+/// a switch on an override: a case the reader failed to reduce would hand lavapipe every op's
+/// code again (550 ms for one f32 `add` pipeline instead of 6 ms).
+#[test]
+fn every_specialised_pipeline_validates_and_keeps_one_case() {
+    let pipelines = gpuarray::shader_pipelines();
+    assert!(pipelines.len() > 2000, "only {} pipelines", pipelines.len());
+    let mut seen = std::collections::HashSet::new();
+    let mut failures = Vec::new();
+    for p in &pipelines {
+        for name in ["OP", "MODE", "DIST", "DTYPE"] {
+            let open = format!("switch {name} {{");
+            let paren = format!("switch ({name}) {{");
+            assert!(
+                !p.wgsl.contains(&open) && !p.wgsl.contains(&paren),
+                "{}: a switch on {name} was left whole",
+                p.label
+            );
+        }
+        if !seen.insert(p.wgsl.clone()) {
+            continue;
+        }
+        if let Err(e) = check_wgsl(&p.wgsl) {
+            failures.push(format!("{}: {e}", p.label));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} invalid pipelines:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // Each op keeps its own case: add's pipeline adds, logaddexp2's calls the math library.
+    let find = |label: &str| {
+        pipelines
+            .iter()
+            .find(|p| p.label == label)
+            .unwrap_or_else(|| panic!("no pipeline {label}"))
+    };
+    let add = find("binary_float_vec4[f32]{OP=0,SCALAR=0}");
+    assert!(add.wgsl.contains("{ return a + b; }"));
+    assert!(!add.wgsl.contains("logaddexp_(a, b, true)"));
+}

@@ -314,6 +314,14 @@ fn families_compile_matmul_einsum_and_philox_only() {
         !before.iter().any(|l| l.starts_with("binary")),
         "{before:?}"
     );
+    // Every f32 matmul and Philox pipeline had its first dispatch at start-up: one that failed
+    // (a binding the warm-up got wrong) is not counted.
+    let warm = before
+        .iter()
+        .filter(|l| (l.starts_with("matmul") || l.starts_with("philox")) && l.contains("[f32]"))
+        .count();
+    assert!(warm >= 10, "{before:?}");
+    assert_eq!(stats.warmed, warm, "{stats}");
     check_matmul(&dev);
     let mut g = Generator::new(&dev, 1);
     let x = g.standard_normal(&[1000], DType::F32).unwrap();
@@ -341,6 +349,7 @@ fn lazy_compiles_copy_and_fill_only() {
         .all(|l| l.starts_with("copy") || l.starts_with("fill") || l.starts_with("sequence")));
     let stats = dev.wait_compiled().unwrap();
     assert_eq!((stats.compiled, stats.in_background), (at_start.len(), 0));
+    assert_eq!(stats.warmed, 0);
     let a = Array::arange(&dev, 0.0, 8.0, 1.0, DType::F32).unwrap();
     assert_eq!(
         a.add(&a).unwrap().to_vec::<f32>().unwrap(),
@@ -641,4 +650,35 @@ fn a_profile_shows_the_compile_a_call_waited_for() {
     );
     drop(dev);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The plan's warm-up dispatches are submitted by the compile workers while the program submits
+/// and waits for its own work: each must go through the device's one submit lock, since
+/// wgpu-core 30.0.2 panics when a submit races another thread's poll (a warm-up submitted
+/// beside it broke two doc-tests' first `to_vec` that way, "the current submission index (1)
+/// should be at least the wait submission index (2)"). Reads and small ops back to back for as
+/// long as the plan runs, on fresh caches (so every subgroup kernel is warmed), each checked.
+/// The race needs a poll inside another thread's submit, so this fails only some runs of a
+/// broken build (the doc-tests met it twice in 304 device starts).
+#[test]
+fn calls_made_while_the_plan_warms_pipelines_up_succeed() {
+    for round in 0..3 {
+        let dir = cache_dir(&format!("warm-race-{round}"));
+        let Some(dev) = device_in(&dir, CompileMode::Families, false) else {
+            return;
+        };
+        let x = Array::arange(&dev, 0.0, 256.0, 1.0, DType::F32).unwrap();
+        let expected: Vec<f32> = (0..256).map(|i| i as f32).collect();
+        let mut calls = 0;
+        while dev.compile_stats().ready_after.is_none() || calls < 20 {
+            assert_eq!(x.to_vec::<f32>().unwrap(), expected);
+            let z = Array::zeros(&dev, &[64], DType::F32).unwrap();
+            assert_eq!(z.to_vec::<f32>().unwrap(), vec![0.0; 64]);
+            calls += 1;
+        }
+        let stats = dev.wait_compiled().unwrap();
+        assert!(stats.warmed > 0, "{stats}");
+        drop(dev);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -25,7 +25,10 @@ const CHOICES: &str = "startup-choices";
 /// offers one and the file checks out.
 #[cfg(not(target_arch = "wasm32"))]
 pub(super) fn open_compiler(
-    device: &wgpu::Device,
+    (device, queue): (
+        &wgpu::Device,
+        (&wgpu::Queue, &std::sync::Arc<crate::memory::Maintainer>),
+    ),
     disk: super::disk_cache::DiskCache,
     config: &super::DeviceConfig,
     lost: &std::sync::Arc<std::sync::atomic::AtomicBool>,
@@ -76,7 +79,7 @@ pub(super) fn open_compiler(
         log,
         (config.compile, config.math),
         std::sync::Arc::clone(lost),
-        disk,
+        (disk, (queue.0.clone(), std::sync::Arc::clone(queue.1))),
     )
 }
 
@@ -143,8 +146,10 @@ impl DeviceInner {
         } else {
             Default::default()
         };
+        let warm = startup::warm_ups(&plan);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        self.compiler.start_background(plan, eager_plan, threads);
+        self.compiler
+            .start_background(plan, eager_plan, warm, threads);
     }
 
     /// At drop: the workers stop after their current pipelines (waited for, so no compile is

@@ -45,6 +45,10 @@ pub(crate) struct Compiler {
     /// The device's cache files (the driver cache is saved from here when the plan is done).
     #[cfg(not(target_arch = "wasm32"))]
     pub disk: super::disk_cache::DiskCache,
+    /// The queue the plan's warm-up dispatches go to (`warm_up.rs`), and the device's lock
+    /// around submits and polls they take like every other submit.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub queue: (wgpu::Queue, Arc<crate::memory::Maintainer>),
     state: Mutex<State>,
     changed: Condvar,
     /// Set when the device drops: workers stop after their current pipeline.
@@ -69,6 +73,9 @@ struct State {
     planned: HashSet<PipelineKey>,
     /// Keys some thread is compiling now.
     in_flight: HashSet<PipelineKey>,
+    /// Keys of the plan dispatched once on throwaway buffers when created (`warm_up.rs`).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    warm: HashSet<PipelineKey>,
     workers: usize,
     /// The workers' threads, joined when the device drops (or the process exits).
     #[cfg(not(target_arch = "wasm32"))]
@@ -96,6 +103,7 @@ struct Counts {
     waits: usize,
     wait_time: Duration,
     unplanned: usize,
+    warmed: usize,
 }
 
 /// How a device's pipelines were compiled: at start-up, in the background, on first use, and
@@ -137,6 +145,11 @@ pub struct CompileStats {
     /// `GPUARRAY_LOG=1`. Counted in [`CompileMode::Eager`], and in every mode when
     /// `GPUARRAY_LOG` is set.
     pub unplanned: usize,
+    /// Pipelines of the plan run once on throwaway buffers as soon as they were created: the
+    /// f32 matmul and Philox pipelines, whose first dispatch is the driver's own compile on
+    /// drivers that finish a pipeline only when it first runs (lavapipe: LLVM), so a program's
+    /// first matmul does not pay it. 0 in [`CompileMode::Lazy`] and in a browser.
+    pub warmed: usize,
 }
 
 impl fmt::Display for CompileStats {
@@ -156,6 +169,9 @@ impl fmt::Display for CompileStats {
         }
         if self.failed > 0 {
             write!(f, ", {} failed", self.failed)?;
+        }
+        if self.warmed > 0 {
+            write!(f, ", {} run once at start-up", self.warmed)?;
         }
         if self.unplanned > 0 {
             write!(
@@ -181,7 +197,10 @@ impl Compiler {
         log: bool,
         (mode, math): (CompileMode, MathMode),
         lost: Arc<AtomicBool>,
-        #[cfg(not(target_arch = "wasm32"))] disk: super::disk_cache::DiskCache,
+        #[cfg(not(target_arch = "wasm32"))] (disk, queue): (
+            super::disk_cache::DiskCache,
+            (wgpu::Queue, Arc<crate::memory::Maintainer>),
+        ),
     ) -> Compiler {
         Compiler {
             device,
@@ -193,6 +212,8 @@ impl Compiler {
             math,
             #[cfg(not(target_arch = "wasm32"))]
             disk,
+            #[cfg(not(target_arch = "wasm32"))]
+            queue,
             state: Mutex::default(),
             changed: Condvar::new(),
             stop: AtomicBool::new(false),
@@ -301,7 +322,7 @@ impl Compiler {
     /// it once they report no error).
     pub fn create(&self, key: &PipelineKey) -> wgpu::ComputePipeline {
         let label = key.label();
-        let source = key.kernel.wgsl(key.variant);
+        let source = key.wgsl();
         let mut constants: Vec<(&str, f64)> =
             key.constants.iter().map(|&(n, v)| (n, v as f64)).collect();
         // One math mode per device, so the mode is the compiler's, not part of the key.
@@ -334,10 +355,12 @@ impl Compiler {
         self: &Arc<Self>,
         plan: Vec<PipelineKey>,
         eager_plan: HashSet<PipelineKey>,
+        warm: HashSet<PipelineKey>,
         threads: usize,
     ) {
         let mut st = self.state();
         st.planned = eager_plan;
+        st.warm = warm;
         st.queue = plan.into_iter().collect();
         if st.queue.is_empty() {
             st.drained = Some(self.started.elapsed());
@@ -407,6 +430,16 @@ impl Compiler {
             };
             let started = Instant::now();
             let ok = self.create_scoped(&key);
+            let warm = self.state().warm.contains(&key);
+            if let (Ok(()), true, Some(p)) = (&ok, warm, self.pipelines.get(&key)) {
+                // A panic inside wgpu must not take the worker (and `wait_compiled`) with it.
+                let warmed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    super::warm_up::first_dispatch(&self.device, &self.queue, &key, &p)
+                }));
+                if warmed.unwrap_or(false) {
+                    self.state().stats.warmed += 1;
+                }
+            }
             self.state().busy_workers -= 1;
             if let Err(e) = &ok {
                 log::debug!(
@@ -569,6 +602,7 @@ impl Compiler {
             waits: c.waits,
             wait_time: c.wait_time,
             unplanned: c.unplanned,
+            warmed: c.warmed,
         }
     }
 }

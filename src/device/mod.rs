@@ -23,9 +23,12 @@ pub mod profile;
 mod scheduler;
 mod signal;
 mod sort_passes;
+mod specialize;
 mod staging;
 mod startup;
 mod variants;
+#[cfg(not(target_arch = "wasm32"))]
+mod warm_up;
 mod wgsl_helpers;
 
 use adapter::{choose_adapter, requested_features, ErrorSinks, OPTIONAL_FEATURES};
@@ -41,7 +44,7 @@ pub(crate) use profile::Work;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use staging::read_bytes;
 pub(crate) use staging::read_bytes_async;
-pub use variants::{shader_variants, ShaderVariant};
+pub use variants::{shader_pipelines, shader_variants, ShaderVariant};
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -375,8 +378,13 @@ impl Device {
         );
         let log_dispatches = env_flag("GPUARRAY_LOG");
         #[cfg(not(target_arch = "wasm32"))]
-        let compiler =
-            compilation::open_compiler(&device, disk, &config, &sinks.lost, log_dispatches);
+        let compiler = compilation::open_compiler(
+            (&device, (&queue, &maintainer)),
+            disk,
+            &config,
+            &sinks.lost,
+            log_dispatches,
+        );
         #[cfg(target_arch = "wasm32")]
         let compiler = compiler::Compiler::new(
             device.clone(),

@@ -78,6 +78,15 @@ impl PipelineKey {
         self.constants.sort();
         self
     }
+    /// The WGSL this pipeline is created from: its variant's source with each `switch` on an
+    /// override reduced to the case the key's constants select (see `specialize.rs`).
+    pub fn wgsl(&self) -> String {
+        super::specialize::specialize(
+            &self.kernel.wgsl(self.variant),
+            &self.constants,
+            self.kernel.spec().entry,
+        )
+    }
     pub fn label(&self) -> String {
         let extra: Vec<String> = self
             .constants

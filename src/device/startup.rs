@@ -20,7 +20,7 @@ use super::matmul_sgb::TILE_ROWS;
 use super::op_codes::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 use super::pipeline::{PipelineKey, Variant};
 use crate::dtype::DType;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What the plan needs to know of the adapter.
 pub(crate) struct Adapter<'a> {
@@ -68,6 +68,27 @@ pub(crate) fn background(mode: CompileMode, a: &Adapter) -> Vec<PipelineKey> {
         }
     }
     keys
+}
+
+/// The keys of `plan` dispatched once as soon as they are created (`warm_up.rs`): the f32
+/// pipelines of the named families (matmul, with einsum's contractions, and Philox), the first
+/// calls a program makes. Only those: on lavapipe a first dispatch is LLVM's compile (seconds,
+/// cold, for the subgroup matmul) on the one queue thread every call shares, so warming the whole
+/// eager plan would put minutes of compiles ahead of a program's own work.
+pub(crate) fn warm_ups(plan: &[PipelineKey]) -> HashSet<PipelineKey> {
+    plan.iter()
+        .filter(|k| {
+            matches!(
+                k.kernel,
+                Kernel::MatmulSgb(_)
+                    | Kernel::MatmulTiled
+                    | Kernel::MatmulGemv
+                    | Kernel::Philox
+                    | Kernel::Philox64
+            ) && k.variant.a == DType::F32
+        })
+        .cloned()
+        .collect()
 }
 
 fn matmul(a: &Adapter) -> Vec<PipelineKey> {

@@ -1,7 +1,9 @@
 //! Every shipped shader variant as text, for tools and tests that validate them without a GPU.
 
+use super::config::CompileMode;
 use super::kernels::Kernel;
 use super::pipeline::PipelineKey;
+use super::startup;
 use crate::dtype::DType;
 
 /// One shipped shader variant: its label and its complete WGSL source.
@@ -36,6 +38,39 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
                     wgsl: k.wgsl(v),
                     entry: k.spec().entry,
                 })
+        })
+        .collect()
+}
+
+/// Every pipeline the eager start-up plan compiles on an adapter with every feature and dtype,
+/// as the driver receives it: the variant's WGSL with each `switch` on an override reduced to
+/// the case the pipeline's constants select. Labels carry those constants
+/// (`binary_float_vec4[f32]{OP=0,SCALAR=0}`).
+///
+/// ```
+/// let pipelines = gpuarray::shader_pipelines();
+/// let add = pipelines
+///     .iter()
+///     .find(|p| p.label == "binary_float_vec4[f32]{OP=0,SCALAR=0}")
+///     .unwrap();
+/// // Only `add`'s case of the op switch is left.
+/// assert!(add.wgsl.contains("return a + b;") && !add.wgsl.contains("logaddexp_(a, b, true)"));
+/// ```
+pub fn shader_pipelines() -> Vec<ShaderVariant> {
+    let adapter = startup::Adapter {
+        dtypes: &DType::ALL,
+        subgroups_of_8: true,
+        int64: true,
+        is_cpu: true,
+        chosen_sgb: None,
+    };
+    let mut keys = startup::immediate(&DType::ALL);
+    keys.extend(startup::background(CompileMode::Eager, &adapter));
+    keys.into_iter()
+        .map(|key| ShaderVariant {
+            label: key.label(),
+            wgsl: key.wgsl(),
+            entry: key.kernel.spec().entry,
         })
         .collect()
 }

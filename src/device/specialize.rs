@@ -1,0 +1,443 @@
+//! A pipeline's WGSL with each `switch` on an override constant reduced to the one case its
+//! value selects.
+//!
+//! One shader file serves many ops: `binary_float.wgsl`'s `op` is a `switch OP` over twenty
+//! cases, and the math library they call is thousands of lines. The override makes `OP` a
+//! constant, but the switch is still handed to the driver whole, and lavapipe inlines every
+//! case's calls before it folds the switch: `add`'s f32 vec4 pipeline took 550 ms to create,
+//! as long as `logaddexp2`'s, and 6 ms once its source held only `a + b`. So before a pipeline
+//! is created, every `switch NAME { … }` whose selector is a `u32` override with a known value
+//! (the pipeline's constant, else the override's declared default) is replaced by the block of
+//! the case that value selects. The override stays declared and is still passed, so the
+//! pipeline is the same program; the shader files stay the one readable source.
+//!
+//! Anything this reader does not fully understand is left as it was: a label that is neither
+//! a literal nor a `const NAME: u32 = …u;` of the source, a case that says `break` (inside a
+//! plain block it would leave an enclosing loop instead), or braces it cannot match. And as
+//! pipelines take their bind group layout from the bindings their entry point uses, a source
+//! whose entry point would no longer reach one of its bindings (`compact.wgsl` reads `src` in
+//! two of its three modes) is handed over unreduced: the launch code binds the same buffers
+//! whatever the constants.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// `wgsl` with every `switch` on a `u32` override reduced to the case selected by its value
+/// in `constants` (else its declared default); see the module documentation.
+pub(crate) fn specialize(wgsl: &str, constants: &[(&str, u32)], entry: &str) -> String {
+    let reduced = reduce_switches(wgsl, constants);
+    if reduced != wgsl && bindings_reached(&reduced, entry) != bindings_reached(wgsl, entry) {
+        return wgsl.to_string();
+    }
+    reduced
+}
+
+/// Every `switch` on a known override reduced to its selected case.
+fn reduce_switches(wgsl: &str, constants: &[(&str, u32)]) -> String {
+    let overrides = override_values(wgsl, constants);
+    if overrides.is_empty() {
+        return wgsl.to_string();
+    }
+    let consts = const_values(wgsl);
+    let mut out = wgsl.to_string();
+    let mut from = 0;
+    while let Some(at) = find_word(&out, "switch", from) {
+        match reduce_switch(&out, at, &overrides, &consts) {
+            // Scan the chosen block too: it may hold a switch of its own.
+            Some((end, block)) => out.replace_range(at..end, &block),
+            None => from = at + "switch".len(),
+        }
+    }
+    out
+}
+
+/// The `@group(0)` bindings function `entry` uses (as `bindings_reached` finds them), with
+/// whether each is a uniform (else storage), in binding order: the entries of the bind group
+/// layout a pipeline of `entry` gets from wgpu. `None` if a binding of another group is used.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub(super) fn entry_bindings(wgsl: &str, entry: &str) -> Option<Vec<(u32, bool)>> {
+    let reached = bindings_reached(wgsl, entry);
+    let mut out = Vec::new();
+    for (group, binding, name, uniform) in binding_decls(wgsl) {
+        if reached.contains(name) {
+            if group != 0 {
+                return None;
+            }
+            out.push((binding, uniform));
+        }
+    }
+    out.sort_unstable();
+    Some(out)
+}
+
+/// `(group, binding, name, is uniform)` of each `@group(g) @binding(b) var<…> name: …;` line.
+fn binding_decls(wgsl: &str) -> Vec<(u32, u32, &str, bool)> {
+    let number = |l: &str, attr: &str| -> Option<u32> {
+        let rest = &l[l.find(attr)? + attr.len()..];
+        rest.split(')').next()?.trim().parse().ok()
+    };
+    code_lines(wgsl)
+        .filter(|l| l.starts_with("@group"))
+        .filter_map(|l| {
+            let (_, decl) = l.split_once("var")?;
+            let uniform = decl.trim_start().starts_with("<uniform>");
+            let name = decl.split_once('>').map_or(decl, |(_, rest)| rest);
+            let name = name.split(':').next()?.trim();
+            Some((
+                number(l, "@group(")?,
+                number(l, "@binding(")?,
+                name,
+                uniform,
+            ))
+        })
+        .collect()
+}
+
+/// The names of the `@binding` variables that function `entry` uses, directly or through the
+/// functions it calls (by name: a word of a body that names a function or a binding; a field
+/// after `.` is neither).
+fn bindings_reached(wgsl: &str, entry: &str) -> BTreeSet<String> {
+    let bindings: HashSet<&str> = binding_decls(wgsl).into_iter().map(|d| d.2).collect();
+    let mut bodies: HashMap<&str, &str> = HashMap::new();
+    let b = wgsl.as_bytes();
+    let mut from = 0;
+    while let Some(at) = find_word(wgsl, "fn", from) {
+        let rest = &wgsl[at + 2..];
+        let name = rest.trim_start().split('(').next().unwrap_or("").trim();
+        let Some(open) = rest.find('{').map(|o| at + 2 + o) else {
+            break;
+        };
+        let Some(end) = matching_brace(b, open) else {
+            break;
+        };
+        bodies.insert(name, &wgsl[open..end]);
+        from = end;
+    }
+    let mut reached = BTreeSet::new();
+    let mut seen = HashSet::new();
+    let mut todo = vec![entry];
+    while let Some(f) = todo.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        let Some(body) = bodies.get(f) else { continue };
+        for word in words(body) {
+            if bindings.contains(word) {
+                reached.insert(word.to_string());
+            } else if bodies.contains_key(word) {
+                todo.push(word);
+            }
+        }
+    }
+    reached
+}
+
+/// The identifiers of `code` outside comments, except fields (those after a `.`).
+fn words(code: &str) -> Vec<&str> {
+    let b = code.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if let Some(after) = skip_comment(b, i) {
+            i = after;
+        } else if ident(b[i]) {
+            let start = i;
+            while i < b.len() && ident(b[i]) {
+                i += 1;
+            }
+            if start == 0 || b[start - 1] != b'.' {
+                out.push(&code[start..i]);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The value of each `override NAME: u32 = …;` of `wgsl`: the pipeline's constant, else a
+/// literal default.
+fn override_values(wgsl: &str, constants: &[(&str, u32)]) -> HashMap<String, u32> {
+    let mut values = HashMap::new();
+    for line in code_lines(wgsl) {
+        let Some(rest) = line.strip_prefix("override ") else {
+            continue;
+        };
+        let Some((name, default)) = rest.split_once(": u32") else {
+            continue;
+        };
+        let name = name.trim();
+        let given = constants.iter().find(|c| c.0 == name).map(|c| c.1);
+        let declared = default
+            .trim()
+            .strip_prefix('=')
+            .and_then(|d| literal(d.trim().trim_end_matches(';')));
+        if let Some(v) = given.or(declared) {
+            values.insert(name.to_string(), v);
+        }
+    }
+    values
+}
+
+/// `NAME -> value` for every `const NAME: u32 = <literal>;` of `wgsl`.
+fn const_values(wgsl: &str) -> HashMap<String, u32> {
+    code_lines(wgsl)
+        .filter_map(|line| {
+            let (name, value) = line.strip_prefix("const ")?.split_once(": u32 =")?;
+            Some((
+                name.trim().to_string(),
+                literal(value.trim().trim_end_matches(';'))?,
+            ))
+        })
+        .collect()
+}
+
+/// The lines of `wgsl`, trimmed, without their `//` comments.
+fn code_lines(wgsl: &str) -> impl Iterator<Item = &str> {
+    wgsl.lines()
+        .map(|l| l.split_once("//").map_or(l, |(code, _)| code).trim())
+}
+
+/// A WGSL integer literal (`3`, `3u`, `0x1fu`) as a u32.
+fn literal(s: &str) -> Option<u32> {
+    let s = s.trim().trim_end_matches(['u', 'i']);
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// The byte offset of the next whole-word `word` in `s` at or after `from`, outside comments.
+fn find_word(s: &str, word: &str, from: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = from;
+    while i < b.len() {
+        if let Some(after) = skip_comment(b, i) {
+            i = after;
+            continue;
+        }
+        if b[i..].starts_with(word.as_bytes())
+            && (i == 0 || !ident(b[i - 1]))
+            && b.get(i + word.len()).is_none_or(|&c| !ident(c))
+        {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// If a comment starts at `i`, the offset just past it.
+fn skip_comment(b: &[u8], i: usize) -> Option<usize> {
+    if b[i..].starts_with(b"//") {
+        return Some(
+            b[i..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |p| i + p),
+        );
+    }
+    if b[i..].starts_with(b"/*") {
+        return Some(
+            b[i + 2..]
+                .windows(2)
+                .position(|w| w == b"*/")
+                .map_or(b.len(), |p| i + 2 + p + 2),
+        );
+    }
+    None
+}
+
+/// The offset just past the `}` matching the `{` at `open`.
+fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        if let Some(after) = skip_comment(b, i) {
+            i = after;
+            continue;
+        }
+        match b[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The offset just past the whitespace and comments at `i`.
+fn skip_space(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() {
+        if let Some(after) = skip_comment(b, i) {
+            i = after;
+        } else if b[i].is_ascii_whitespace() {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// For the `switch` at `at`: the end of the whole statement and the block of the case its
+/// selector's value picks, or `None` to leave it as written.
+fn reduce_switch(
+    s: &str,
+    at: usize,
+    overrides: &HashMap<String, u32>,
+    consts: &HashMap<String, u32>,
+) -> Option<(usize, String)> {
+    let b = s.as_bytes();
+    let open = at + s[at..].find('{')?;
+    let selector = s[at + "switch".len()..open]
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    let value = *overrides.get(selector)?;
+    let label = |l: &str| literal(l).or_else(|| consts.get(l).copied());
+    let mut chosen: Option<(usize, usize)> = None;
+    let mut default: Option<(usize, usize)> = None;
+    let mut i = skip_space(b, open + 1);
+    while b.get(i) != Some(&b'}') {
+        let body_open = i + s[i..].find('{')?;
+        let head = s[i..body_open].trim().trim_end_matches(':');
+        let selectors = if let Some(list) = head.strip_prefix("case") {
+            list
+        } else {
+            head.strip_prefix("default")
+                .filter(|r| r.trim().is_empty())?;
+            "default"
+        };
+        let body_end = matching_brace(b, body_open)?;
+        let body = (body_open, body_end);
+        for sel in selectors
+            .split(',')
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+        {
+            if sel == "default" {
+                default = Some(body);
+            } else if label(sel)? == value && chosen.is_none() {
+                chosen = Some(body);
+            }
+        }
+        i = skip_space(b, body_end);
+    }
+    let (from, to) = chosen.or(default)?;
+    let block = &s[from..to];
+    if find_word(block, "break", 0).is_some() {
+        return None;
+    }
+    Some((i + 1, block.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "\
+override OP: u32 = 0u;   // the op
+override MODE: u32 = 1u;
+const OP_ADD: u32 = 0u;
+const OP_POW: u32 = 6u; // x^y
+fn op(a: f32, b: f32) -> f32 {
+    switch OP {
+        case OP_ADD, 3u: { return a + b; }   // a comment with a brace {
+        case OP_POW: {
+            if (a > 0.0) { return pow(a, b); }
+            return 0.0;
+        }
+        default: { return a; }
+    }
+}
+fn mode(a: f32) -> f32 {
+    switch (MODE) {
+        case 0u: { return a; }
+        default: {
+            switch OP {
+                case OP_POW: { return a * a; }
+                default: { return -a; }
+            }
+        }
+    }
+}
+";
+
+    #[test]
+    fn each_switch_keeps_the_case_its_constant_selects() {
+        let s = specialize(SRC, &[("OP", 6)], "op");
+        assert!(!s.contains("switch"), "{s}");
+        assert!(s.contains("return pow(a, b);") && !s.contains("return a + b;"));
+        // MODE's declared default (1) picks the default case, whose inner switch is reduced too.
+        assert!(
+            s.contains("return a * a;") && !s.contains("return -a;"),
+            "{s}"
+        );
+        // A value no case names takes the default; a second label of a case is matched.
+        let s = specialize(SRC, &[("OP", 9), ("MODE", 0)], "op");
+        assert!(s.contains("{ return a; }") && !s.contains("pow") && !s.contains("a * a"));
+        let s = specialize(SRC, &[("OP", 3)], "op");
+        assert!(s.contains("return a + b;") && !s.contains("pow"));
+    }
+
+    #[test]
+    fn what_it_cannot_read_is_left_as_written() {
+        // A label that is no literal and no const of the source.
+        let unknown = SRC.replace("case OP_POW: {\n", "case OP_OTHER: {\n");
+        let s = specialize(&unknown, &[("OP", 6)], "op");
+        assert!(s.contains("switch OP"));
+        // `break` would leave an enclosing loop once the switch is gone.
+        let breaks = SRC.replace("return 0.0;", "break;");
+        assert!(specialize(&breaks, &[("OP", 6)], "op").contains("switch OP"));
+        // A switch on a runtime value.
+        let runtime =
+            "fn f(x: u32) -> u32 { switch x { case 0u: { return 1u; } default: { return 2u; } } }";
+        assert_eq!(specialize(runtime, &[("OP", 0)], "f"), runtime);
+    }
+
+    #[test]
+    fn a_binding_only_a_dropped_case_reads_keeps_the_switch() {
+        let src = "\
+override MODE: u32 = 0u;
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+struct P { src: u32 }
+fn read(i: u32) -> u32 { return src[i]; }
+@compute @workgroup_size(1) fn main() {
+    let q = P(1u);
+    switch MODE {
+        case 0u: { out[0] = q.src; }
+        default: { out[0] = read(0u); }
+    }
+}
+";
+        assert_eq!(
+            bindings_reached(src, "main"),
+            BTreeSet::from(["out".to_string(), "src".to_string()])
+        );
+        // MODE 0 would leave `src` unused (the field `q.src` is not the binding) and the
+        // pipeline's layout one binding short: the source is handed over whole.
+        assert_eq!(specialize(src, &[("MODE", 0)], "main"), src);
+        // MODE 1 still reads both.
+        assert!(!specialize(src, &[("MODE", 1)], "main").contains("switch"));
+        assert_eq!(
+            entry_bindings(src, "main"),
+            Some(vec![(0, false), (1, false)])
+        );
+        let with_uniform = format!("@group(0) @binding(2) var<uniform> p: P;\n{src}")
+            .replace("let q = P(1u);", "let q = p;");
+        assert_eq!(
+            entry_bindings(&with_uniform, "main"),
+            Some(vec![(0, false), (1, false), (2, true)])
+        );
+    }
+}

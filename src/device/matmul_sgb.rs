@@ -68,18 +68,12 @@ pub(crate) fn source(rows: u32) -> String {
     s
 }
 
-/// One 32-step chunk of K at chunk index `ks` (a WGSL name in scope). The masked form is the
-/// last, partial chunk: lane l holds k = 4l .. 4l+3 of the chunk, and only the steps below
-/// `p.ktail` count.
-fn chunk(s: &mut String, rows: u32, masked: bool) {
+/// One whole 32-step chunk of K at chunk index `ks` (a WGSL name in scope), unrolled: lane l
+/// holds k = 4l .. 4l+3 of the chunk, and constant-index `subgroupBroadcast`s hand each lane's
+/// four k-steps to all eight.
+fn chunk(s: &mut String, rows: u32) {
     for i in 0..rows {
-        writeln!(s, "        var a{i} = a[arow{i} + ks * 8u];").unwrap();
-    }
-    if masked {
-        s.push_str("        let amask = vec4<u32>(4u * lane) + vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(p.ktail);\n");
-        for i in 0..rows {
-            writeln!(s, "        a{i} = select(vec4<f32>(0.0), a{i}, amask);").unwrap();
-        }
+        writeln!(s, "        let a{i} = a[arow{i} + ks * 8u];").unwrap();
     }
     s.push_str("        var kb = b0 + ks * 32u * p.ldb4;\n");
     for lane in 0..8 {
@@ -87,33 +81,61 @@ fn chunk(s: &mut String, rows: u32, masked: bool) {
         for i in 0..rows {
             writeln!(s, "        let s{i} = subgroupBroadcast(a{i}, {lane}u);").unwrap();
         }
-        for (j, comp) in ["x", "y", "z", "w"].into_iter().enumerate() {
+        for comp in ["x", "y", "z", "w"] {
             s.push_str("        {\n");
-            if masked {
-                writeln!(s, "            let live = {}u < p.ktail;", 4 * lane + j).unwrap();
-                s.push_str("            let b_0 = select(vec4<f32>(0.0), b[kb + cc0], live);\n");
-                s.push_str("            let b_1 = select(vec4<f32>(0.0), b[kb + cc1], live);\n");
-            } else {
-                s.push_str(
-                    "            let b_0 = b[kb + cc0];\n            let b_1 = b[kb + cc1];\n",
-                );
-            }
+            s.push_str("            let b_0 = b[kb + cc0];\n            let b_1 = b[kb + cc1];\n");
             s.push_str("            kb += p.ldb4;\n");
-            for i in 0..rows {
-                writeln!(
-                    s,
-                    "            c{i}_0 = fma(vec4<f32>(s{i}.{comp}), b_0, c{i}_0);"
-                )
-                .unwrap();
-                writeln!(
-                    s,
-                    "            c{i}_1 = fma(vec4<f32>(s{i}.{comp}), b_1, c{i}_1);"
-                )
-                .unwrap();
-            }
+            fmas(s, rows, comp);
             s.push_str("        }\n");
         }
         s.push_str("        }\n");
+    }
+}
+
+/// The last, partial chunk (`p.ktail` k-steps): the same steps in the same order, so the same
+/// bits, but a loop over the eight lanes with `subgroupShuffle` (whose lane may vary) instead of
+/// eight unrolled copies. Unrolled, this chunk was half the kernel's code, and lavapipe's LLVM
+/// compile of the kernel at its first dispatch grows with the code (seconds, cold, for 32x8).
+/// Steps past the tail are masked with `select`, so NaN or Inf beyond the edge never leaks in.
+fn tail_chunk(s: &mut String, rows: u32) {
+    s.push_str("        let amask = vec4<u32>(4u * lane) + vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(p.ktail);\n");
+    for i in 0..rows {
+        writeln!(
+            s,
+            "        let a{i} = select(vec4<f32>(0.0), a[arow{i} + ks * 8u], amask);"
+        )
+        .unwrap();
+    }
+    s.push_str("        var kb = b0 + ks * 32u * p.ldb4;\n");
+    s.push_str("        for (var src_lane = 0u; src_lane < 8u; src_lane += 1u) {\n");
+    for i in 0..rows {
+        writeln!(s, "        let s{i} = subgroupShuffle(a{i}, src_lane);").unwrap();
+    }
+    for (j, comp) in ["x", "y", "z", "w"].into_iter().enumerate() {
+        s.push_str("        {\n");
+        writeln!(s, "            let live = 4u * src_lane + {j}u < p.ktail;").unwrap();
+        s.push_str("            let b_0 = select(vec4<f32>(0.0), b[kb + cc0], live);\n");
+        s.push_str("            let b_1 = select(vec4<f32>(0.0), b[kb + cc1], live);\n");
+        s.push_str("            kb += p.ldb4;\n");
+        fmas(s, rows, comp);
+        s.push_str("        }\n");
+    }
+    s.push_str("        }\n");
+}
+
+/// The tile's multiply-adds for one k-step: row i's broadcast component times B's two vec4s.
+fn fmas(s: &mut String, rows: u32, comp: &str) {
+    for i in 0..rows {
+        writeln!(
+            s,
+            "            c{i}_0 = fma(vec4<f32>(s{i}.{comp}), b_0, c{i}_0);"
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "            c{i}_1 = fma(vec4<f32>(s{i}.{comp}), b_1, c{i}_1);"
+        )
+        .unwrap();
     }
 }
 
@@ -151,10 +173,10 @@ fn {entry}(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) 
         .unwrap();
     }
     s.push_str("    for (var ks = 0u; ks < p.ksteps; ks += 1u) {\n");
-    chunk(s, rows, false);
+    chunk(s, rows);
     s.push_str("    }\n");
     s.push_str("    if (p.ktail > 0u) {\n        let ks = p.ksteps;\n");
-    chunk(s, rows, true);
+    tail_chunk(s, rows);
     s.push_str("    }\n");
     s.push_str("    let cb = p.c_base + wid.z * p.c_batch4 + col4;\n");
     for i in 0..rows {

@@ -21,6 +21,9 @@ fn main() -> gpuarray::Result<()> {
         .and_then(|s| s.parse().ok())
         .unwrap_or(500);
     let dev = Device::new()?;
+    // The start-up plan compiles on every core in the background: wait for it, so that no
+    // figure below shares the CPU with it (lavapipe's kernels run on those cores).
+    dev.wait_compiled()?;
     println!("adapter: {}", dev.info());
     let tune = dev.matmul_tuning()?;
     println!(

@@ -18,6 +18,9 @@ use std::time::Instant;
 fn main() -> gpuarray::Result<()> {
     let quick = std::env::args().any(|a| a == "quick");
     let dev = Device::new()?;
+    // The start-up plan compiles on every core in the background: wait for it, so that no
+    // figure below shares the CPU with it (lavapipe's kernels run on those cores).
+    dev.wait_compiled()?;
     println!("adapter: {}", dev.info());
     if std::env::args().any(|a| a == "big") {
         return big(&dev);

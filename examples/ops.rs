@@ -30,6 +30,9 @@ fn main() -> gpuarray::Result<()> {
         s.elapsed().as_secs_f64() * 1e3,
         dev.info().pipelines
     );
+    // The start-up plan compiles on every core in the background: wait for it, so that no
+    // figure below shares the CPU with it (lavapipe's kernels run on those cores).
+    dev.wait_compiled()?;
 
     // Host memcpy of 256 MiB: bytes read + bytes written, like the 12 bytes/element of add.
     let n = 1usize << 26;

@@ -34,6 +34,9 @@ const REPS: usize = 5;
 
 fn main() -> gpuarray::Result<()> {
     let dev = Device::new()?;
+    // The start-up plan compiles on every core in the background: wait for it, so that no
+    // figure below shares the CPU with it (lavapipe's kernels run on those cores).
+    dev.wait_compiled()?;
     println!("adapter: {}", dev.info());
     if dev.info().device_type == "Cpu" {
         println!("(a CPU adapter: these are CPU figures)");

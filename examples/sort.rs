@@ -22,6 +22,9 @@ mod timing;
 
 fn main() -> gpuarray::Result<()> {
     let dev = Device::new()?;
+    // The start-up plan compiles on every core in the background: wait for it, so that no
+    // figure below shares the CPU with it (lavapipe's kernels run on those cores).
+    dev.wait_compiled()?;
     println!("adapter: {}", dev.info());
     let n = 1usize << 24;
     // Uniform values in [-0.5, 0.5) from a linear congruential sequence.

@@ -25,15 +25,24 @@ const CHOICES: &str = "startup-choices";
 /// offers one and the file checks out.
 #[cfg(not(target_arch = "wasm32"))]
 pub(super) fn open_compiler(
-    (device, queue): (
+    (device, queue, maintainer): (
         &wgpu::Device,
-        (&wgpu::Queue, &std::sync::Arc<crate::memory::Maintainer>),
+        &wgpu::Queue,
+        &std::sync::Arc<crate::memory::Maintainer>,
     ),
-    disk: super::disk_cache::DiskCache,
-    config: &super::DeviceConfig,
+    (config, adapter): (&super::DeviceConfig, &wgpu::AdapterInfo),
     lost: &std::sync::Arc<std::sync::atomic::AtomicBool>,
     log: bool,
 ) -> Compiler {
+    let env_dir = std::env::var_os("GPUARRAY_CACHE_DIR").filter(|p| !p.is_empty());
+    let disk = super::disk_cache::DiskCache::new(
+        config
+            .cache_dir
+            .as_deref()
+            .or(env_dir.as_deref().map(std::path::Path::new)),
+        config.disable_cache,
+        adapter,
+    );
     let mut labels = std::collections::HashSet::new();
     let driver_cache =
         if device.features().contains(wgpu::Features::PIPELINE_CACHE) && disk.dir().is_some() {
@@ -79,7 +88,7 @@ pub(super) fn open_compiler(
         log,
         (config.compile, config.math),
         std::sync::Arc::clone(lost),
-        (disk, (queue.0.clone(), std::sync::Arc::clone(queue.1))),
+        (disk, (queue.clone(), std::sync::Arc::clone(maintainer))),
     )
 }
 

@@ -364,24 +364,11 @@ impl Device {
             startup: Duration::ZERO,
             pipelines: 0,
         };
-        #[cfg(not(target_arch = "wasm32"))]
-        let disk = disk_cache::DiskCache::new(
-            config
-                .cache_dir
-                .as_deref()
-                .or(std::env::var_os("GPUARRAY_CACHE_DIR")
-                    .filter(|p| !p.is_empty())
-                    .as_deref()
-                    .map(std::path::Path::new)),
-            config.disable_cache,
-            &ainfo,
-        );
         let log_dispatches = env_flag("GPUARRAY_LOG");
         #[cfg(not(target_arch = "wasm32"))]
         let compiler = compilation::open_compiler(
-            (&device, (&queue, &maintainer)),
-            disk,
-            &config,
+            (&device, &queue, &maintainer),
+            (&config, &ainfo),
             &sinks.lost,
             log_dispatches,
         );

@@ -131,6 +131,66 @@ fn every_kernel_on_edge_shapes() {
     }
 }
 
+/// Views whose parents hold NaN and infinity just past K (A's columns, B's rows) and past N:
+/// every kernel reads whole vec4s or lanes beyond the edge of a last, partial k-chunk, and none
+/// of those values may reach C. The views' rows are whole vec4s, so the subgroup kernels read
+/// them in place, and K runs through each remainder of their 8-step chunks and the tiled
+/// kernel's tiles.
+#[test]
+fn values_past_the_edges_of_a_view_never_leak_in() {
+    let Some(dev) = common::device() else { return };
+    let (m, n) = (70usize, 68usize);
+    for k in [4usize, 36, 44, 64, 92, 100, 132] {
+        // Parents: A (m, k + 8), B (k + 8, n + 4); the extra columns and rows are poison.
+        let (kp, np) = (k + 8, n + 4);
+        let poison = |i: usize| {
+            if i.is_multiple_of(2) {
+                f32::NAN
+            } else {
+                f32::INFINITY
+            }
+        };
+        let ha = ints(m * k, 5);
+        let hb = ints(k * n, 6);
+        let pa: Vec<f32> = (0..m * kp)
+            .map(|i| {
+                let (r, c) = (i / kp, i % kp);
+                if c < k {
+                    ha[r * k + c] as f32
+                } else {
+                    poison(i)
+                }
+            })
+            .collect();
+        let pb: Vec<f32> = (0..kp * np)
+            .map(|i| {
+                let (r, c) = (i / np, i % np);
+                if r < k && c < n {
+                    hb[r * n + c] as f32
+                } else {
+                    poison(i)
+                }
+            })
+            .collect();
+        let a = Array::from_slice(&dev, &pa, &[m, kp])
+            .unwrap()
+            .slice(&[SliceArg::full(), SliceArg::range(None, Some(k as isize), 1)])
+            .unwrap();
+        let b = Array::from_slice(&dev, &pb, &[kp, np])
+            .unwrap()
+            .slice(&[
+                SliceArg::range(None, Some(k as isize), 1),
+                SliceArg::range(None, Some(n as isize), 1),
+            ])
+            .unwrap();
+        let want = to_f32(&reference(&ha, &hb, 1, 1, m, k, n));
+        for kernel in kernels(&dev) {
+            let got = mm(&a, &b, kernel).unwrap().to_vec::<f32>().unwrap();
+            assert_eq!(got, want, "{kernel:?} m={m} k={k} n={n}");
+        }
+    }
+}
+
 #[test]
 fn numpy_promotion_and_batch_broadcasting() {
     let Some(dev) = common::device() else { return };

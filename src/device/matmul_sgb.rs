@@ -1,8 +1,8 @@
 //! The WGSL of the subgroup-broadcast f32 matmul, generated: one entry point per call.
 //!
 //! Why generated: the kernel's speed comes from a large register tile whose accumulators are
-//! plain SSA values, and from constant `subgroupBroadcast` lane indices; both need the 32-step k
-//! loop unrolled by hand (see `../shared/notes/lavapipe-matmul.md`). WGSL has no macros, so the
+//! plain SSA values, and from constant `subgroupBroadcast` lane indices; both need the 8-step k
+//! chunk unrolled by hand (see `../shared/notes/lavapipe-matmul.md`). WGSL has no macros, so the
 //! unrolled body is written out here, for the one tile height a pipeline uses.
 
 use std::fmt::Write;
@@ -13,16 +13,16 @@ pub(crate) const TILE_ROWS: [u32; 3] = [32, 16, 8];
 const HEADER: &str = "\
 // f32 matmul C[b] (+)= A[b] @ B[b] for adapters whose subgroup is exactly 8 consecutive
 // x-invocations (lavapipe). Each invocation owns a TM x 8 tile of C; the 8 lanes of a subgroup
-// run along N. A's values are the same for all 8 lanes, so each lane loads a different vec4 of
-// A's row (8 lanes x 4 = 32 k-steps) and `subgroupBroadcast` hands them around: no shared memory,
+// run along N. A's values are the same for all 8 lanes, so each lane loads a different element
+// of A's row (8 lanes = 8 k-steps) and `subgroupBroadcast` hands them around: no shared memory,
 // no barriers (each barrier is a coroutine switch on lavapipe), and B -- the operand whose values
 // differ per lane -- is loaded once per TM rows.
 //
 // Operands are row-major with rows of whole vec4s (all strides below are in vec4 units); any M,
 // any K and any N that is a multiple of 4 work: rows and columns past the edge are clamped when
-// loading and skipped when storing, and the last partial 32-step chunk of K is masked with
-// `select` (so NaN or Inf beyond the edge never leaks in). Batch b = workgroup_id.z adds
-// b * *_batch4. Bases are window-relative.
+// loading and skipped when storing, and the last partial 8-step chunk of K runs only its live
+// steps (so NaN or Inf beyond the edge never leaks in). Batch b = workgroup_id.z adds
+// b * *_batch4. Bases are window-relative; A, read as scalars, is indexed at 4 x those units.
 
 override WGY: u32 = 2u;
 
@@ -36,15 +36,15 @@ struct Params {
     a_batch4: u32,
     b_batch4: u32,
     c_batch4: u32,
-    ksteps: u32,        // whole 32-step chunks of K
-    ktail: u32,         // k-steps in the last, partial chunk (0..31)
+    ksteps: u32,        // whole 8-step chunks of K
+    ktail: u32,         // k-steps in the last, partial chunk (0..7)
     accumulate: u32,    // 1: C += A @ B (a later K chunk), 0: C = A @ B
     m: u32,             // rows of C
     n4: u32,            // vec4 columns of C
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> a: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> c: array<vec4<f32>>;
 ";
@@ -68,74 +68,63 @@ pub(crate) fn source(rows: u32) -> String {
     s
 }
 
-/// One whole 32-step chunk of K at chunk index `ks` (a WGSL name in scope), unrolled: lane l
-/// holds k = 4l .. 4l+3 of the chunk, and constant-index `subgroupBroadcast`s hand each lane's
-/// four k-steps to all eight.
+/// One whole 8-step chunk of K at chunk index `ks` (a WGSL name in scope), unrolled: lane l
+/// holds k = l of the chunk for each of the tile's rows, and constant-index `subgroupBroadcast`s
+/// hand each lane's k-step to all eight.
+///
+/// Why 8 steps and scalar loads of A, not 32 steps and a vec4 per lane (the kernel until
+/// 2026-12-02): the unrolled body is a quarter of the size, and lavapipe compiles a kernel with
+/// LLVM at its first dispatch, on the one queue every submit shares, in time that grows with the
+/// body. Cold (Mesa's shader cache off), the 32x8, 16x8 and 8x8 kernels took 3.7, 1.6 and
+/// 0.76 s with 32-step chunks and take 1.3, 0.5 and 0.25 s now: the tune, which compiles all
+/// three, no longer holds a cold start for 6 s. The price is per-lane load overhead: a vec4 load
+/// pays llvmpipe's lane-by-lane loop once per 4 components, a scalar load once per component.
+/// Measured, the best tile now runs as fast as before at 512³-1024³ and about 15 % slower at
+/// 2048³ (BENCHMARKS.md, issue 13).
 fn chunk(s: &mut String, rows: u32) {
     for i in 0..rows {
         writeln!(s, "        let a{i} = a[arow{i} + ks * 8u];").unwrap();
     }
-    s.push_str("        var kb = b0 + ks * 32u * p.ldb4;\n");
+    s.push_str("        var kb = b0 + ks * 8u * p.ldb4;\n");
     for lane in 0..8 {
         s.push_str("        {\n");
         for i in 0..rows {
-            writeln!(s, "        let s{i} = subgroupBroadcast(a{i}, {lane}u);").unwrap();
+            writeln!(
+                s,
+                "            let s{i} = subgroupBroadcast(a{i}, {lane}u);"
+            )
+            .unwrap();
         }
-        for comp in ["x", "y", "z", "w"] {
-            s.push_str("        {\n");
-            s.push_str("            let b_0 = b[kb + cc0];\n            let b_1 = b[kb + cc1];\n");
-            s.push_str("            kb += p.ldb4;\n");
-            fmas(s, rows, comp);
-            s.push_str("        }\n");
-        }
+        s.push_str("            let b_0 = b[kb + cc0];\n            let b_1 = b[kb + cc1];\n");
+        s.push_str("            kb += p.ldb4;\n");
+        fmas(s, rows);
         s.push_str("        }\n");
     }
 }
 
-/// The last, partial chunk (`p.ktail` k-steps): the same steps in the same order, so the same
-/// bits, but a loop over the eight lanes with `subgroupShuffle` (whose lane may vary) instead of
-/// eight unrolled copies. Unrolled, this chunk was half the kernel's code, and lavapipe's LLVM
-/// compile of the kernel at its first dispatch grows with the code (seconds, cold, for 32x8).
-/// Steps past the tail are masked with `select`, so NaN or Inf beyond the edge never leaks in.
+/// The last, partial chunk (`p.ktail` k-steps, 1..7): the same steps in the same order, so the
+/// same bits, as a loop over the live k-steps with `subgroupShuffle` (whose lane may vary), so
+/// no step past the edge runs and NaN or Inf beyond it never leaks in.
 fn tail_chunk(s: &mut String, rows: u32) {
-    s.push_str("        let amask = vec4<u32>(4u * lane) + vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(p.ktail);\n");
     for i in 0..rows {
-        writeln!(
-            s,
-            "        let a{i} = select(vec4<f32>(0.0), a[arow{i} + ks * 8u], amask);"
-        )
-        .unwrap();
+        writeln!(s, "        let a{i} = a[arow{i} + ks * 8u];").unwrap();
     }
-    s.push_str("        var kb = b0 + ks * 32u * p.ldb4;\n");
-    s.push_str("        for (var src_lane = 0u; src_lane < 8u; src_lane += 1u) {\n");
+    s.push_str("        var kb = b0 + ks * 8u * p.ldb4;\n");
+    s.push_str("        for (var src_lane = 0u; src_lane < p.ktail; src_lane += 1u) {\n");
     for i in 0..rows {
-        writeln!(s, "        let s{i} = subgroupShuffle(a{i}, src_lane);").unwrap();
+        writeln!(s, "            let s{i} = subgroupShuffle(a{i}, src_lane);").unwrap();
     }
-    for (j, comp) in ["x", "y", "z", "w"].into_iter().enumerate() {
-        s.push_str("        {\n");
-        writeln!(s, "            let live = 4u * src_lane + {j}u < p.ktail;").unwrap();
-        s.push_str("            let b_0 = select(vec4<f32>(0.0), b[kb + cc0], live);\n");
-        s.push_str("            let b_1 = select(vec4<f32>(0.0), b[kb + cc1], live);\n");
-        s.push_str("            kb += p.ldb4;\n");
-        fmas(s, rows, comp);
-        s.push_str("        }\n");
-    }
+    s.push_str("            let b_0 = b[kb + cc0];\n            let b_1 = b[kb + cc1];\n");
+    s.push_str("            kb += p.ldb4;\n");
+    fmas(s, rows);
     s.push_str("        }\n");
 }
 
-/// The tile's multiply-adds for one k-step: row i's broadcast component times B's two vec4s.
-fn fmas(s: &mut String, rows: u32, comp: &str) {
+/// The tile's multiply-adds for one k-step: row i's broadcast value times B's two vec4s.
+fn fmas(s: &mut String, rows: u32) {
     for i in 0..rows {
-        writeln!(
-            s,
-            "            c{i}_0 = fma(vec4<f32>(s{i}.{comp}), b_0, c{i}_0);"
-        )
-        .unwrap();
-        writeln!(
-            s,
-            "            c{i}_1 = fma(vec4<f32>(s{i}.{comp}), b_1, c{i}_1);"
-        )
-        .unwrap();
+        writeln!(s, "            c{i}_0 = fma(vec4<f32>(s{i}), b_0, c{i}_0);").unwrap();
+        writeln!(s, "            c{i}_1 = fma(vec4<f32>(s{i}), b_1, c{i}_1);").unwrap();
     }
 }
 
@@ -152,7 +141,7 @@ fn {entry}(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) 
     // Columns past the edge load the last valid vec4 (their results are never stored).
     let cc0 = min(col4, p.n4 - 1u);
     let cc1 = min(col4 + 1u, p.n4 - 1u);
-    let abase = p.a_base + wid.z * p.a_batch4 + lane;
+    let abase = (p.a_base + wid.z * p.a_batch4) * 4u + lane;
     let b0 = p.b_base + wid.z * p.b_batch4;
 ",
         entry = entry_point(rows)
@@ -161,7 +150,7 @@ fn {entry}(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) 
     for i in 0..rows {
         writeln!(
             s,
-            "    let arow{i} = abase + min(row0 + {i}u, p.m - 1u) * p.lda4;"
+            "    let arow{i} = abase + min(row0 + {i}u, p.m - 1u) * p.lda4 * 4u;"
         )
         .unwrap();
     }

@@ -139,7 +139,7 @@ pub(super) fn run_sgb(
         dev,
         &p,
         [1, wg_rows.max(64), 64, 32],
-        32 * MAX_LOOP_TRIPS,
+        8 * MAX_LOOP_TRIPS,
         &ops,
     )?;
     let key = PipelineKey::new(Kernel::MatmulSgb(rows), Variant::one(DType::F32));
@@ -161,8 +161,8 @@ pub(super) fn run_sgb(
             for o in &ops {
                 par.u32((o.strides[0] / 4) as u32);
             }
-            par.u32((bk / 32) as u32)
-                .u32((bk % 32) as u32)
+            par.u32((bk / 8) as u32)
+                .u32((bk % 8) as u32)
                 .u32(*accumulate as u32);
             par.u32(bm as u32).u32((bn / 4) as u32);
             let binds: Vec<Binding> = bl

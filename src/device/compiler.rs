@@ -433,9 +433,19 @@ impl Compiler {
             let warm = self.state().warm.contains(&key);
             if let (Ok(()), true, Some(p)) = (&ok, warm, self.pipelines.get(&key)) {
                 // A panic inside wgpu must not take the worker (and `wait_compiled`) with it.
+                let dispatched = Instant::now();
                 let warmed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     super::warm_up::first_dispatch(&self.device, &self.queue, &key, &p)
                 }));
+                if self.log {
+                    // On lavapipe this is LLVM's compile of the kernel (and, when the queue is
+                    // busy, the wait for the submits ahead of it): the cold start's long pole.
+                    eprintln!(
+                        "gpuarray: ran {} once at start-up in {:.1} ms",
+                        key.label(),
+                        dispatched.elapsed().as_secs_f64() * 1e3
+                    );
+                }
                 if warmed.unwrap_or(false) {
                     self.state().stats.warmed += 1;
                 }

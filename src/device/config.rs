@@ -131,6 +131,10 @@ pub struct DeviceConfig {
     /// several bindings, then appear at small sizes (tests use this to cross a binding cheaply
     /// on every adapter). Values below 4 KiB are raised to 4 KiB.
     pub max_binding_size: Option<u64>,
+    /// Ask wgpu for fewer workgroups per grid dimension than the adapter offers (65535 on most):
+    /// launches that fold their workgroups into a second grid dimension then do so at small
+    /// sizes (tests use this to cross the limit cheaply). Values below 16 are raised to 16.
+    pub max_workgroups_per_dimension: Option<u32>,
     /// The memory pool's byte limit (`GPUARRAY_MEMORY_LIMIT`, e.g. `512M`, `2G`).
     pub memory_limit: Option<u64>,
     /// How long any wait for the GPU may take (`GPUARRAY_TIMEOUT_SECS`; default 600 s).

@@ -283,6 +283,10 @@ impl Device {
             limits.max_storage_buffer_binding_size =
                 limits.max_storage_buffer_binding_size.min(b.max(4096));
         }
+        if let Some(w) = config.max_workgroups_per_dimension {
+            limits.max_compute_workgroups_per_dimension =
+                limits.max_compute_workgroups_per_dimension.min(w.max(16));
+        }
         if let Some(m) = config.max_buffer_size {
             limits.max_buffer_size = limits.max_buffer_size.min(m);
             limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(m);

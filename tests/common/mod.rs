@@ -25,6 +25,17 @@ pub fn device_with_binding(binding: u64) -> Option<Device> {
     }))
 }
 
+/// A test device that allows at most `max` workgroups per grid dimension: launches that fold
+/// their workgroups into a 2-d grid do so at small sizes.
+pub fn device_with_grid(max: u32) -> Option<Device> {
+    device_from(test_config().and_then(|config| {
+        Device::with_config(gpuarray::DeviceConfig {
+            max_workgroups_per_dimension: Some(max),
+            ..config
+        })
+    }))
+}
+
 /// The environment's configuration, compiling on first use unless `GPUARRAY_COMPILE` says
 /// otherwise: most tests make a device of their own, and the default eager plan would have
 /// each one compile every variant in the background (about 1,900 pipelines, half a minute of

@@ -191,6 +191,33 @@ fn values_past_the_edges_of_a_view_never_leak_in() {
     }
 }
 
+/// On a device that allows 32 workgroups per grid dimension, products of more workgroups than
+/// that fold them into a 2-d grid (the subgroup kernels number theirs down M first, then across
+/// N); every output tile must still be computed once, by the right workgroup.
+#[test]
+fn launches_past_the_grid_limit_fold_into_two_dimensions() {
+    let Some(dev) = common::device_with_grid(32) else {
+        return;
+    };
+    // 32x8 tiles: 5 workgroups down M x 7 across N = 35; 16x8: 70; 8x8: 133.
+    let (m, k, n) = (300usize, 37usize, 448usize);
+    let ha = ints(m * k, 7);
+    let hb = ints(k * n, 8);
+    let want = to_f32(&reference(&ha, &hb, 1, 1, m, k, n));
+    let a = Array::from_slice(&dev, &to_f32(&ha), &[m, k]).unwrap();
+    let b = Array::from_slice(&dev, &to_f32(&hb), &[k, n]).unwrap();
+    // Every result kept alive until all are checked: a fresh output never reuses an earlier
+    // kernel's (correct) result from the pool, so a tile no workgroup writes shows.
+    let results: Vec<(Option<MatmulKernel>, Array)> = kernels(&dev)
+        .into_iter()
+        .map(|kernel| (kernel, mm(&a, &b, kernel).unwrap()))
+        .collect();
+    for (kernel, c) in &results {
+        let got = c.to_vec::<f32>().unwrap();
+        assert_eq!(got, want, "{kernel:?} m={m} k={k} n={n}");
+    }
+}
+
 #[test]
 fn numpy_promotion_and_batch_broadcasting() {
     let Some(dev) = common::device() else { return };

@@ -41,6 +41,8 @@ struct Params {
     accumulate: u32,    // 1: C += A @ B (a later K chunk), 0: C = A @ B
     m: u32,             // rows of C
     n4: u32,            // vec4 columns of C
+    row_blocks: u32,    // workgroups down M (WGY x TM rows each)
+    blocks: u32,        // workgroups of the launch: row_blocks x (64-column blocks)
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -77,10 +79,10 @@ pub(crate) fn source(rows: u32) -> String {
 /// LLVM at its first dispatch, on the one queue every submit shares, in time that grows with the
 /// body. Cold (Mesa's shader cache off), the 32x8, 16x8 and 8x8 kernels took 3.7, 1.6 and
 /// 0.76 s with 32-step chunks and take 1.3, 0.5 and 0.25 s now: the tune, which compiles all
-/// three, no longer holds a cold start for 6 s. The price is per-lane load overhead: a vec4 load
-/// pays llvmpipe's lane-by-lane loop once per 4 components, a scalar load once per component.
-/// Measured, the best tile now runs as fast as before at 512³-1024³ and about 15 % slower at
-/// 2048³ (BENCHMARKS.md, issue 13).
+/// three, no longer holds a cold start for 6 s. The price is per-lane load overhead (a vec4 load
+/// pays llvmpipe's lane-by-lane loop once per 4 components, a scalar load once per component),
+/// which the order of the workgroups (down M first, see `kernel`) more than pays back at 2048³;
+/// at 512³-1024³ the best tile runs within the noise of before (BENCHMARKS.md, issue 13).
 fn chunk(s: &mut String, rows: u32) {
     for i in 0..rows {
         writeln!(s, "        let a{i} = a[arow{i} + ks * 8u];").unwrap();
@@ -134,10 +136,23 @@ fn kernel(s: &mut String, rows: u32) {
         s,
         "
 @compute @workgroup_size(8, WGY)
-fn {entry}(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {{
+fn {entry}(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(local_invocation_id) lid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {{
+    // Workgroups go down M first: consecutive ones share a column panel of B (K x 64 values),
+    // which stays in cache while they run, and stream A's rows instead. Across N first, every
+    // workgroup row streamed the whole of B: 16x8 at 2048^3 on lavapipe ran at 23-24 GFLOP/s
+    // that way, 29-37 this way.
+    // The grid folds the launch's blocks into x and y, each within the device's limit.
+    let block = wid.y * groups.x + wid.x;
+    if (block >= p.blocks) {{
+        return;
+    }}
     let lane = lid.x;
-    let row0 = (wid.y * WGY + lid.y) * {rows}u;
-    let col4 = (wid.x * 8u + lane) * 2u;
+    let row0 = ((block % p.row_blocks) * WGY + lid.y) * {rows}u;
+    let col4 = ((block / p.row_blocks) * 8u + lane) * 2u;
     // Columns past the edge load the last valid vec4 (their results are never stored).
     let cc0 = min(col4, p.n4 - 1u);
     let cc1 = min(col4 + 1u, p.n4 - 1u);

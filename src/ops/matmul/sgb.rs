@@ -6,7 +6,7 @@ use crate::device::blocks::BlockOperand;
 use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant, Work};
 use crate::dtype::DType;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 use super::plan::{flat3, limits, plan_mnk, Launch, Problem, View};
 use super::{MAX_LOOP_TRIPS, OP};
@@ -164,7 +164,13 @@ pub(super) fn run_sgb(
             par.u32((bk / 8) as u32)
                 .u32((bk % 8) as u32)
                 .u32(*accumulate as u32);
-            par.u32(bm as u32).u32((bn / 4) as u32);
+            // Workgroups down M, then across N (see the kernel), folded into a 2-d grid.
+            let row_blocks = bm.div_ceil(wg_rows);
+            let blocks = row_blocks * bn.div_ceil(64);
+            par.u32(bm as u32)
+                .u32((bn / 4) as u32)
+                .u32(row_blocks as u32)
+                .u32(blocks as u32);
             let binds: Vec<Binding> = bl
                 .windows
                 .iter()
@@ -182,11 +188,14 @@ pub(super) fn run_sgb(
                     }
                 })
                 .collect();
-            let grid = (
-                bn.div_ceil(64) as u32,
-                bm.div_ceil(wg_rows) as u32,
-                nb as u32,
-            );
+            let max_dim = dev.limits.max_compute_workgroups_per_dimension;
+            let (gx, gy) = crate::device::blocks::grid(blocks, max_dim).ok_or_else(|| {
+                Error::overflow(
+                    OP,
+                    format!("{blocks} workgroups of {bm}x{bn} in one launch"),
+                )
+            })?;
+            let grid = (gx, gy, nb as u32);
             dev.dispatch_grid(
                 &key,
                 par.bytes(),

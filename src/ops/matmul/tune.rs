@@ -234,10 +234,10 @@ pub(super) fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTu
 }
 
 /// The fastest candidate; among those within 5 % of it, the one with the tallest register tile.
-/// The tuning problem is small (512³), and there the 32- and 16-row subgroup kernels often tie
-/// within noise (lavapipe: 29.4 against 27.6 GFLOP/s in one run), while at 2048³ the taller
-/// tile, which loads each B value once per 32 rows, is 1.3-1.5x faster (21-26 against 16-17): a
-/// near tie goes to the tile that scales, since the choice is kept for every later run.
+/// The tuning problem is small (512³), and there the subgroup kernels often come within noise of
+/// each other (lavapipe: 29.4, 27.6 and 29.7 GFLOP/s for 32, 16 and 8 rows in one run, 30.9,
+/// 37.5 and 32.8 in another): a near tie goes to the taller tile, which loads each B value once
+/// per more rows, since the choice is kept for every later run.
 fn choose(results: &[(MatmulKernel, f64)]) -> MatmulKernel {
     let best = results.iter().map(|r| r.1).fold(0.0, f64::max);
     let rows = |k: &MatmulKernel| match k {

@@ -134,8 +134,9 @@ fn every_kernel_on_edge_shapes() {
 /// Views whose parents hold NaN and infinity just past K (A's columns, B's rows) and past N:
 /// every kernel reads whole vec4s or lanes beyond the edge of a last, partial k-chunk, and none
 /// of those values may reach C. The views' rows are whole vec4s, so the subgroup kernels read
-/// them in place, and K runs through each remainder of their 8-step chunks and the tiled
-/// kernel's tiles.
+/// them in place; that needs K a multiple of 4, so K ends either on an 8-step chunk or 4 steps
+/// into one (the other remainders only reach the kernels through zero-padded copies), at several
+/// offsets into the tiled kernel's tiles.
 #[test]
 fn values_past_the_edges_of_a_view_never_leak_in() {
     let Some(dev) = common::device() else { return };

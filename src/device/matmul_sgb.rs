@@ -84,22 +84,10 @@ pub(crate) fn source(rows: u32) -> String {
 /// which the order of the workgroups (down M first, see `kernel`) more than pays back at 2048³;
 /// at 512³-1024³ the best tile runs within the noise of before (BENCHMARKS.md, issue 13).
 fn chunk(s: &mut String, rows: u32) {
-    for i in 0..rows {
-        writeln!(s, "        let a{i} = a[arow{i} + ks * 8u];").unwrap();
-    }
-    s.push_str("        var kb = b0 + ks * 8u * p.ldb4;\n");
+    chunk_operands(s, rows);
     for lane in 0..8 {
         s.push_str("        {\n");
-        for i in 0..rows {
-            writeln!(
-                s,
-                "            let s{i} = subgroupBroadcast(a{i}, {lane}u);"
-            )
-            .unwrap();
-        }
-        s.push_str("            let b_0 = b[kb + cc0];\n            let b_1 = b[kb + cc1];\n");
-        s.push_str("            kb += p.ldb4;\n");
-        fmas(s, rows);
+        k_step(s, rows, "subgroupBroadcast", &format!("{lane}u"));
         s.push_str("        }\n");
     }
 }
@@ -108,22 +96,29 @@ fn chunk(s: &mut String, rows: u32) {
 /// same bits, as a loop over the live k-steps with `subgroupShuffle` (whose lane may vary), so
 /// no step past the edge runs and NaN or Inf beyond it never leaks in.
 fn tail_chunk(s: &mut String, rows: u32) {
+    chunk_operands(s, rows);
+    s.push_str("        for (var src_lane = 0u; src_lane < p.ktail; src_lane += 1u) {\n");
+    k_step(s, rows, "subgroupShuffle", "src_lane");
+    s.push_str("        }\n");
+}
+
+/// The start of chunk `ks`: each lane's element of A for every row of the tile, and the index
+/// of B's row for the chunk's first k-step.
+fn chunk_operands(s: &mut String, rows: u32) {
     for i in 0..rows {
         writeln!(s, "        let a{i} = a[arow{i} + ks * 8u];").unwrap();
     }
     s.push_str("        var kb = b0 + ks * 8u * p.ldb4;\n");
-    s.push_str("        for (var src_lane = 0u; src_lane < p.ktail; src_lane += 1u) {\n");
+}
+
+/// One k-step: row i's value of A from lane `from` (through `share`, a subgroup built-in), B's
+/// two vec4s of the row, and the tile's multiply-adds.
+fn k_step(s: &mut String, rows: u32, share: &str, from: &str) {
     for i in 0..rows {
-        writeln!(s, "            let s{i} = subgroupShuffle(a{i}, src_lane);").unwrap();
+        writeln!(s, "            let s{i} = {share}(a{i}, {from});").unwrap();
     }
     s.push_str("            let b_0 = b[kb + cc0];\n            let b_1 = b[kb + cc1];\n");
     s.push_str("            kb += p.ldb4;\n");
-    fmas(s, rows);
-    s.push_str("        }\n");
-}
-
-/// The tile's multiply-adds for one k-step: row i's broadcast value times B's two vec4s.
-fn fmas(s: &mut String, rows: u32) {
     for i in 0..rows {
         writeln!(s, "            c{i}_0 = fma(vec4<f32>(s{i}), b_0, c{i}_0);").unwrap();
         writeln!(s, "            c{i}_1 = fma(vec4<f32>(s{i}), b_1, c{i}_1);").unwrap();

@@ -536,8 +536,8 @@ fn clones_replay_and_spawned_streams_are_independent() {
         g.bits(&[100]).unwrap().to_vec::<u32>().unwrap(),
         c.bits(&[100]).unwrap().to_vec::<u32>().unwrap()
     );
-    let kids = g.spawn(3);
-    let again = c.spawn(3);
+    let kids = g.spawn(3).unwrap();
+    let again = c.spawn(3).unwrap();
     let subs: Vec<u64> = kids.iter().map(|k| k.subsequence()).collect();
     assert_eq!(
         subs,

@@ -203,36 +203,20 @@ impl Generator {
     /// `n` independent generators: the same seed on fresh subsequences, derived by hashing
     /// (seed, this subsequence, a spawn counter) with Philox, so children of children differ
     /// too. Each call gives new children; a clone of this generator spawns the same ones.
-    ///
-    /// # Panics
-    ///
-    /// When the `n` children (`n * size_of::<Generator>()` bytes of host memory) cannot be
-    /// allocated, `usize::MAX` say. [`Generator::try_spawn`] returns that as an `Err` instead.
+    /// `n` children that do not fit in host memory (`n * size_of::<Generator>()` bytes past
+    /// `isize::MAX`, or more than the allocator gives: `usize::MAX` children, say) are
+    /// `Err(TooLarge)`, with the spawn counter left as it was.
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 1);
-    /// let kids = g.spawn(4);
+    /// let kids = g.spawn(4)?;
     /// assert!(kids.iter().all(|k| k.seed() == 1 && k.subsequence() != 0 && k.offset() == 0));
+    /// assert!(matches!(g.spawn(usize::MAX), Err(gpuarray::Error::TooLarge { .. })));
     /// # Ok(()) }
     /// ```
-    pub fn spawn(&mut self, n: usize) -> Vec<Generator> {
-        self.try_spawn(n).unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    /// [`Generator::spawn`], with a host allocation that does not fit returned as
-    /// `Err(TooLarge)` (and the spawn counter left as it was) rather than a panic.
-    ///
-    /// ```
-    /// # fn main() -> gpuarray::Result<()> {
-    /// # let dev = gpuarray::Device::new()?;
-    /// let mut g = gpuarray::random::Generator::new(&dev, 1);
-    /// assert_eq!(g.try_spawn(3)?.len(), 3);
-    /// assert!(matches!(g.try_spawn(usize::MAX), Err(gpuarray::Error::TooLarge { .. })));
-    /// # Ok(()) }
-    /// ```
-    pub fn try_spawn(&mut self, n: usize) -> Result<Vec<Generator>> {
+    pub fn spawn(&mut self, n: usize) -> Result<Vec<Generator>> {
         let op = "spawn";
         let each = std::mem::size_of::<Generator>() as u64;
         let requested = (n as u64).saturating_mul(each);
@@ -269,7 +253,9 @@ impl Generator {
     /// # Ok(()) }
     /// ```
     pub fn split(&mut self) -> Generator {
-        self.spawn(1).pop().expect("spawn(1) gives one generator")
+        // One child always fits: `spawn` refuses only counts past the host's memory.
+        let child = self.spawn(1).ok().and_then(|mut kids| kids.pop());
+        child.expect("spawn(1) gives one generator")
     }
 
     /// The raw 32-bit words of the stream, in order (`DType::U32`).

@@ -6,7 +6,7 @@
 //! ```text
 //! cargo run --release --example first_calls            # Device::new, then the five first calls
 //! cargo run --release --example first_calls -- seed    # time to first result: the seed einsum at 64³
-//! GPUARRAY_COMPILE=lazy|families|eager                 # the start-up plan (default eager)
+//! GPUARRAY_COMPILE=lazy|families|eager                 # the start-up plan (default lazy)
 //! GPUARRAY_CACHE_DIR=/tmp/c MESA_SHADER_CACHE_DISABLE=true   # cold: empty caches
 //! ```
 //!

@@ -3,7 +3,8 @@
 //! kernels it needs exist.
 //!
 //! `random_ops_for_minutes` (`--ignored`; `GPUARRAY_SOAK_SECS` sets its length, default 180)
-//! is the soak; the other tests run in CI.
+//! is the soak; the other tests run in CI, `random_ops_on_a_default_device` among them: the same
+//! soak for half a minute on a device made as a user makes one (`Device::new`, no test settings).
 
 mod common;
 
@@ -117,17 +118,38 @@ fn random_ops_for_minutes() {
         .ok()
         .map(|s| s.trim().parse().expect("GPUARRAY_SOAK_SECS: whole seconds"))
         .unwrap_or(180);
+    soak(
+        &dev,
+        Duration::from_secs(secs),
+        Duration::from_secs(secs / 10),
+    );
+}
+
+/// The soak on the device a user gets: `Device::new()` in the default configuration (the
+/// default compile plan and the cache on disk), not the suite's test device. Half its time is
+/// warm-up, in which the mix's kernels compile on first use.
+#[test]
+fn random_ops_on_a_default_device() {
+    if common::device().is_none() {
+        return;
+    }
+    let dev = Device::new().expect("the default device");
+    soak(&dev, Duration::from_secs(30), Duration::from_secs(15));
+}
+
+/// Random checked ops on `dev` for `length`; after `warm_up`, resident memory must stay within
+/// 64 MiB of where it was, and at the end the pool must hold no array and empty its cache.
+fn soak(dev: &Device, length: Duration, warm_up: Duration) {
     let baseline_in_use = dev.memory_stats().in_use_bytes;
     let (outbox, inbox) = mpsc::channel::<Handoff>();
     let inbox = Mutex::new(inbox);
     let mut rng = Lcg(0x5eed);
     let started = Instant::now();
-    let warm_up = Duration::from_secs(secs / 10);
     let mut after_warm_up = None;
     let mut samples = Vec::new();
     let mut ops = 0u64;
-    while started.elapsed() < Duration::from_secs(secs) {
-        one_op(&dev, 0, ops, &mut rng, &inbox, &outbox);
+    while started.elapsed() < length {
+        one_op(dev, 0, ops, &mut rng, &inbox, &outbox);
         ops += 1;
         if after_warm_up.is_none() && started.elapsed() >= warm_up {
             dev.synchronize().unwrap();
@@ -140,7 +162,7 @@ fn random_ops_for_minutes() {
     // Arrays still waiting in the hand-off channel go now.
     drop(outbox);
     drop(inbox);
-    common::check_clean(&dev, baseline_in_use);
+    common::check_clean(dev, baseline_in_use);
     dev.empty_cache();
     let stats = dev.memory_stats();
     assert_eq!(
@@ -150,7 +172,8 @@ fn random_ops_for_minutes() {
     let (rss_warm, pipelines_warm) = after_warm_up.expect("the soak ran past its warm-up");
     let rss_end = resident_bytes();
     println!(
-        "{ops} ops in {secs} s; resident memory after warm-up {rss_warm:?}, at the end {rss_end:?}; samples (s, bytes): {samples:?}; pipelines after warm-up {pipelines_warm}, at the end {}",
+        "{ops} ops in {:?}; resident memory after warm-up {rss_warm:?}, at the end {rss_end:?}; samples (s, bytes): {samples:?}; pipelines after warm-up {pipelines_warm}, at the end {}",
+        length,
         dev.pipelines_compiled()
     );
     if let (Some(a), Some(b)) = (rss_warm, rss_end) {

@@ -146,7 +146,7 @@ pub struct DeviceConfig {
     /// (`GPUARRAY_PROFILE=trace.json`; a second device of the run writes `trace-2.json`, ...).
     pub profile_path: Option<std::path::PathBuf>,
     /// Which kernels compile when the device starts (`GPUARRAY_COMPILE=eager|families|lazy`;
-    /// default [`CompileMode::Eager`]).
+    /// default [`CompileMode::Lazy`]).
     pub compile: CompileMode,
     /// Where the persistent pipeline cache and the matmul tune are kept: `None` is
     /// `GPUARRAY_CACHE_DIR`, else the platform's cache directory (`~/.cache/gpuarray`,
@@ -211,6 +211,15 @@ impl MathMode {
 /// whose kernel is not compiled yet compiles it (once: a call whose kernel another thread is
 /// compiling waits for that one pipeline), so the modes differ only in when the cost is paid.
 ///
+/// The default is [`CompileMode::Lazy`]: a program pays for the kernels it calls and nothing
+/// else. Measured on lavapipe (BENCHMARKS.md, "Exit and memory"), a background plan does not
+/// make a program that computes at once any faster (its first calls compete with the plan for
+/// the cores), keeps the cores busy after the program's own work (eager: about 12 s of CPU warm),
+/// makes a short program's exit wait for the compiles in flight (2–3 s cold), and costs memory
+/// for every pipeline it compiles (lavapipe holds about 1 MB per pipeline: eager's 2,121 hold
+/// 2.1 GB). [`CompileMode::Families`] suits a service that starts, then waits for requests
+/// whose first matmul or Philox draw must be fast.
+///
 /// ```
 /// use gpuarray::{CompileMode, Device, DeviceConfig};
 /// # fn main() -> gpuarray::Result<()> {
@@ -229,12 +238,12 @@ pub enum CompileMode {
     /// subgroups are 8 wide; only the tuned one when a saved tune exists), Philox for every
     /// distribution and dtype, and every element-wise, reduction and scan variant of the
     /// adapter's dtypes.
-    #[default]
     Eager,
     /// Only the three families a start-up should not wait for — matmul, the einsum contraction
     /// (matmul's kernels and copy) and Philox — in the background; the rest on first use.
     Families,
-    /// Only copy/fill/sequence at start; everything else compiles on first use.
+    /// Only copy/fill/sequence at start; everything else compiles on first use (the default).
+    #[default]
     Lazy,
 }
 

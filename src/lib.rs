@@ -62,7 +62,7 @@ pub use device::profile;
 pub use device::profile::benchmark;
 pub use device::profile::{BenchOptions, BenchReport, Profile};
 #[cfg(not(target_arch = "wasm32"))]
-pub use device::{adapters, adapters_with, AdapterInfo};
+pub use device::{adapters, adapters_with, prepare_exit, AdapterInfo};
 pub use device::{
     shader_pipelines, shader_variants, Backend, CompileMode, CompileStats, Device, DeviceConfig,
     DeviceInfo, DeviceOptions, MathMode, ShaderVariant, MAX_TIMEOUT,

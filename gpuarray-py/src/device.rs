@@ -80,6 +80,15 @@ fn _after_fork_in_child() {
     }
 }
 
+/// The interpreter is exiting (registered with Python's `atexit`, which runs before the C
+/// library's exit handlers): stops the device's background compile and waits for the driver's
+/// work in flight, GIL released, so that no driver thread is still compiling when `exit()`
+/// runs the driver's own destructors (see the crate's `gpuarray::prepare_exit`).
+#[pyfunction]
+fn _prepare_exit(py: Python<'_>) -> bool {
+    py.detach(gpuarray::prepare_exit)
+}
+
 /// Waits until every launched kernel has finished (GIL released).
 #[pyfunction]
 fn synchronize(py: Python<'_>) -> PyResult<()> {
@@ -187,6 +196,7 @@ fn empty_cache(py: Python<'_>) -> PyResult<()> {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_after_fork_in_child, m)?)?;
+    m.add_function(wrap_pyfunction!(_prepare_exit, m)?)?;
     m.add_function(wrap_pyfunction!(synchronize, m)?)?;
     m.add_function(wrap_pyfunction!(device_info, m)?)?;
     m.add_function(wrap_pyfunction!(_supports, m)?)?;

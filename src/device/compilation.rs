@@ -118,6 +118,8 @@ impl DeviceInner {
     /// Queues the rest of the start-up plan on one worker per core.
     #[cfg(not(target_arch = "wasm32"))]
     pub(super) fn start_background_compile(self: &std::sync::Arc<Self>) {
+        // Every device, whatever its plan: its submitted work must be done at exit too.
+        super::exit_guard::register(&self.compiler);
         let choices = self
             .compiler
             .disk

@@ -369,7 +369,6 @@ impl Compiler {
         let threads = threads.clamp(1, st.queue.len());
         st.workers = threads;
         drop(st);
-        at_exit::register(self);
         for i in 0..threads {
             let me = Arc::clone(self);
             let spawned = std::thread::Builder::new()
@@ -430,7 +429,9 @@ impl Compiler {
             };
             let started = Instant::now();
             let ok = self.create_scoped(&key);
-            let warm = self.state().warm.contains(&key);
+            // Once exit has begun (`quiesce`), no new driver work: the pipeline is created, but
+            // its first dispatch is left to the call that needs it.
+            let warm = self.state().warm.contains(&key) && !self.stop.load(Ordering::SeqCst);
             if let (Ok(()), true, Some(p)) = (&ok, warm, self.pipelines.get(&key)) {
                 // A panic inside wgpu must not take the worker (and `wait_compiled`) with it.
                 let dispatched = Instant::now();
@@ -587,6 +588,45 @@ impl Compiler {
         }
     }
 
+    /// Gets the device ready for the process to exit (`exit_guard.rs`): the queued plan is
+    /// dropped and workers start nothing new; then the pipelines being compiled and the work
+    /// submitted to the queue are waited for, each for at most `wait`. Whether both finished
+    /// (then the pipelines compiled so far are saved). The device stays usable: later calls
+    /// compile on first use. A fork child has no workers and no driver threads: nothing to do.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn quiesce(&self, wait: Duration) -> bool {
+        if self.in_fork_child() {
+            return true;
+        }
+        self.stop.store(true, Ordering::SeqCst);
+        let deadline = Instant::now() + wait;
+        let mut st = self.state();
+        st.queue.clear();
+        // Paused workers wake up to stop.
+        self.changed.notify_all();
+        while st.busy_workers > 0 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            st = self
+                .changed
+                .wait_timeout(st, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        drop(st);
+        let (_, maintainer) = &self.queue;
+        let idle = maintainer.wait_idle(
+            &self.device,
+            deadline.saturating_duration_since(Instant::now()),
+        );
+        if idle {
+            self.save_driver_cache();
+        }
+        idle
+    }
+
     pub fn stats(&self) -> CompileStats {
         let st = self.state();
         let c = st.stats.clone();
@@ -628,47 +668,5 @@ impl Drop for PauseGuard<'_> {
     fn drop(&mut self) {
         self.compiler.state().paused -= 1;
         self.compiler.changed.notify_all();
-    }
-}
-
-/// Exiting a process runs the C library's exit handlers and the shared libraries' destructors
-/// (the driver's, LLVM's on lavapipe) while other threads still run: a background compile
-/// inside the driver at that moment could crash the exit. So the first background start
-/// registers an `atexit` handler that stops every live compiler and waits for the pipelines
-/// in flight (handlers run in reverse order of registration, so ours runs before those of the
-/// driver, which was loaded earlier). Windows needs none: `ExitProcess` ends the other threads
-/// before any DLL is unloaded.
-#[cfg(not(target_arch = "wasm32"))]
-mod at_exit {
-    use super::Compiler;
-    use std::sync::{Arc, Mutex, Weak};
-
-    static LIVE: Mutex<Vec<Weak<Compiler>>> = Mutex::new(Vec::new());
-
-    pub(super) fn register(c: &Arc<Compiler>) {
-        let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-        live.retain(|w| w.strong_count() > 0);
-        live.push(Arc::downgrade(c));
-        #[cfg(unix)]
-        {
-            static ONCE: std::sync::Once = std::sync::Once::new();
-            ONCE.call_once(|| {
-                // SAFETY: `stop_all` is an `extern "C" fn()` that never unwinds.
-                unsafe {
-                    libc::atexit(stop_all);
-                }
-            });
-        }
-    }
-
-    #[cfg(unix)]
-    extern "C" fn stop_all() {
-        let _ = std::panic::catch_unwind(|| {
-            let live: Vec<Weak<Compiler>> =
-                std::mem::take(&mut *LIVE.lock().unwrap_or_else(|e| e.into_inner()));
-            for c in live.iter().filter_map(Weak::upgrade) {
-                c.stop_and_join();
-            }
-        });
     }
 }

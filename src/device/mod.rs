@@ -11,6 +11,8 @@ mod compiler;
 mod config;
 #[cfg(not(target_arch = "wasm32"))]
 mod disk_cache;
+#[cfg(not(target_arch = "wasm32"))]
+mod exit_guard;
 mod extensions;
 mod kernel_sources;
 mod kernels;
@@ -37,6 +39,8 @@ pub use adapters::{adapters, adapters_with, AdapterInfo};
 pub use compiler::CompileStats;
 use config::{env_flag, timeout_millis};
 pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MathMode, MAX_TIMEOUT};
+#[cfg(not(target_arch = "wasm32"))]
+pub use exit_guard::prepare_exit;
 pub(crate) use kernels::{BinarySet, Form, Kernel, RadixPass, SortPass, UnarySet};
 pub(crate) use launch::Binding;
 pub(crate) use pipeline::{PipelineKey, Variant};

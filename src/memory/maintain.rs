@@ -123,6 +123,22 @@ impl Maintainer {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+impl Maintainer {
+    /// Waits (under the lock) until all work submitted so far has finished, for at most
+    /// `timeout`; whether it did. wgpu refusing or panicking counts as not finished.
+    pub fn wait_idle(&self, device: &wgpu::Device, timeout: Duration) -> bool {
+        let _held = self.lock();
+        let polled = catch_unwind(AssertUnwindSafe(|| {
+            device.poll(wgpu::PollType::Wait {
+                submission_index: None,
+                timeout: Some(timeout),
+            })
+        }));
+        matches!(polled, Ok(Ok(_)))
+    }
+}
+
 /// Paces a waiter's non-blocking checks (when other threads use the device too): yields for the
 /// first few (small kernels finish in microseconds), then sleeps a thirty-second of the time
 /// waited so far, between 10 µs and 500 µs, so a wait overshoots the GPU's finish by about 3 %

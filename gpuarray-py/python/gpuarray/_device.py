@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 
 from . import _gpuarray as _g
@@ -62,3 +63,10 @@ def get_device() -> Device:
 # A wgpu device does not survive fork: poison it in the child (see the extension's device.rs).
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_g._after_fork_in_child)
+
+# Python's atexit hooks run before the interpreter calls the C library's exit(), whose handlers
+# include the GPU driver's own destructors: stop the device's background compile and let the
+# driver finish its work in flight first, so that an exiting script neither crashes nor hangs
+# (a driver thread still compiling while its destructors run did both; see the crate's
+# device/exit_guard.rs).
+atexit.register(_g._prepare_exit)

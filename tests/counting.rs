@@ -316,8 +316,7 @@ fn weighted_counts_have_numpys_bits() {
         ("64 KiB bindings", common::device_with_binding(1 << 16)),
     ] {
         let Some(dev) = dev else { return };
-        if !dev.supports(DType::F64) {
-            println!("skipping weighted counts: the adapter lacks f64");
+        if !common::supports(&dev, DType::F64, "weighted counts") {
             return;
         }
         let mut next = xorshift(0x5eed);
@@ -405,8 +404,7 @@ fn weighted_counts_have_numpys_bits() {
 #[test]
 fn weighted_counts_refuse_what_numpy_refuses() {
     let Some(dev) = common::device() else { return };
-    if !dev.supports(DType::F64) {
-        println!("skipping weighted counts: the adapter lacks f64");
+    if !common::supports(&dev, DType::F64, "weighted counts") {
         return;
     }
     let x = Array::from_slice(&dev, &[1i32, 2, 3], &[3]).unwrap();

@@ -1050,7 +1050,7 @@ mod model {
 
 use model::Nd;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 
 /// Steps: small ones, and the extremes.
 const STEPS: [isize; 10] = [
@@ -1072,6 +1072,22 @@ fn config(cases: u32) -> Config {
         failure_persistence: None,
         ..Config::default()
     }
+}
+
+/// A runner of `cases` cases from a fixed seed, printed (`GPUARRAY_PROPTEST_SEED=N` runs another):
+/// the same cases every run, so a failure reproduces from the log alone.
+fn runner(cases: u32, what: &str) -> TestRunner {
+    let seed: u64 = std::env::var("GPUARRAY_PROPTEST_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0x5eed_0f7e_57ed);
+    println!("{what}: proptest seed {seed} (GPUARRAY_PROPTEST_SEED={seed} repeats these cases)");
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    TestRunner::new_with_rng(
+        config(cases),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+    )
 }
 
 fn upload(dev: &Device, m: &Nd) -> Array {
@@ -1198,7 +1214,7 @@ fn slicing(src: &Nd, r: &[u64]) -> (Vec<SliceArg>, Option<Nd>) {
 fn prop_slicing_matches_the_model() {
     let Some(dev) = device() else { return };
     let w = Witness::new(&dev);
-    let mut runner = TestRunner::new(config(96));
+    let mut runner = runner(96, "prop_slicing_matches_the_model");
     let strategy = (
         shapes(),
         prop::collection::vec(any::<u64>(), 1..12),
@@ -1239,7 +1255,7 @@ fn prop_slicing_matches_the_model() {
 fn prop_views_and_reshape_match_the_model() {
     let Some(dev) = device() else { return };
     let w = Witness::new(&dev);
-    let mut runner = TestRunner::new(config(64));
+    let mut runner = runner(64, "prop_views_and_reshape_match_the_model");
     let strategy = (
         prop::collection::vec(1usize..4, 1..4),
         prop::collection::vec(any::<u64>(), 8),
@@ -1320,7 +1336,7 @@ fn prop_views_and_reshape_match_the_model() {
 fn prop_pad_tile_repeat_match_the_model() {
     let Some(dev) = device() else { return };
     let w = Witness::new(&dev);
-    let mut runner = TestRunner::new(config(64));
+    let mut runner = runner(64, "prop_pad_tile_repeat_match_the_model");
     let strategy = (
         shapes(),
         prop::collection::vec((0usize..3, 0usize..3), 3),

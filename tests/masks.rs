@@ -37,8 +37,7 @@ fn selections_match_the_reference_for_every_dtype() {
     let x = values(84, 5);
     let m = values(84, 6);
     for dtype in DType::ALL {
-        if !dev.supports(dtype) {
-            println!("skipping {dtype:?}: the adapter lacks it");
+        if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
         }
         let src: Vec<f64> = if dtype.is_float() {
@@ -212,8 +211,7 @@ fn selections_past_one_storage_binding() {
     let m = values(n, 8);
     let mask = Array::from_slice(&dev, &m, &[n]).unwrap();
     for dtype in DType::ALL {
-        if !dev.supports(dtype) {
-            println!("skipping {dtype:?}: the adapter lacks it");
+        if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
         }
         let a = Array::from_slice(&dev, &x, &[n])

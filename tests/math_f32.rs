@@ -476,6 +476,16 @@ fn fast_mode_uses_the_built_ins() {
         "fast exp differs from accurate on {differ} of {} inputs",
         inputs.len()
     );
+    // lavapipe's built-in exp is not correctly rounded: a Fast device that still ran the
+    // software library (the FAST_MATH constant lost on the way) gives the same bits everywhere.
+    if accurate.info().name.contains("llvmpipe") {
+        assert!(
+            differ > 0,
+            "Fast mode gave the accurate library's bits on all {} inputs on {}",
+            inputs.len(),
+            accurate.info()
+        );
+    }
     // GPUARRAY_MATH parses, and a bad value names itself.
     assert_eq!(MathMode::parse(" FAST "), Some(MathMode::Fast));
     assert_eq!(MathMode::parse("accurate"), Some(MathMode::Accurate));

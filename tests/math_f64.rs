@@ -414,7 +414,7 @@ fn remainder_and_floor_divide_are_exact_for_large_quotients() {
             );
         }
     } else {
-        println!("skipping the f64 half: the adapter has no f64");
+        common::skip("the f64 half", "the adapter has no f64");
     }
     // f32: the same inputs narrowed (out-of-range ones become inf/0, which is fine).
     let a32: Vec<f32> = a.iter().map(|&x| x as f32).collect();

@@ -123,7 +123,10 @@ fn small_ops_leave_memory_flat_in_every_compile_mode() {
         return;
     }
     if !std::path::Path::new("/proc/self/statm").exists() {
-        println!("skipping: resident memory is read from /proc/self/statm (Linux)");
+        common::skip(
+            "the memory test",
+            "resident memory is read from /proc/self/statm (Linux)",
+        );
         return;
     }
     let (lazy, lazy_pool) = measure("lazy");

@@ -78,8 +78,7 @@ fn nan_reductions_match_numpys_definitions_on_every_axis() {
     }
     let dtypes = [DType::F32, DType::F64, DType::F16];
     for dtype in dtypes {
-        if !dev.supports(dtype) {
-            println!("skipping {dtype:?}: the adapter lacks it");
+        if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
         }
         // The reference sees the values the device holds (f16/f32 rounding).
@@ -485,7 +484,7 @@ fn fused_nansum_and_nanprod_on_every_reduction_kernel() {
             assert!(close(hr[i], w, 2e-3), "f16 row {i}: {} vs {w}", hr[i]);
         }
     } else {
-        println!("skipping f16 rows: the adapter lacks f16");
+        common::skip("f16 rows", "the adapter lacks f16");
     }
     // Products of values near 1, so they stay finite over 4000 terms.
     let near: Vec<f64> = x[..r * c]

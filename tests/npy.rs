@@ -289,7 +289,7 @@ fn saved_files_round_trip_and_load_in_numpy() {
         );
         println!("{}", String::from_utf8_lossy(&out.stdout).trim());
     } else {
-        println!("skipping the NumPy side: python3 with numpy is not installed");
+        common::skip("the NumPy side", "python3 with numpy is not installed");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

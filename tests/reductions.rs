@@ -518,53 +518,77 @@ fn reduction_larger_than_one_binding() {
         return;
     };
     common::assert_crosses_binding(&dev, 4 * n as u64, what);
-    // Values in [1, 2): dropping any one of a row's terms moves its sum by 1, far beyond the
-    // bounds below.
-    let host: Vec<f32> = (0..n).map(|i| 1.0 + ((i % 1000) as f32) * 0.001).collect();
-    let a = Array::from_slice(&dev, &host, &[n]).unwrap();
-    // Sums round in runs of at most 256 sequential terms per accumulator under trees of log2(k)
-    // levels (src/ops/reduce_rows.rs): (log2(k) + 256) f32 ulps of the (positive) sum.
-    let tol = |k: usize, sum: f64| ((k as f64).log2() + 256.0) * f32::EPSILON as f64 * sum;
+    // Small integers (1, 2, 3 repeating), so every partial sum is an exact f32 (the total stays
+    // under 2^24) and every sum must equal the host's exactly: an element lost or doubled at a
+    // seam between binding windows moves a sum by 1 or more. The one maximum (5) and the one
+    // minimum (0) sit in the last window, which a reduction that stopped early never reads.
+    let mut host: Vec<f32> = (0..n).map(|i| 1.0 + (i % 3) as f32).collect();
+    let (max_at, min_at) = (n - 7, n - 3);
+    host[max_at] = 5.0;
+    host[min_at] = 0.0;
     let exact: f64 = host.iter().map(|&x| x as f64).sum();
+    assert!(exact < (1u64 << 24) as f64);
+    let a = Array::from_slice(&dev, &host, &[n]).unwrap();
     let got = a.sum(Axes::All, false).unwrap().item::<f32>().unwrap() as f64;
-    assert!((got - exact).abs() <= tol(n, exact), "{got} vs {exact}");
-    let rows = a.reshape(&[(n / 1000) as isize, 1000]).unwrap();
+    assert_eq!(got, exact, "whole-array sum");
+    let (rows_n, cols_n) = (n / 1000, 1000);
+    let rows = a.reshape(&[rows_n as isize, cols_n as isize]).unwrap();
     let cols = read(&rows.sum(0, false).unwrap());
     for (j, v) in cols.iter().enumerate() {
-        let w = (n / 1000) as f64 * host[j] as f64;
-        assert!((v - w).abs() <= tol(n / 1000, w), "column {j}: {v} vs {w}");
+        let w: f64 = (0..rows_n).map(|r| host[r * cols_n + j] as f64).sum();
+        assert_eq!(*v, w, "column {j}");
     }
     // Whole rows in groups of rows that each fit a binding (the rows kernel, in pieces).
     let row_sums = read(&rows.sum(1, false).unwrap());
-    let want: f64 = host[..1000].iter().map(|&x| x as f64).sum();
-    assert_eq!(row_sums.len(), n / 1000);
-    for (i, v) in row_sums.iter().enumerate() {
-        assert!(
-            (v - want).abs() <= tol(1000, want),
-            "row {i}: {v} vs {want}"
-        );
+    assert_eq!(row_sums.len(), rows_n);
+    for (r, v) in row_sums.iter().enumerate() {
+        let w: f64 = host[r * cols_n..(r + 1) * cols_n]
+            .iter()
+            .map(|&x| x as f64)
+            .sum();
+        assert_eq!(*v, w, "row {r}");
     }
+    assert_eq!(a.max(Axes::All, false).unwrap().item::<f32>().unwrap(), 5.0);
+    assert_eq!(a.min(Axes::All, false).unwrap().item::<f32>().unwrap(), 0.0);
     assert_eq!(
-        a.max(Axes::All, false).unwrap().item::<f32>().unwrap(),
-        host[999]
+        a.argmax(None, false).unwrap().item::<i32>().unwrap(),
+        max_at as i32
     );
-    assert_eq!(a.argmax(None, false).unwrap().item::<i32>().unwrap(), 999);
+    assert_eq!(
+        a.argmin(None, false).unwrap().item::<i32>().unwrap(),
+        min_at as i32
+    );
     // Arg-reductions of whole rows over 128 MiB: one chunk per row, straight into the outputs.
+    // Row r starts on 1 + r % 3 (1000 % 3 == 1): its first 3 is at (2 - r % 3) % 3, its first
+    // 1 at (3 - r % 3) % 3; the last row holds the 5 and the 0.
     let am = rows
         .argmax(Some(1), false)
         .unwrap()
         .to_vec::<i32>()
         .unwrap();
-    assert_eq!(am.len(), n / 1000);
-    assert!(am.iter().all(|&i| i == 999), "row argmax");
     let an = rows
         .argmin(Some(1), false)
         .unwrap()
         .to_vec::<i32>()
         .unwrap();
-    assert!(an.iter().all(|&i| i == 0), "row argmin");
+    assert_eq!((am.len(), an.len()), (rows_n, rows_n));
+    for r in 0..rows_n {
+        let (want_max, want_min) = if r == rows_n - 1 {
+            (max_at % cols_n, min_at % cols_n)
+        } else {
+            ((2 + 3 - r % 3) % 3, (3 - r % 3) % 3)
+        };
+        assert_eq!(am[r] as usize, want_max, "row {r} argmax");
+        assert_eq!(an[r] as usize, want_min, "row {r} argmin");
+    }
     let t = rows.t();
-    assert_eq!(read(&t.max(1, false).unwrap())[7], host[7] as f64);
+    let col_max = read(&t.max(1, false).unwrap());
+    for (j, &v) in col_max.iter().enumerate() {
+        let w = (0..rows_n)
+            .map(|r| host[r * cols_n + j])
+            .fold(f32::MIN, f32::max);
+        assert_eq!(v, w as f64, "column {j} max");
+    }
     // Element-wise over the same 150 MiB: scalar, a broadcast row, a comparison.
     let b = a.mul(2.0).unwrap().add(1.0).unwrap();
     let row = Array::from_slice(&dev, &vec![1.0f32; 1000], &[1000]).unwrap();

@@ -182,14 +182,15 @@ fn small_ops_progress_while_large_matmuls_run() {
         times.len()
     );
     // Progress, not speed: several small ops finished, and none waited for more than a few of
-    // the matmuls queued ahead of it (the bound is loose for a loaded CI machine).
+    // the matmuls queued ahead of it (a ratio to the slowest matmul of the same run, which a
+    // loaded CI machine or a fast GPU changes alike).
     assert!(
         latencies.len() >= 5,
         "only {} small ops in 2 s",
         latencies.len()
     );
     assert!(
-        worst < times[times.len() - 1] * 4 + Duration::from_millis(500),
+        worst < times[times.len() - 1] * 8,
         "a small op waited {worst:?}; the slowest matmul took {:?}",
         times[times.len() - 1]
     );

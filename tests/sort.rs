@@ -107,8 +107,7 @@ fn every_dtype_every_axis_against_a_stable_reference() {
         let n: usize = shape.iter().product();
         let x = data(n, seed);
         for dtype in DType::ALL {
-            if !dev.supports(dtype) {
-                println!("skipping {dtype:?}: the adapter lacks it");
+            if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
                 continue;
             }
             let a = Array::from_slice(&dev, &x, &shape).unwrap();
@@ -242,8 +241,7 @@ fn sorts_past_one_storage_binding_in_parts() {
         return;
     };
     for dtype in DType::ALL {
-        if !dev.supports(dtype) {
-            println!("skipping {dtype:?}: the adapter lacks it");
+        if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
         }
         // One row of 4 parts (3 for f64's wider windows: 8 for the 2-byte and 1-byte dtypes'
@@ -397,8 +395,7 @@ fn searchsorted_matches_numpy_for_every_dtype_and_side() {
     let x = data(3000, 21);
     let queries = data(700, 22);
     for dtype in DType::ALL {
-        if !dev.supports(dtype) {
-            println!("skipping {dtype:?}: the adapter lacks it");
+        if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
         }
         let cast = |v: &[f64]| -> Vec<f64> {
@@ -539,8 +536,7 @@ fn unique_and_unique_all_match_numpy() {
     let Some(dev) = common::device() else { return };
     let x = data(2000, 31);
     for dtype in DType::ALL {
-        if !dev.supports(dtype) {
-            println!("skipping {dtype:?}: the adapter lacks it");
+        if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
         }
         let src: Vec<f64> = if dtype == DType::I32 {
@@ -624,7 +620,12 @@ fn partition_argpartition_and_lexsort_keep_numpys_contracts() {
         "{e}"
     );
     let scalar = Array::from_slice(&dev, &[1.0f32], &[]).unwrap();
-    assert!(scalar.partition(&[0], Some(0)).is_err());
+    assert_err!(
+        scalar.partition(&[0], Some(0)),
+        Error::Shape { .. },
+        "partition",
+        "0-d"
+    );
 
     // lexsort: three keys with many ties, against a stable sort by (last, middle, first).
     let mut next = xorshift(0x1e5);
@@ -660,5 +661,42 @@ fn partition_argpartition_and_lexsort_keep_numpys_contracts() {
     let short = Array::from_slice(&dev, &[1i32, 2], &[2]).unwrap();
     let e = gpuarray::lexsort(&[&a0, &short]).unwrap_err().to_string();
     assert!(e.contains("lexsort"), "{e}");
-    assert!(gpuarray::lexsort(&[]).is_err());
+    assert_err!(
+        gpuarray::lexsort(&[]),
+        Error::InvalidArgument { .. },
+        "lexsort",
+        "at least one key"
+    );
+}
+
+/// NumPy's edges (issue 31): a 0-d array's argsort is `[0]` (it sorts as a 1-element 1-d array:
+/// axis -1, 0 or None; axis 1 is out of bounds), and an array with no elements takes any `kth`.
+#[test]
+fn numpys_edges_of_argsort_and_partition() {
+    let Some(dev) = common::device() else { return };
+    let scalar = Array::from_slice(&dev, &[7.0f32], &[]).unwrap();
+    for axis in [Some(-1), Some(0), None] {
+        let got = scalar.argsort(axis).unwrap();
+        assert_eq!(got.shape(), &[1], "axis {axis:?}");
+        assert_eq!(got.to_vec::<i32>().unwrap(), vec![0], "axis {axis:?}");
+    }
+    assert_err!(scalar.argsort(Some(1)), Error::Axis { .. }, "argsort");
+    for shape in [&[0usize][..], &[2, 0], &[0, 3]] {
+        let empty = Array::zeros(&dev, shape, DType::F32).unwrap();
+        for kth in [0isize, -1, 1, 5, -3] {
+            let p = empty.partition(&[kth], Some(-1)).unwrap();
+            assert_eq!(p.shape(), shape, "partition kth {kth} of {shape:?}");
+            let i = empty.argpartition(&[kth, 0], None).unwrap();
+            assert_eq!(i.shape(), &[0], "argpartition kth {kth} of {shape:?}");
+            assert_eq!(i.dtype(), DType::I32);
+        }
+    }
+    // A non-empty axis keeps NumPy's bounds.
+    let one = Array::from_slice(&dev, &[1.0f32], &[1]).unwrap();
+    assert_err!(
+        one.partition(&[1], Some(0)),
+        Error::InvalidArgument { .. },
+        "partition",
+        "out of bounds"
+    );
 }

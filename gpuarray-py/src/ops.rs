@@ -593,9 +593,14 @@ fn searchsorted(
 /// `numpy.unique(a, return_index=True, return_inverse=True, return_counts=True)`: (values,
 /// indices, inverse, counts).
 #[pyfunction]
-fn unique_all(py: Python<'_>, a: &Bound<'_, PyArr>) -> PyResult<(PyArr, PyArr, PyArr, PyArr)> {
+#[pyo3(signature = (a, equal_nan=true))]
+fn unique_all(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    equal_nan: bool,
+) -> PyResult<(PyArr, PyArr, PyArr, PyArr)> {
     let a = a.get().array();
-    let u = wait(py, || a.unique_all())?;
+    let u = wait(py, || a.unique_all_with(equal_nan))?;
     Ok((
         PyArr::new(u.values),
         PyArr::new(u.indices),

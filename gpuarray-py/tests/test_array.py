@@ -89,6 +89,58 @@ def test_boolean_mask(mask):
         g[ga.asarray(np.zeros((2, 2), bool))]
 
 
+@pytest.mark.parametrize("mask", [lambda a: a > 30, lambda a: (a > 30)[:, :, 0],
+                                  lambda a: (a > 10)[:, 0, 0]])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_boolean_mask_assignment_of_one_value_per_selected_element(mask, dtype):
+    # NumPy assigns values in order to the selected elements, broadcast over the axes the mask
+    # does not cover (issue 31; only a scalar was accepted before).
+    a = host().astype(dtype)
+    g = ga.asarray(a)
+    m = mask(a)
+    rest = a.shape[m.ndim:]
+    count = int(m.sum())
+    values = (np.arange(count * int(np.prod(rest))) * 3 - 5).astype(np.float64).reshape((count,) + rest)
+    b = a.copy()
+    b[m] = values
+    g[mask(g)] = values
+    assert_same(g, b)
+    if rest:
+        # One row of values broadcast over the selected rows.
+        b[m] = values[:1]
+        g[m] = values[:1]
+        assert_same(g, b)
+
+
+@pytest.mark.parametrize("shape,m,values", [
+    ((6,), [1, 0, 1, 0, 1, 0], [10.0, 20.0]),
+    ((3, 4), [1, 0, 1], [1.0, 2.0]),
+    ((3, 4), [1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0]),
+])
+def test_boolean_mask_assignment_of_the_wrong_count_raises_numpys_error(shape, m, values):
+    n = np.zeros(shape, np.float32)
+    g = ga.asarray(n)
+    m = np.array(m, bool)
+    with pytest.raises(ValueError) as want:
+        n[m] = np.array(values)
+    with pytest.raises(ValueError) as got:
+        g[m] = np.array(values)
+    assert str(got.value) == str(want.value)
+    # Nothing was written.
+    assert_same(g, n)
+
+
+@pytest.mark.parametrize("index", [np.array([0.0, 1.0]), np.array([1.0, 0, 1, 0], np.float32)])
+def test_an_index_array_of_floats_is_refused_as_numpy(index):
+    a = np.arange(4, dtype=np.float32)
+    with pytest.raises(IndexError, match="must be of integer"):
+        a[index]
+    with pytest.raises(IndexError, match=r"must be of integer \(or boolean\) type"):
+        ga.asarray(a)[index]
+    with pytest.raises(IndexError, match=r"must be of integer \(or boolean\) type"):
+        ga.asarray(a)[ga.asarray(index.astype(np.float32))]
+
+
 def test_device_index_array():
     a = host()
     i = np.array([2, 0, -1], np.int32)

@@ -326,3 +326,33 @@ def test_putmask_and_place_cycle_in_place_as_numpy():
         np.place(got, G(F > 0), G(np.zeros(0, np.float32)))
     with pytest.raises(ValueError):
         np.putmask(got, G(B), G(values))
+
+
+@pytest.mark.parametrize("axis", [-1, 0, None])
+def test_argsort_of_a_0d_array_is_zero(axis):
+    # NumPy sorts a 0-d array as a 1-element 1-d array (issue 31).
+    x = np.array(7.0, dtype=np.float32)
+    want = np.argsort(x, axis=axis)
+    got = np.argsort(G(x), axis=axis)
+    assert got.shape == want.shape == (1,)
+    assert got.get().tolist() == want.tolist() == [0]
+
+
+def test_argsort_of_a_0d_array_refuses_axis_1_as_numpy():
+    x = np.array(7.0, dtype=np.float32)
+    with pytest.raises(np.exceptions.AxisError):
+        np.argsort(x, axis=1)
+    with pytest.raises(np.exceptions.AxisError):
+        np.argsort(G(x), axis=1)
+
+
+@pytest.mark.parametrize("shape,axis", [((0,), -1), ((2, 0), -1), ((0, 3), 1), ((0, 3), None)])
+@pytest.mark.parametrize("kth", [0, -1, 1, 5, [0, 2]])
+def test_partition_of_an_empty_array_takes_any_kth(shape, axis, kth):
+    # NumPy checks no kth when there are no elements to place (issue 31).
+    x = np.zeros(shape, dtype=np.float32)
+    for f in (np.partition, np.argpartition):
+        want = f(x, kth, axis=axis)
+        got = f(G(x), kth, axis=axis)
+        assert got.shape == want.shape, f.__name__
+        assert got.size == 0

@@ -180,7 +180,10 @@ impl Array {
     }
 
     /// `num` evenly spaced values from `start` to `stop` inclusive (`numpy.linspace`); the last
-    /// value is exactly `stop`. Integer dtypes compute in floating point, then truncate.
+    /// value is exactly `stop`. As NumPy does for float `start` and `stop`, the values are
+    /// computed in f64 (`start + i * step`), then rounded to `dtype`, and integer dtypes take
+    /// the floor first (NumPy 2): the same bits as NumPy. An adapter without f64 computes in
+    /// `dtype` (integers: in f32, then the floor), within an ulp or two of that.
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
@@ -203,13 +206,22 @@ impl Array {
                 format!("start {start} and stop {stop} must be finite"),
             ));
         }
-        if !dtype.is_float() {
+        if dtype != DType::F64 {
+            // NumPy's arithmetic is f64's: computed there and rounded, where the adapter has it.
             let work = if device.supports(DType::F64) {
                 DType::F64
             } else {
                 DType::F32
             };
-            return Array::linspace(device, start, stop, num, work)?.astype(dtype);
+            if work != dtype {
+                device.check_dtype(op, dtype)?;
+                let wide = Array::linspace(device, start, stop, num, work)?;
+                return if dtype.is_float() {
+                    wide.astype(dtype)
+                } else {
+                    wide.floor()?.astype(dtype)
+                };
+            }
         }
         let a = Array::empty(op, device, &[num], dtype)?;
         let step = if num > 1 {

@@ -1,7 +1,8 @@
 //! `unique` and `unique_all` (NumPy's `unique` with `return_index`, `return_inverse` and
 //! `return_counts`; the array API's `unique_all`), composed from the sort, the mask selection
 //! and `take`: the flattened array is argsorted (stably), each run of equal sorted values is
-//! marked where it starts (NaNs count as one value, as NumPy 2's `equal_nan=True`), and the
+//! marked where it starts (NaNs count as one value, as NumPy 2's `equal_nan=True`, unless
+//! `equal_nan` is false: then each NaN is a value of its own), and the
 //! starts are compacted. Native only: the number of distinct values is read back.
 
 use crate::array::Array;
@@ -34,8 +35,23 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn unique(&self) -> Result<Array> {
+        self.unique_with(true)
+    }
+
+    /// `numpy.unique(a, equal_nan=...)`: with `equal_nan` false every NaN is a value of its own
+    /// (kept, in the sorted order's end), as in NumPy and the array API's `unique_values`.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[f32::NAN, 1.0, f32::NAN, 1.0], &[4])?;
+    /// assert_eq!(a.unique_with(true)?.len(), 2); // [1, nan]
+    /// assert_eq!(a.unique_with(false)?.len(), 3); // [1, nan, nan]
+    /// # Ok(()) }
+    /// ```
+    pub fn unique_with(&self, equal_nan: bool) -> Result<Array> {
         let sorted = self.sort(None)?;
-        sorted.masked(&run_starts(&sorted)?)
+        sorted.masked(&run_starts(&sorted, equal_nan)?)
     }
 
     /// `numpy.unique(a, return_index=True, return_inverse=True, return_counts=True)` (the array
@@ -53,11 +69,27 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn unique_all(&self) -> Result<Unique> {
+        self.unique_all_with(true)
+    }
+
+    /// [`unique_all`](Array::unique_all) with NumPy's `equal_nan`: false makes every NaN a
+    /// value of its own, with its own index, count 1 and inverse entry (the array API's rule).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[f32::NAN, 2.0, f32::NAN], &[3])?;
+    /// let u = a.unique_all_with(false)?;
+    /// assert_eq!(u.indices.to_vec::<i32>()?, vec![1, 0, 2]);
+    /// assert_eq!(u.counts.to_vec::<i32>()?, vec![1, 1, 1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn unique_all_with(&self, equal_nan: bool) -> Result<Unique> {
         let flat = self.contiguous()?.reshape(&[-1])?;
         let n = flat.len();
         let order = flat.argsort(None)?;
         let sorted = flat.take(&order, Some(0))?;
-        let starts = run_starts(&sorted)?;
+        let starts = run_starts(&sorted, equal_nan)?;
         let values = sorted.masked(&starts)?;
         let first = starts.flatnonzero()?;
         let indices = order.take(&first, Some(0))?;
@@ -83,8 +115,8 @@ impl Array {
 }
 
 /// True where a run of equal values starts in `sorted` (1-d): at 0 and wherever an element
-/// differs from the one before it, NaNs all equal.
-fn run_starts(sorted: &Array) -> Result<Array> {
+/// differs from the one before it; NaNs all equal when `equal_nan`, else each its own run.
+fn run_starts(sorted: &Array, equal_nan: bool) -> Result<Array> {
     let n = sorted.len();
     if n == 0 {
         return Array::from_bools(&sorted.device, &[], &[0]);
@@ -92,7 +124,7 @@ fn run_starts(sorted: &Array) -> Result<Array> {
     let later = sorted.slice(&[SliceArg::range(Some(1), None, 1)])?;
     let earlier = sorted.slice(&[SliceArg::range(None, Some(n as isize - 1), 1)])?;
     let mut differs = later.ne(&earlier)?;
-    if sorted.dtype.is_float() {
+    if equal_nan && sorted.dtype.is_float() {
         let both_nan = later.isnan()?.logical_and(&earlier.isnan()?)?;
         differs = differs.logical_and(&both_nan.logical_not()?)?;
     }

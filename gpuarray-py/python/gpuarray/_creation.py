@@ -101,15 +101,22 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
-    if not endpoint or axis != 0:
-        raise NotImplementedError("gpuarray.linspace supports endpoint=True, axis=0")
+    if axis != 0:
+        raise NotImplementedError("gpuarray.linspace supports axis=0 only")
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     dt = canon_dtype(dtype) if dtype is not None else canon_dtype(None)
-    out = ndarray._wrap(_g.linspace(float(start), float(stop), num, dt.name))
+    if endpoint:
+        out = ndarray._wrap(_g.linspace(float(start), float(stop), num, dt.name))
+        step = (stop - start) / (num - 1) if num > 1 else np.nan
+    else:
+        # NumPy's step is then (stop - start) / num: the first num values of num + 1 points
+        # that end at stop, the same products start + i * step.
+        out = ndarray._wrap(_g.linspace(float(start), float(stop), num + 1, dt.name))[:num]
+        step = (stop - start) / num if num > 0 else np.nan
     if retstep:
-        return out, (stop - start) / (num - 1) if num > 1 else np.nan
+        return out, step
     return out
 
 

@@ -1,7 +1,8 @@
 """Indexing: ``ndarray.__getitem__``/``__setitem__`` with NumPy's basic indexing (ints,
 slices with steps, None, ``...``: views), integer-array indices (one or several, gathered with
 the crate's take), and boolean masks covering the leading axes (``x[mask]`` compacts on the device and
-reads back only the count, as its size decides the shape; ``x[mask] = s`` is one where() without a readback).
+reads back only the count, as its size decides the shape; ``x[mask] = s`` is one where() without a readback,
+``x[mask] = values`` assigns one value per selected element in order, after reading back the count).
 """
 
 from __future__ import annotations
@@ -50,15 +51,18 @@ def setitem(self: ndarray, key, value):
     """``self[key] = value``."""
     mask = _whole_mask(key, self._shape)
     if mask is not None:
-        # x[mask] = scalar: one where() over the whole array, no readback.
-        if not (np.isscalar(value) or (isinstance(value, ndarray) and value.size == 1)):
-            raise IndexError("gpuarray: boolean-mask assignment takes a scalar value only")
         m = mask if isinstance(mask, ndarray) else asarray(mask)
-        m = m.reshape(m.shape + (1,) * (self.ndim - m.ndim))
-        v = value.reshape(()) if isinstance(value, ndarray) else value
-        from ._functions import where
+        if np.isscalar(value) or np.size(value) == 1:
+            # x[mask] = scalar: one where() over the whole array, no readback.
+            m = m.reshape(m.shape + (1,) * (self.ndim - m.ndim))
+            v = value.reshape(()) if isinstance(value, ndarray) else np.asarray(value).reshape(())
+            from ._functions import where
 
-        _assign(self, where(m, v.astype(self._dtype) if isinstance(v, ndarray) else v, self))
+            v = v.astype(self._dtype) if isinstance(v, ndarray) else v[()]
+            _assign(self, where(m, v, self))
+        else:
+            _assign_selected(self, m, value)
+        self._touch()
         return
     basic, adv = _parse_key(key, self._shape)
     view = self._view(self._a.slice(basic)) if basic else self
@@ -68,6 +72,34 @@ def setitem(self: ndarray, key, value):
         pos, idx, front = adv
         _scatter(view, idx if pos is None else [(pos, idx)], front, value)
     self._touch()
+
+
+def _assign_selected(self: ndarray, m: ndarray, value):
+    """``self[m] = value`` with one value per selected element, in order (NumPy's rule: the
+    values broadcast to the selection's shape, ``(count,) + the axes m does not cover``). The
+    count is read back, as the selection's shape depends on it (a sync, as in CuPy)."""
+    from ._functions import count_nonzero
+
+    rest = self._shape[m.ndim:]
+    count = int(count_nonzero(m).get())
+    v = value if isinstance(value, ndarray) else asarray(np.asarray(value))
+    try:
+        v = broadcast_to(v, (count,) + rest)
+    except ValueError:
+        if not rest:
+            raise ValueError(
+                f"NumPy boolean array indexing assignment cannot assign {v.size} input values "
+                f"to the {count} output values where the mask is true") from None
+        raise ValueError(
+            f"shape mismatch: value array of shape {_numpy_shape(v.shape)} could not be "
+            f"broadcast to indexing result of shape {_numpy_shape((count,) + rest)}") from None
+    full = broadcast_to(m.reshape(m.shape + (1,) * len(rest)), self._shape)
+    _g.place(self._a, full._a, v.astype(self._dtype).reshape(-1)._a)
+
+
+def _numpy_shape(shape) -> str:
+    """A shape as NumPy's index errors print it: ``(2,4)``, ``(2,)``."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _is_int_array(k) -> bool:
@@ -130,6 +162,10 @@ def _parse_key(key, shape):
             try:
                 i = operator.index(k)
             except TypeError:
+                if isinstance(k, (ndarray, np.ndarray)):
+                    # NumPy's words for an array of another dtype (float, say) as an index.
+                    raise IndexError(
+                        "arrays used as indices must be of integer (or boolean) type") from None
                 raise IndexError(
                     "only integers, slices (`:`), ellipsis (`...`), None and integer arrays "
                     f"are valid indices, not {type(k).__name__}"

@@ -228,7 +228,11 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
 
 @implements(np.argsort)
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """Always stable: equal elements keep their order (NumPy's kind="stable")."""
+    """Always stable: equal elements keep their order (NumPy's kind="stable"). A 0-d array's
+    indices are those of its one element, ``[0]``, as NumPy's."""
+    a = _arr(a)
+    if a.ndim == 0:
+        a = a.reshape(1)
     a, axis = _sort_args(a, axis, kind, order)
     return ndarray._wrap(_g.sort(a._a, axis, True))
 
@@ -285,10 +289,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            equal_nan=True, sorted=True):
     if axis is not None:
         raise NotImplementedError("gpuarray.unique: axis= is not supported")
-    if not equal_nan:
-        raise NotImplementedError("gpuarray.unique: equal_nan=False is not supported")
     a = _arr(ar)
-    values, index, inverse, counts = (ndarray._wrap(x) for x in _g.unique_all(a._a))
+    values, index, inverse, counts = (ndarray._wrap(x) for x in _g.unique_all(a._a, bool(equal_nan)))
     if not (return_index or return_inverse or return_counts):
         return values
     out = [values]

@@ -61,16 +61,22 @@ impl Array {
     }
 
     /// `numpy.argsort(a, axis, kind="stable")`: the i32 indices that sort along `axis` (`None`:
-    /// the flattened array), equal elements in their original order.
+    /// the flattened array), equal elements in their original order. A 0-d array sorts as its
+    /// one element in a 1-d array, as in NumPy: `[0]` (axis `-1`, `0` or `None`).
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[2i32, 1, 2, 0], &[4])?;
     /// assert_eq!(a.argsort(Some(-1))?.to_vec::<i32>()?, vec![3, 1, 0, 2]);
+    /// let scalar = gpuarray::Array::from_slice(&dev, &[7.0f32], &[])?;
+    /// assert_eq!(scalar.argsort(Some(-1))?.to_vec::<i32>()?, vec![0]);
     /// # Ok(()) }
     /// ```
     pub fn argsort(&self, axis: Option<isize>) -> Result<Array> {
+        if self.ndim() == 0 {
+            return self.reshape(&[1])?.sorted("argsort", axis, true);
+        }
         self.sorted("argsort", axis, true)
     }
 

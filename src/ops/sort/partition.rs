@@ -44,7 +44,8 @@ impl Array {
     }
 
     /// NumPy's `kth` rules: each within the axis (negative from the end), an error naming it
-    /// otherwise; a 0-d array has no axis to partition.
+    /// otherwise; a 0-d array has no axis to partition; an array with no elements takes any
+    /// `kth` (NumPy checks none there: there is nothing to place).
     fn check_kth(&self, op: &'static str, kth: &[isize], axis: Option<isize>) -> Result<()> {
         let n = match axis {
             None => self.len(),
@@ -55,6 +56,9 @@ impl Array {
                 self.shape()[normalize_axis(op, ax, self.ndim())?]
             }
         } as isize;
+        if self.is_empty() {
+            return Ok(());
+        }
         for &k in kth {
             let k = if k < 0 { k + n } else { k };
             if k < 0 || k >= n {

@@ -14,21 +14,38 @@ import pytest
 import gpuarray as ga
 
 
-def _gpu_work():
-    # A few hundred ms of device time on lavapipe, ending in waits (synchronize, readback).
+def _gpu_work(repeats=1):
+    # Device work ending in waits (synchronize, readback): a few hundred ms on lavapipe for
+    # one repeat.
     a = ga.ones((160, 160, 160), dtype=np.float32)
-    r = np.einsum("ijk,ikm->ijm", a, a)
+    for _ in range(repeats):
+        r = np.einsum("ijk,ikm->ijm", a, a)
     ga.synchronize()
     return float(r[0, 0, 0].get())
 
 
+def _long_enough():
+    """Repeats of ``_gpu_work`` that take at least 40 of the interpreter's switch intervals here
+    (0.2 s by default), so that whether the GIL was released during the waits shows, on a CPU
+    adapter as on a fast GPU: the bound is relative to the interpreter, not to a device."""
+    goal = 40 * sys.getswitchinterval()
+    repeats = 1
+    while True:
+        t = time.perf_counter()
+        _gpu_work(repeats)
+        took = time.perf_counter() - t
+        if took >= goal or repeats >= 1 << 14:
+            return repeats
+        repeats *= min(64, max(2, int(2 * goal / max(took, 1e-6))))
+
+
 def test_gil_released_while_waiting_on_the_device():
-    _gpu_work()  # warm: pipelines compiled, matmul tuned
+    repeats = _long_enough()  # also warms up: pipelines compiled, matmul tuned
     window = {}
 
     def worker():
         window["t0"] = time.perf_counter()
-        window["value"] = _gpu_work()
+        window["value"] = _gpu_work(repeats)
         window["t1"] = time.perf_counter()
 
     ticks = []
@@ -39,7 +56,7 @@ def test_gil_released_while_waiting_on_the_device():
     t.join()
     assert window["value"] == 160.0
     t0, t1 = window["t0"], window["t1"]
-    assert t1 - t0 > 0.05, "the device work was too short to tell"
+    assert t1 - t0 > 10 * sys.getswitchinterval(), "the device work was too short to tell"
     inside = [x for x in ticks if t0 < x < t1]
     # With the GIL held through the waits, this thread could not tick during the work; a
     # released GIL lets it tick all along (switch interval 5 ms: many ticks at least).
@@ -47,14 +64,14 @@ def test_gil_released_while_waiting_on_the_device():
 
 
 def test_two_threads_overlap_device_waits():
-    _gpu_work()
+    repeats = _long_enough()
     started = threading.Event()
     times = {}
 
     def first():
         times["a0"] = time.perf_counter()
         started.set()
-        times["a_value"] = _gpu_work()  # long: holds the device for a while
+        times["a_value"] = _gpu_work(repeats)  # long: holds the device for a while
         times["a1"] = time.perf_counter()
 
     def second():
@@ -72,7 +89,7 @@ def test_two_threads_overlap_device_waits():
         t.join()
     assert times["a_value"] == 160.0 and times["b_value"] == 6.0
     a0, a1, b0 = times["a0"], times["a1"], times["b0"]
-    assert a1 - a0 > 0.05, "the device work was too short to tell"
+    assert a1 - a0 > 10 * sys.getswitchinterval(), "the device work was too short to tell"
     # The second thread entered its own device call while the first was still waiting.
     assert b0 < a0 + 0.5 * (a1 - a0), (b0 - a0, a1 - a0)
 

@@ -203,7 +203,7 @@ class ndarray(NDArrayOperatorsMixin):
             raise TypeError("only size-1 arrays can be converted to Python scalars")
         return conv(self.get().reshape(()))
 
-    def __bool__(self):
+    def __bool__(self, /):
         if self.size != 1:
             raise ValueError(
                 "The truth value of an array with more than one element is ambiguous. "
@@ -211,16 +211,16 @@ class ndarray(NDArrayOperatorsMixin):
             )
         return bool(self.get().reshape(()))
 
-    def __float__(self):
+    def __float__(self, /):
         return self._scalar(float)
 
-    def __int__(self):
+    def __int__(self, /):
         return self._scalar(int)
 
-    def __complex__(self):
+    def __complex__(self, /):
         return self._scalar(complex)
 
-    def __index__(self):
+    def __index__(self, /):
         if self._dtype.kind not in "iu" or self.ndim != 0:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(self.get())

@@ -15,7 +15,7 @@ import builtins
 import numpy as np
 
 from . import _functions as _f
-from ._core import _DTYPES, asarray as _asarray, canon_dtype, ndarray
+from ._core import _DTYPES, asarray as _asarray, broadcast_to as _broadcast_to, canon_dtype, ndarray
 
 __array_api_version__ = "2023.12"
 
@@ -128,6 +128,24 @@ def zeros_like(x, /, *, dtype=None, device=None):
     return _f.zeros_like(x, dtype=dtype)
 
 
+def meshgrid(*arrays, indexing="xy"):
+    """Coordinate matrices from 1-d arrays (``indexing='xy'``: the first two axes swapped, as
+    NumPy's default); each output is a copy on the device."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"indexing must be 'xy' or 'ij' (got {indexing!r})")
+    if builtins.any(a.ndim != 1 for a in arrays):
+        raise ValueError("meshgrid takes 1-d arrays")
+    shape = [a.shape[0] for a in arrays]
+    if indexing == "xy" and len(arrays) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(arrays):
+        axis = (1 - i if i < 2 else i) if indexing == "xy" and len(arrays) > 1 else i
+        view = a.reshape(tuple(-1 if d == axis else 1 for d in range(len(arrays))))
+        out.append(_f.copy(_broadcast_to(view, tuple(shape))))
+    return out
+
+
 # ---- element-wise -------------------------------------------------------------------------
 
 
@@ -208,6 +226,7 @@ less_equal = _b(np.less_equal)
 logical_and = _b(np.logical_and)
 logical_or = _b(np.logical_or)
 logical_xor = _b(np.logical_xor)
+logaddexp = _b(np.logaddexp)
 maximum = _b(np.maximum)
 minimum = _b(np.minimum)
 multiply = _b(np.multiply)
@@ -376,6 +395,102 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
     return _f.sum(np.not_equal(x, 0), axis=axis, keepdims=keepdims)
 
 
+# ---- sorting and sets ---------------------------------------------------------------------
+
+
+def sort(x, /, *, axis=-1, descending=False, stable=True):
+    """Always stable; ``descending`` keeps equal elements in their original order too."""
+    if not descending:
+        return _f.sort(x, axis=axis)
+    return _take_along(x, argsort(x, axis=axis, descending=True), axis)
+
+
+def argsort(x, /, *, axis=-1, descending=False, stable=True):
+    """Always stable: equal elements keep their order, ascending or descending."""
+    if not descending:
+        return _f.argsort(x, axis=axis)
+    # A stable ascending argsort of the reversed axis, reversed, lists equal elements from the
+    # last to the first; counted from the other end, those are the original positions in order.
+    axis = axis if axis >= 0 else axis + x.ndim
+    n = x.shape[axis]
+    rev = _f.flip(_f.argsort(_f.flip(x, axis=axis), axis=axis), axis=axis)
+    return np.subtract(np.int32(n - 1), rev).astype(rev.dtype)
+
+
+def _take_along(x, indices, axis):
+    """``x``'s elements at ``indices`` along ``axis`` (indices of ``x``'s shape): one take of
+    the flattened rows."""
+    if x.size == 0:
+        return _f.copy(x)
+    xm, im = _f.moveaxis(x, axis, -1), _f.moveaxis(indices, axis, -1)
+    n = xm.shape[-1]
+    starts = _f.arange(0, xm.size, n, dtype=np.int32).reshape(im.shape[:-1] + (1,))
+    flat = _f.take(xm.reshape(-1), np.add(im, starts).reshape(-1))
+    return _f.moveaxis(flat.reshape(im.shape), -1, axis)
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    return _f.searchsorted(x1, x2, side=side, sorter=sorter)
+
+
+class UniqueAllResult(tuple):
+    """``(values, indices, inverse_indices, counts)``, by position or name."""
+
+    def __new__(cls, values, indices, inverse_indices, counts):
+        return super().__new__(cls, (values, indices, inverse_indices, counts))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+    inverse_indices = property(lambda self: self[2])
+    counts = property(lambda self: self[3])
+
+
+class UniqueCountsResult(tuple):
+    """``(values, counts)``, by position or name."""
+
+    def __new__(cls, values, counts):
+        return super().__new__(cls, (values, counts))
+
+    values = property(lambda self: self[0])
+    counts = property(lambda self: self[1])
+
+
+class UniqueInverseResult(tuple):
+    """``(values, inverse_indices)``, by position or name."""
+
+    def __new__(cls, values, inverse_indices):
+        return super().__new__(cls, (values, inverse_indices))
+
+    values = property(lambda self: self[0])
+    inverse_indices = property(lambda self: self[1])
+
+
+def _unique(x):
+    # The standard counts every NaN as a value of its own (NumPy's equal_nan=False); the
+    # number of values is read back (a sync), as it decides the shapes.
+    values, indices, inverse, counts = _f.unique(
+        x, return_index=True, return_inverse=True, return_counts=True, equal_nan=False)
+    return values, indices, inverse.reshape(x.shape), counts
+
+
+def unique_all(x, /):
+    return UniqueAllResult(*_unique(x))
+
+
+def unique_counts(x, /):
+    values, _, _, counts = _unique(x)
+    return UniqueCountsResult(values, counts)
+
+
+def unique_inverse(x, /):
+    values, _, inverse, _ = _unique(x)
+    return UniqueInverseResult(values, inverse)
+
+
+def unique_values(x, /):
+    return _f.unique(x, equal_nan=False)
+
+
 # ---- linear algebra -----------------------------------------------------------------------
 
 
@@ -402,8 +517,8 @@ class _Info:
     """``__array_namespace_info__()``: capabilities, devices and dtypes."""
 
     def capabilities(self):
-        # x[mask] works (it reads the mask back); unique_* and sort do not exist.
-        return {"boolean indexing": True, "data-dependent shapes": False,
+        # x[mask], nonzero and unique_* read a count back to the host to size their results.
+        return {"boolean indexing": True, "data-dependent shapes": True,
                 "max dimensions": 8}
 
     def default_device(self):

@@ -55,10 +55,14 @@ def setitem(self: ndarray, key, value):
         if np.isscalar(value) or np.size(value) == 1:
             # x[mask] = scalar: one where() over the whole array, no readback.
             m = m.reshape(m.shape + (1,) * (self.ndim - m.ndim))
-            v = value.reshape(()) if isinstance(value, ndarray) else np.asarray(value).reshape(())
             from ._functions import where
 
-            v = v.astype(self._dtype) if isinstance(v, ndarray) else v[()]
+            if isinstance(value, ndarray):
+                v = value.reshape(()).astype(self._dtype)
+            elif np.isscalar(value):
+                v = value  # a Python scalar stays weak in the promotion, as before
+            else:
+                v = np.asarray(value).reshape(()).item()  # [x] or np.array(x): its Python value
             _assign(self, where(m, v, self))
         else:
             _assign_selected(self, m, value)

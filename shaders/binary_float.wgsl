@@ -223,6 +223,9 @@ fn op(a: C, b: C) -> R {
         // Internal: exp(a - b) (softmax), (a - b)^2 (variance).
         case OP_SUB_EXP: { return exp_(a - b); }
         case OP_SQ_DIFF: { let d = a - b; return d * d; }
-        default: { return a; }
+        case OP_NEXTAFTER: { return nextafter_(a, b); }
+        // Never taken: the specializer refuses an OP value without a case (device/specialize.rs).
+        default: {}
     }
+    return nan_value();
 }

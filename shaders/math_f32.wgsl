@@ -1064,3 +1064,138 @@ fn cbrt_(x0: C) -> C {
     let r = t * pow2i(q);
     return C(select(r, -r, sign_bit(x)));
 }
+
+// ---------------------------------------------------------------------------------------------
+// arcsinh, arccosh, arctanh: musl's asinhf, acoshf and atanhf over this file's log_ and log1p_
+// (within 2 ulp, the same bits everywhere: the products that feed sums are `mul`s).
+
+const LN2_F32: f32 = 0.693147180559945309417232121458176568;
+
+fn asinh_(x0: C) -> C {
+    if (FAST_MATH) {
+        return asinh(x0);
+    }
+    let x = f32(x0);
+    let ix = bitcast<u32>(x) & 0x7fffffffu;
+    let a = bitcast<f32>(ix);
+    var r: f32;
+    if (ix >= 0x45800000u) { // |x| >= 2^12, infinities and NaN
+        if (ix >= 0x7f800000u) {
+            return x0;
+        }
+        r = log_(a) + LN2_F32;
+    } else if (ix >= 0x40000000u) { // |x| >= 2
+        r = log_(2.0 * a + 1.0 / (sqrt(mul(a, a) + 1.0) + a));
+    } else if (ix >= 0x39800000u) { // |x| >= 2^-12
+        r = log1p_(a + mul(a, a) / (sqrt(mul(a, a) + 1.0) + 1.0));
+    } else { // x itself (zeros and subnormals keep their bits)
+        return x0;
+    }
+    return C(select(r, -r, sign_bit(x)));
+}
+
+fn acosh_(x0: C) -> C {
+    if (FAST_MATH) {
+        return acosh(x0);
+    }
+    let x = f32(x0);
+    let u = bitcast<u32>(x);
+    if (is_nan(x)) {
+        return x0;
+    }
+    if (u >= 0x80000000u || u < 0x3f800000u) { // x < 1 (and -0)
+        return nan_value();
+    }
+    if (u < 0x40000000u) { // 1 <= x < 2
+        let t = x - 1.0;
+        return C(log1p_(t + sqrt(mul(t, t) + 2.0 * t)));
+    }
+    if (u < 0x45800000u) { // 2 <= x < 2^12
+        return C(log_(2.0 * x - 1.0 / (x + sqrt(mul(x, x) - 1.0))));
+    }
+    if (u >= 0x7f800000u) {
+        return x0;
+    }
+    return C(log_(x) + LN2_F32);
+}
+
+fn atanh_(x0: C) -> C {
+    if (FAST_MATH) {
+        return atanh(x0);
+    }
+    let x = f32(x0);
+    let ix = bitcast<u32>(x) & 0x7fffffffu;
+    let y = bitcast<f32>(ix);
+    if (ix > 0x7f800000u) {
+        return x0;
+    }
+    var r: f32;
+    if (ix < 0x3f000000u) { // |x| < 0.5
+        if (ix < 0x2f800000u) { // |x| < 2^-32: x itself
+            return x0;
+        }
+        r = 0.5 * log1p_(2.0 * y + mul(2.0 * y, y) / (1.0 - y));
+    } else { // 1 / 0 is infinity at |x| = 1; past it log1p of less than -1 is NaN
+        r = 0.5 * log1p_(2.0 * (y / (1.0 - y)));
+    }
+    return C(select(r, -r, sign_bit(x)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// nextafter: the neighbour of a in the storage type, in the direction of b (b itself when they
+// are equal, NaN when either is). Decided on the bits, never on float arithmetic with a subnormal
+// (lavapipe reads subnormal inputs as zero): f32 steps its bit pattern; f16, whose values are
+// f32 values, adds or subtracts its spacing at |a| exactly.
+
+// The order of finite or infinite values as u32s (-0 just below +0).
+fn order_key(x: f32) -> u32 {
+    let b = bitcast<u32>(x);
+    return select(b | 0x80000000u, ~b, (b >> 31u) != 0u);
+}
+
+fn nextafter_f16(a: f32, up: bool) -> f32 {
+    let mag = bitcast<u32>(a) & 0x7fffffffu;
+    if (mag == 0u) {
+        return select(-0x1p-24f, 0x1p-24f, up);
+    }
+    if (mag == 0x7f800000u) {
+        return select(-65504.0, 65504.0, a > 0.0);
+    }
+    let e = i32(mag >> 23u) - 127;
+    let away = up == (a > 0.0);
+    var s = pow2i(max(e, -14) - 10);
+    // Just below a power of two the spacing is half as wide.
+    if (!away && (mag & 0x007fffffu) == 0u && e > -14) {
+        s = s * 0.5;
+    }
+    let m = bitcast<f32>(mag);
+    var r = select(m - s, m + s, away);
+    if (r > 65504.0) {
+        r = inf_value();
+    }
+    return select(r, -r, a < 0.0);
+}
+
+fn nextafter_(a0: C, b0: C) -> C {
+    let a = f32(a0);
+    let b = f32(b0);
+    if (is_nan(a) || is_nan(b)) {
+        return nan_value();
+    }
+    let ka = order_key(a);
+    let kb = order_key(b);
+    let zeros = ((bitcast<u32>(a) | bitcast<u32>(b)) & 0x7fffffffu) == 0u;
+    if (ka == kb || zeros) {
+        return b0;
+    }
+    let up = kb > ka;
+    if (STORAGE_IS_F16) {
+        return C(nextafter_f16(a, up));
+    }
+    let bits = bitcast<u32>(a);
+    if ((bits & 0x7fffffffu) == 0u) { // the smallest subnormal, towards b
+        return C(bitcast<f32>(select(0x80000001u, 1u, up)));
+    }
+    let away = up == ((bits >> 31u) == 0u);
+    return C(bitcast<f32>(select(bits - 1u, bits + 1u, away)));
+}

@@ -700,3 +700,95 @@ fn cbrt_(x: f64) -> f64 {
     let r = ldexp(t, q);
     return select(r, -r, x < 0.0lf);
 }
+
+// ---------------------------------------------------------------------------------------------
+// arcsinh, arccosh, arctanh: musl's asinh, acosh and atanh over this file's log_ and log1p_.
+
+const LN2_F64: f64 = 0.693147180559945309417232121458176568lf;
+
+fn asinh_(x: f64) -> f64 {
+    let a = abs(x);
+    if (is_nan(x) || is_inf(x) || a < 0x1p-26) { // x itself (zeros keep their sign)
+        return x;
+    }
+    var r: f64;
+    if (a >= 0x1p26) {
+        r = log_(a) + LN2_F64;
+    } else if (a >= 2.0lf) {
+        r = log_(2.0lf * a + 1.0lf / (sqrt(a * a + 1.0lf) + a));
+    } else {
+        r = log1p_(a + a * a / (sqrt(a * a + 1.0lf) + 1.0lf));
+    }
+    return select(r, -r, x < 0.0lf);
+}
+
+fn acosh_(x: f64) -> f64 {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (x < 1.0lf) {
+        return nan_value();
+    }
+    if (x < 2.0lf) {
+        let t = x - 1.0lf;
+        return log1p_(t + sqrt(t * t + 2.0lf * t));
+    }
+    if (x < 0x1p26) {
+        return log_(2.0lf * x - 1.0lf / (x + sqrt(x * x - 1.0lf)));
+    }
+    if (is_inf(x)) {
+        return x;
+    }
+    return log_(x) + LN2_F64;
+}
+
+fn atanh_(x: f64) -> f64 {
+    let y = abs(x);
+    if (is_nan(x) || y < 0x1p-32) {
+        return x;
+    }
+    var r: f64;
+    if (y < 0.5lf) {
+        r = 0.5lf * log1p_(2.0lf * y + 2.0lf * y * y / (1.0lf - y));
+    } else if (y == 1.0lf) {
+        r = inf_value();
+    } else if (y > 1.0lf) {
+        return nan_value();
+    } else {
+        r = 0.5lf * log1p_(2.0lf * (y / (1.0lf - y)));
+    }
+    return select(r, -r, x < 0.0lf);
+}
+
+// ---------------------------------------------------------------------------------------------
+// nextafter: the neighbour of a in the direction of b (b when equal, NaN when either is). |a| =
+// m 2^e: the spacing there is 2^(e - 52) (2^-1074 among subnormals), half of it just below a power
+// of two; a +- spacing is exact.
+
+const DBL_MAX: f64 = 1.7976931348623157e308lf;
+
+fn nextafter_(a: f64, b: f64) -> f64 {
+    if (is_nan(a) || is_nan(b)) {
+        return nan_value();
+    }
+    if (a == b) {
+        return b;
+    }
+    let up = b > a;
+    if (a == 0.0lf) {
+        let tiny = ldexp(1.0lf, -1074);
+        return select(-tiny, tiny, up);
+    }
+    if (is_inf(a)) {
+        return select(-DBL_MAX, DBL_MAX, a > 0.0lf);
+    }
+    let sp = split_exponent(a);
+    let away = up == (a > 0.0lf);
+    var s = ldexp(1.0lf, max(sp.e, -1022) - 52);
+    if (!away && sp.m == 1.0lf && sp.e > -1022) {
+        s = s * 0.5lf;
+    }
+    let m = abs(a);
+    let r = select(m - s, m + s, away);
+    return select(r, -r, a < 0.0lf);
+}

@@ -50,6 +50,11 @@ fn op(x: C) -> R {
         case OP_DEG2RAD: { return x * DEG2RAD; }
         case OP_RAD2DEG: { return x * RAD2DEG; }
         case OP_RELU: { if (is_nan(x)) { return x; } return select(C(0), x, x > C(0)); }
-        default: { return x; }
+        case OP_ARCSINH: { return asinh_(x); }
+        case OP_ARCCOSH: { return acosh_(x); }
+        case OP_ARCTANH: { return atanh_(x); }
+        // Never taken: the specializer refuses an OP value without a case (device/specialize.rs).
+        default: {}
     }
+    return nan_value();
 }

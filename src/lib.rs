@@ -55,6 +55,7 @@ mod layout;
 mod memory;
 pub(crate) mod ops;
 pub mod random;
+mod registry;
 
 pub use array::{Array, PrintOptions};
 pub use device::profile;
@@ -64,8 +65,8 @@ pub use device::profile::{BenchOptions, BenchReport, Profile};
 #[cfg(not(target_arch = "wasm32"))]
 pub use device::{adapters, adapters_with, prepare_exit, AdapterInfo};
 pub use device::{
-    shader_pipelines, shader_variants, Backend, CompileMode, CompileStats, Device, DeviceConfig,
-    DeviceInfo, DeviceOptions, MathMode, ShaderVariant, MAX_TIMEOUT,
+    Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo, DeviceOptions, MathMode,
+    ShaderVariant, MAX_TIMEOUT,
 };
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};
@@ -81,11 +82,9 @@ pub use memory::MemoryStats;
 pub use ops::counting::HistogramBins;
 pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};
 pub use ops::einsum::path::{EinsumPath, Strategy as EinsumStrategy};
-pub use ops::elementwise::{
-    add, arctan2, bitwise_and, bitwise_or, bitwise_xor, copysign, div, floor_divide, fmax, fmin,
-    fmod, gcd, heaviside, hypot, lcm, left_shift, logaddexp, logaddexp2, maximum, minimum, mul,
-    pow, remainder, right_shift, sub, where_, Operand,
-};
+// The binary element-wise ops as functions (`gpuarray::add`, ...), one per op table row.
+pub use ops::elementwise::free_functions::*;
+pub use ops::elementwise::{elementwise_op, elementwise_ops, where_, ElementwiseOp, Operand};
 pub use ops::join::{concatenate, stack};
 pub use ops::linalg::matmul;
 #[cfg(not(target_arch = "wasm32"))]
@@ -95,3 +94,4 @@ pub use ops::search::Side;
 pub use ops::sort::lexsort;
 #[cfg(not(target_arch = "wasm32"))]
 pub use ops::unique::Unique;
+pub use registry::{shader_pipelines, shader_variants};

@@ -2,16 +2,17 @@
 //! module of a higher layer. Layers, bottom up:
 //!
 //! `dtype`, `error` → `layout` → `memory` → `device` → `array` → `ops` → `random` → `interop`
-//! → `lib.rs`
+//! → `registry` → `lib.rs`
 //!
-//! A file "names" a module when a line of code (comments excluded) contains `crate::NAME` or, at
-//! the crate root, declares or re-exports it. `super::` paths stay inside a module's own folder
-//! and so inside its layer.
+//! A file "names" a module when its code (comments excluded) says `crate::NAME`, names it in a
+//! group (`use crate::{ops, memory::Pool};`, over several lines too), or names an item the crate
+//! root re-exports from it (`crate::Array` is `array`'s, `crate::add` is `ops`'s). `super::`
+//! paths stay inside a module's own folder and so inside its layer.
 
 use std::path::{Path, PathBuf};
 
 /// Layer of each top-level module (higher numbers sit on lower ones).
-const LAYERS: [(&str, u32); 10] = [
+const LAYERS: [(&str, u32); 11] = [
     ("dtype", 0),
     ("error", 0),
     ("layout", 1),
@@ -21,7 +22,8 @@ const LAYERS: [(&str, u32); 10] = [
     ("ops", 5),
     ("random", 6),
     ("interop", 7),
-    ("lib", 8),
+    ("registry", 8),
+    ("lib", 9),
 ];
 
 fn layer_of(module: &str) -> Option<u32> {
@@ -59,17 +61,97 @@ fn code_of(line: &str) -> &str {
     }
 }
 
-/// Every `crate::NAME` in `code`.
-fn named_modules(code: &str) -> Vec<&str> {
-    code.match_indices("crate::")
-        .map(|(i, m)| {
-            let rest = &code[i + m.len()..];
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            &rest[..end]
+/// The first path segment of a group's item (`ops::einsum` → `ops`), if any.
+fn head(item: &str) -> Option<&str> {
+    let item = item.trim();
+    let end = item
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(item.len());
+    (end > 0).then(|| &item[..end])
+}
+
+/// The first path segment of each item of a `{ ... }` group starting at `code[open]`, and the
+/// offset just past the group.
+fn group_heads(code: &str, open: usize) -> (Vec<&str>, usize) {
+    let b = code.as_bytes();
+    let (mut depth, mut i, mut start) = (0usize, open, open + 1);
+    let mut heads = Vec::new();
+    while i < b.len() {
+        match b[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    heads.extend(head(&code[start..i]));
+                    return (heads, i + 1);
+                }
+            }
+            b',' if depth == 1 => {
+                heads.extend(head(&code[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (heads, b.len())
+}
+
+/// Every `crate::NAME` in `code` (a whole file, comments removed), with its byte offset: each
+/// head of a `crate::{...}` group counts as named there.
+fn named_paths(code: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    for (i, m) in code.match_indices("crate::") {
+        let rest = &code[i + m.len()..];
+        if rest.starts_with('{') {
+            let (heads, _) = group_heads(code, i + m.len());
+            out.extend(heads.into_iter().map(|h| (i, h)));
+            continue;
+        }
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        out.push((i, &rest[..end]));
+    }
+    out
+}
+
+/// The names the crate root re-exports (`pub use ops::elementwise::{add, Operand};`) with the
+/// top-level module each comes from.
+fn root_reexports(src: &Path) -> Vec<(String, String)> {
+    let Ok(lib) = std::fs::read_to_string(src.join("lib.rs")) else {
+        return Vec::new();
+    };
+    let code = strip_comments(&lib);
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("pub use ") {
+        let rest = &code[i + "pub use ".len()..];
+        let stmt = &rest[..rest.find(';').unwrap_or(rest.len())];
+        let module = stmt.split("::").next().unwrap_or("").trim().to_string();
+        let names: Vec<&str> = match (stmt.find('{'), stmt.rfind('}')) {
+            (Some(a), Some(b)) => stmt[a + 1..b].split(',').collect(),
+            _ => vec![stmt.rsplit("::").next().unwrap_or("")],
+        };
+        for n in names {
+            // `a as b` exports b.
+            let n = n.rsplit(" as ").next().unwrap_or("").trim();
+            if !n.is_empty() && n != "*" && n != "self" {
+                out.push((n.to_string(), module.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// `text` with `//` comments blanked (lengths kept, so offsets still find lines).
+fn strip_comments(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let code = code_of(l);
+            format!("{code}{}", " ".repeat(l.len() - code.len()))
         })
-        .collect()
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `file:line: MODULE (layer N) names MODULE (layer M)` for every upward reference in `src`.
@@ -77,6 +159,14 @@ fn upward_references(src: &Path) -> Vec<String> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
     files.sort();
+    let reexports = root_reexports(src);
+    let layer_named = |name: &str| -> Option<(u32, String)> {
+        if let Some(l) = layer_of(name) {
+            return Some((l, name.to_string()));
+        }
+        let (_, module) = reexports.iter().find(|(n, _)| n == name)?;
+        Some((layer_of(module)?, module.clone()))
+    };
     let mut found = Vec::new();
     for file in files {
         let module = module_of(src, &file);
@@ -88,18 +178,19 @@ fn upward_references(src: &Path) -> Vec<String> {
             continue;
         };
         let text = std::fs::read_to_string(&file).expect("reading a source file");
-        for (n, line) in text.lines().enumerate() {
-            for named in named_modules(code_of(line)) {
-                if let Some(theirs) = layer_of(named) {
-                    if theirs > own {
-                        found.push(format!(
-                            "{}:{}: `{module}` (layer {own}) names `crate::{named}` (layer {theirs}): {}",
-                            file.display(),
-                            n + 1,
-                            line.trim()
-                        ));
-                    }
-                }
+        let code = strip_comments(&text);
+        for (at, named) in named_paths(&code) {
+            let Some((theirs, from)) = layer_named(named) else {
+                continue;
+            };
+            if theirs > own {
+                let line = code[..at].matches('\n').count();
+                found.push(format!(
+                    "{}:{}: `{module}` (layer {own}) names `crate::{named}` (`{from}`, layer {theirs}): {}",
+                    file.display(),
+                    line + 1,
+                    text.lines().nth(line).unwrap_or("").trim()
+                ));
             }
         }
     }
@@ -126,17 +217,41 @@ fn an_upward_reference_is_reported_with_file_and_line() {
     std::fs::create_dir_all(&device).unwrap();
     std::fs::write(
         device.join("mod.rs"),
-        "// crate::ops in a comment is fine\nuse crate::memory::Pool;\nuse crate::ops::matmul::MatmulTuning; // upward\n",
+        "// crate::ops in a comment is fine\nuse crate::memory::Pool;\nuse crate::ops::matmul::MatmulTuning; // upward\n\
+         use crate::{\n    error::Result,\n    ops::einsum, // a group, over lines\n};\n\
+         fn f(a: &crate::Array) -> crate::Result<()> { crate::add(a, a).map(|_| ()) }\n",
     )
     .unwrap();
     std::fs::write(root.join("layout.rs"), "use crate::error::Result;\n").unwrap();
+    std::fs::write(
+        root.join("lib.rs"),
+        "pub use array::Array;\npub use error::{Error, Result};\npub use ops::elementwise::{add as add, Operand};\n",
+    )
+    .unwrap();
     let found = upward_references(&root);
     std::fs::remove_dir_all(&root).unwrap();
-    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found.len(), 4, "{found:#?}");
     assert!(found[0].contains("mod.rs:3:"), "{}", found[0]);
     assert!(
-        found[0].contains("`device` (layer 3) names `crate::ops` (layer 5)"),
+        found[0].contains("`device` (layer 3) names `crate::ops` (`ops`, layer 5)"),
         "{}",
         found[0]
+    );
+    // The group's `ops` (its line is the `use`), and re-exported names: `Array` is `array`'s
+    // (layer 4), `add` is `ops`'s; `Result` is `error`'s (below) and passes.
+    assert!(
+        found[1].contains("mod.rs:4:") && found[1].contains("`crate::ops`"),
+        "{}",
+        found[1]
+    );
+    assert!(
+        found[2].contains("mod.rs:8:") && found[2].contains("`crate::Array` (`array`, layer 4)"),
+        "{}",
+        found[2]
+    );
+    assert!(
+        found[3].contains("`crate::add` (`ops`, layer 5)"),
+        "{}",
+        found[3]
     );
 }

@@ -165,6 +165,9 @@ fn functions() -> Vec<Function> {
         f("sinh", f64::sinh, |a| a.sinh(), 2.0, tiny, 90.0),
         f("cosh", f64::cosh, |a| a.cosh(), 2.0, tiny, 90.0),
         f("tanh", f64::tanh, |a| a.tanh(), 2.0, tiny, 12.0),
+        f("arcsinh", f64::asinh, |a| a.asinh(), 2.0, tiny, max),
+        f("arccosh", f64::acosh, |a| a.acosh(), 2.0, 1.0, max),
+        f("arctanh", f64::atanh, |a| a.atanh(), 2.0, tiny, 1.0),
         f(
             "sigmoid",
             |x| 1.0 / (1.0 + (-x).exp()),

@@ -16,6 +16,26 @@ mod common;
 use common::read;
 use gpuarray::{Array, DType, Device};
 
+// The C library's inverse hyperbolics (glibc's are within 2 ulp): Rust's own f64::acosh loses
+// digits near 1.
+extern "C" {
+    fn asinh(x: f64) -> f64;
+    fn acosh(x: f64) -> f64;
+    fn atanh(x: f64) -> f64;
+}
+fn libm_asinh(x: f64) -> f64 {
+    // SAFETY: a pure C math function of one double.
+    unsafe { asinh(x) }
+}
+fn libm_acosh(x: f64) -> f64 {
+    // SAFETY: as above.
+    unsafe { acosh(x) }
+}
+fn libm_atanh(x: f64) -> f64 {
+    // SAFETY: as above.
+    unsafe { atanh(x) }
+}
+
 /// Distance in units in the last place; 0 for two NaNs or equal values (+0 and -0 count as equal
 /// here: signs of zeros are checked by bits on the special values).
 fn ulps(a: f64, b: f64) -> f64 {
@@ -265,6 +285,49 @@ fn f64_unary_functions_within_stated_ulps() {
             3.0,
             vec![(1e-300, 40.0, true), (0.1, 3.0, true)],
             vec![22.0, 1.0, -1.0, 1e-17],
+        ),
+        (
+            "arcsinh",
+            libm_asinh,
+            |a| a.asinh(),
+            2.0,
+            vec![(1e-300, 1e300, true), (0.1, 4.0, true), (1e6, 1e9, true)],
+            vec![2.0, -2.0, 67108864.0, 1.0 / 67108864.0, 1e-17, 0.125, 0.5],
+        ),
+        (
+            "arccosh",
+            libm_acosh,
+            |a| a.acosh(),
+            // log1p's 2 ulp and the rounding of its argument: 3 from glibc near x = 1.1, where
+            // glibc itself is 0.7 ulp from the exact value (mpmath).
+            3.0,
+            vec![(1.0, 1e300, false), (1.0, 1.2, false), (1e6, 1e9, false)],
+            vec![
+                1.0,
+                1.0 + f64::EPSILON,
+                1.125,
+                2.0,
+                67108864.0,
+                0.5,
+                -2.0,
+                0.0,
+            ],
+        ),
+        (
+            "arctanh",
+            libm_atanh,
+            |a| a.atanh(),
+            2.0,
+            vec![(1e-300, 1.0, true), (0.4, 1.0, true)],
+            vec![
+                0.5,
+                -0.5,
+                1.0,
+                -1.0,
+                1.5,
+                1.0 / 4294967296.0,
+                1.0 - f64::EPSILON / 2.0,
+            ],
         ),
         (
             "sigmoid",

@@ -42,125 +42,39 @@ fn unknown(kind: &str, op: &str) -> PyErr {
     PyValueError::new_err(format!("gpuarray has no {kind} op {op:?}"))
 }
 
-/// The comparison with its operands swapped: `s < a` is `a > s`.
-fn mirrored(op: &str) -> &str {
-    match op {
-        "less" => "greater",
-        "greater" => "less",
-        "less_equal" => "greater_equal",
-        "greater_equal" => "less_equal",
-        other => other, // equal, not_equal and the logical ops are symmetric
-    }
-}
-
-/// `op(a, b)` for a binary ufunc name (`add`, `subtract`, …, `less`, `logical_xor`).
+/// `op(a, b)` for a binary op of the crate's op table by its NumPy name (or an alias: `add`,
+/// `true_divide`, `less`, `logical_xor`, ...).
 #[pyfunction]
 fn binary(py: Python<'_>, op: &str, a: Opnd<'_>, b: Opnd<'_>) -> PyResult<PyArr> {
+    let f = gpuarray::elementwise_op(op)
+        .filter(|f| f.arity == 2)
+        .ok_or_else(|| unknown("binary", op))?;
     let (x, y) = (a.operand(), b.operand());
-    let f: fn(Operand, Operand) -> gpuarray::Result<Array> = match op {
-        "add" => |a, b| gpuarray::add(a, b),
-        "subtract" => |a, b| gpuarray::sub(a, b),
-        "multiply" => |a, b| gpuarray::mul(a, b),
-        "divide" | "true_divide" => |a, b| gpuarray::div(a, b),
-        "floor_divide" => |a, b| gpuarray::floor_divide(a, b),
-        "remainder" | "mod" => |a, b| gpuarray::remainder(a, b),
-        "power" => |a, b| gpuarray::pow(a, b),
-        "maximum" => |a, b| gpuarray::maximum(a, b),
-        "minimum" => |a, b| gpuarray::minimum(a, b),
-        "fmax" => |a, b| gpuarray::fmax(a, b),
-        "fmin" => |a, b| gpuarray::fmin(a, b),
-        "arctan2" => |a, b| gpuarray::arctan2(a, b),
-        "hypot" => |a, b| gpuarray::hypot(a, b),
-        "copysign" => |a, b| gpuarray::copysign(a, b),
-        "fmod" => |a, b| gpuarray::fmod(a, b),
-        "heaviside" => |a, b| gpuarray::heaviside(a, b),
-        "logaddexp" => |a, b| gpuarray::logaddexp(a, b),
-        "logaddexp2" => |a, b| gpuarray::logaddexp2(a, b),
-        "gcd" => |a, b| gpuarray::gcd(a, b),
-        "lcm" => |a, b| gpuarray::lcm(a, b),
-        "bitwise_and" => |a, b| gpuarray::bitwise_and(a, b),
-        "bitwise_or" => |a, b| gpuarray::bitwise_or(a, b),
-        "bitwise_xor" => |a, b| gpuarray::bitwise_xor(a, b),
-        "left_shift" => |a, b| gpuarray::left_shift(a, b),
-        "right_shift" => |a, b| gpuarray::right_shift(a, b),
-        cmp @ ("equal" | "not_equal" | "less" | "less_equal" | "greater" | "greater_equal"
-        | "logical_and" | "logical_or" | "logical_xor") => {
-            // Comparisons are array methods: put the array on the left.
-            let (arr, other, name) = match (x, y) {
-                (Operand::Array(a), o) => (a, o, cmp),
-                (Operand::Scalar(s), Operand::Array(a)) => (a, Operand::Scalar(s), mirrored(cmp)),
-                _ => {
-                    return Err(PyValueError::new_err(format!(
-                        "{cmp}: needs an array operand"
-                    )))
-                }
-            };
-            return wait(py, || match name {
-                "equal" => arr.eq(other),
-                "not_equal" => arr.ne(other),
-                "less" => arr.lt(other),
-                "less_equal" => arr.le(other),
-                "greater" => arr.gt(other),
-                "greater_equal" => arr.ge(other),
-                "logical_and" => arr.logical_and(other),
-                "logical_or" => arr.logical_or(other),
-                _ => arr.logical_xor(other),
-            })
-            .map(PyArr::new);
-        }
-        other => return Err(unknown("binary", other)),
-    };
-    wait(py, || f(x, y)).map(PyArr::new)
+    wait(py, || f.call(&[x, y])).map(PyArr::new)
 }
 
-/// `op(a)` for a unary ufunc name (`negative`, `sqrt`, `isnan`, `invert`, …).
+/// `op(a)` for a unary op of the op table by its NumPy name (`negative`, `arcsin`, `invert`,
+/// ...), and `positive` (a copy).
 #[pyfunction]
 fn unary(py: Python<'_>, op: &str, a: &Bound<'_, PyArr>) -> PyResult<PyArr> {
-    let f: fn(&Array) -> gpuarray::Result<Array> = match op {
-        "negative" => Array::neg,
-        "positive" => |a| a.astype(a.dtype()),
-        "absolute" | "abs" => Array::abs,
-        "sign" => Array::sign,
-        "sqrt" => Array::sqrt,
-        "rsqrt" => Array::rsqrt,
-        "exp" => Array::exp,
-        "exp2" => Array::exp2,
-        "expm1" => Array::expm1,
-        "log" => Array::log,
-        "log2" => Array::log2,
-        "log10" => Array::log10,
-        "log1p" => Array::log1p,
-        "sin" => Array::sin,
-        "cos" => Array::cos,
-        "tan" => Array::tan,
-        "arcsin" => Array::asin,
-        "arccos" => Array::acos,
-        "arctan" => Array::atan,
-        "sinh" => Array::sinh,
-        "cosh" => Array::cosh,
-        "tanh" => Array::tanh,
-        "floor" => Array::floor,
-        "ceil" => Array::ceil,
-        "rint" => Array::rint,
-        "round" => Array::round,
-        "trunc" => Array::trunc,
-        "square" => Array::square,
-        "cbrt" => Array::cbrt,
-        "deg2rad" | "radians" => Array::deg2rad,
-        "rad2deg" | "degrees" => Array::rad2deg,
-        "reciprocal" => Array::reciprocal,
-        "sigmoid" => Array::sigmoid,
-        "relu" => Array::relu,
-        "invert" | "bitwise_not" => Array::bitwise_not,
-        "isnan" => Array::isnan,
-        "isinf" => Array::isinf,
-        "isfinite" => Array::isfinite,
-        "logical_not" => Array::logical_not,
-        "signbit" => Array::signbit,
-        other => return Err(unknown("unary", other)),
-    };
     let a = a.get().array();
-    wait(py, || f(a)).map(PyArr::new)
+    if op == "positive" {
+        return wait(py, || a.astype(a.dtype())).map(PyArr::new);
+    }
+    let f = gpuarray::elementwise_op(op)
+        .filter(|f| f.arity == 1)
+        .ok_or_else(|| unknown("unary", op))?;
+    wait(py, || f.call(&[a.into()])).map(PyArr::new)
+}
+
+/// The op table's public rows as `(numpy_name, aliases, arity)`: what `_ufuncs.py` maps NumPy's
+/// ufuncs from.
+#[pyfunction]
+fn elementwise_ops() -> Vec<(&'static str, Vec<&'static str>, usize)> {
+    gpuarray::elementwise_ops()
+        .iter()
+        .map(|op| (op.numpy, op.aliases.to_vec(), op.arity))
+        .collect()
 }
 
 /// A reduction over `axes` (`None`: all): sum, prod, max, min, any, all, mean, logsumexp.
@@ -708,6 +622,7 @@ fn check_dtype(dtype: &str) -> PyResult<()> {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(binary, m)?)?;
     m.add_function(wrap_pyfunction!(unary, m)?)?;
+    m.add_function(wrap_pyfunction!(elementwise_ops, m)?)?;
     m.add_function(wrap_pyfunction!(reduce, m)?)?;
     m.add_function(wrap_pyfunction!(var, m)?)?;
     m.add_function(wrap_pyfunction!(isclose, m)?)?;

@@ -144,7 +144,8 @@ TRIG = ["sin", "cos", "tan"]
 UNARY = ["abs", "negative", "positive", "square", "sign", "floor", "ceil", "trunc", "round",
          "isnan", "isinf", "isfinite", "logical_not"]
 UNARY_FLOAT = ["sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
-               "asin", "acos", "atan", "sinh", "cosh", "tanh", "signbit"]
+               "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+               "signbit"]
 
 
 @pytest.mark.parametrize("name", UNARY + UNARY_FLOAT)

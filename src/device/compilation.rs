@@ -32,7 +32,7 @@ pub(super) fn open_compiler(
     ),
     (config, adapter): (&super::DeviceConfig, &wgpu::AdapterInfo),
     lost: &std::sync::Arc<std::sync::atomic::AtomicBool>,
-    log: bool,
+    (log, families): (bool, super::Families),
 ) -> Compiler {
     let env_dir = std::env::var_os("GPUARRAY_CACHE_DIR").filter(|p| !p.is_empty());
     let disk = super::disk_cache::DiskCache::new(
@@ -42,6 +42,7 @@ pub(super) fn open_compiler(
             .or(env_dir.as_deref().map(std::path::Path::new)),
         config.disable_cache,
         adapter,
+        families,
     );
     let mut labels = std::collections::HashSet::new();
     let driver_cache =
@@ -102,7 +103,7 @@ impl DeviceInner {
             .profiler
             .host_call("compile", super::profile::CallKind::Compile);
         self.compiler.get_or_compile(key, || {
-            self.guarded("compile", || Ok(self.compiler.create(key)))
+            self.guarded("compile", || self.compiler.create(key))
                 .map_err(|e| Error::Gpu(format!("compiling kernel {}: {e}", key.label())))
         })
     }
@@ -145,13 +146,13 @@ impl DeviceInner {
             chosen_sgb: chosen_sgb.as_deref(),
         };
         let mode = self.compiler.mode;
-        let plan = startup::background(mode, &adapter);
+        let plan = startup::background(mode, &adapter, self.families);
         // What the eager plan holds, to name a call's compile that it lacks (in eager mode, and
         // under GPUARRAY_LOG in any mode: a test run then lists the plan's gaps).
         let eager_plan = if mode == CompileMode::Eager {
             plan.iter().cloned().collect()
         } else if self.compiler.log {
-            startup::background(CompileMode::Eager, &adapter)
+            startup::background(CompileMode::Eager, &adapter, self.families)
                 .into_iter()
                 .collect()
         } else {

@@ -319,10 +319,10 @@ impl Compiler {
     }
 
     /// Creates the pipeline of `key` with wgpu (the caller holds the error scopes and publishes
-    /// it once they report no error).
-    pub fn create(&self, key: &PipelineKey) -> wgpu::ComputePipeline {
+    /// it once they report no error); `Err` before wgpu sees it when the specializer refuses it.
+    pub fn create(&self, key: &PipelineKey) -> Result<wgpu::ComputePipeline> {
         let label = key.label();
-        let source = key.wgsl();
+        let source = key.wgsl()?;
         let mut constants: Vec<(&str, f64)> =
             key.constants.iter().map(|&(n, v)| (n, v as f64)).collect();
         // One math mode per device, so the mode is the compiler's, not part of the key.
@@ -335,7 +335,8 @@ impl Compiler {
                 label: Some(&label),
                 source: wgpu::ShaderSource::Wgsl(source.into()),
             });
-        self.device
+        Ok(self
+            .device
             .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&label),
                 layout: None,
@@ -346,7 +347,7 @@ impl Compiler {
                     zero_initialize_workgroup_memory: false,
                 },
                 cache: self.driver_cache.as_ref(),
-            })
+            }))
     }
 
     /// Queues the start-up plan and starts `threads` workers on it.
@@ -519,7 +520,8 @@ impl Compiler {
             pollster::block_on(oom.pop()),
         ];
         match (created, errors.into_iter().flatten().next()) {
-            (Ok(p), None) => {
+            (Ok(Err(e)), _) => Err(e),
+            (Ok(Ok(p)), None) => {
                 self.publish(key, &p);
                 Ok(())
             }

@@ -33,8 +33,14 @@ pub(crate) struct DiskCache {
 }
 
 impl DiskCache {
-    /// The cache of a device on adapter `info`, in `dir` (`None`: the platform's), or none.
-    pub fn new(dir: Option<&Path>, disabled: bool, info: &wgpu::AdapterInfo) -> DiskCache {
+    /// The cache of a device on adapter `info` with kernel `families`, in `dir` (`None`: the
+    /// platform's), or none.
+    pub fn new(
+        dir: Option<&Path>,
+        disabled: bool,
+        info: &wgpu::AdapterInfo,
+        families: super::Families,
+    ) -> DiskCache {
         let dir = if disabled {
             None
         } else {
@@ -51,7 +57,7 @@ impl DiskCache {
             info.backend,
             wgpu::util::pipeline_cache_key(info),
             env!("CARGO_PKG_VERSION"),
-            shader_hash(),
+            shader_hash(families),
         );
         let stem = format!("{:016x}", fnv1a(key.as_bytes()));
         DiskCache { dir, key, stem }
@@ -183,12 +189,13 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// A hash of every shader variant's WGSL, computed once per process.
-fn shader_hash() -> u64 {
+/// A hash of every shader variant's WGSL, computed once per process (whose devices are all
+/// handed the one registry).
+fn shader_hash(families: super::Families) -> u64 {
     static HASH: OnceLock<u64> = OnceLock::new();
     *HASH.get_or_init(|| {
         let mut all = Vec::new();
-        for v in super::variants::shader_variants() {
+        for v in super::variants::shader_variants(families) {
             all.extend_from_slice(v.label.as_bytes());
             all.extend_from_slice(v.wgsl.as_bytes());
         }
@@ -215,7 +222,7 @@ mod tests {
             transient_saves_memory: None,
             limit_bucket: None,
         };
-        DiskCache::new(Some(dir), false, &info)
+        DiskCache::new(Some(dir), false, &info, &[])
     }
 
     #[test]

@@ -1,68 +1,28 @@
-//! Which `shaders/*.wgsl` files make each kernel of the registry (`kernels.rs`), in the order
-//! they are joined after the variant's prelude, and which variants join the f32 math library.
+//! Which `shaders/*.wgsl` files make each of the device's own kernels (`kernels.rs`), in the
+//! order they are joined after the variant's prelude; declared families state their own.
 
-use super::kernels::{BinarySet, Form, Kernel, UnarySet};
+use super::kernels::Kernel;
 use super::pipeline::Variant;
-use crate::dtype::DType;
 
 impl Kernel {
     /// Whether variant `v` of this kernel joins `shaders/math_f32.wgsl` (whose `FAST_MATH`
     /// override selects WGSL's built-ins).
     pub fn uses_f32_math(self, v: Variant) -> bool {
-        matches!(
-            self,
-            Kernel::Unary(UnarySet::Float, _) | Kernel::Binary(BinarySet::Float, _)
-        ) && v.a != DType::F64
+        match self {
+            Kernel::Def(d) => (d.uses_f32_math)(v),
+            _ => false,
+        }
     }
 
     /// The WGSL files of this kernel's variant `v`, concatenated in order.
-    pub(super) fn sources(self, v: Variant) -> Vec<&'static str> {
+    pub(super) fn sources(self, _: Variant) -> Vec<&'static str> {
         let walk = include_str!("../../shaders/strided_walk.wgsl");
-        // The float element-wise kernels call exp_, log_, sin_, fmod_, ... from a math file of
-        // their compute type: f64 needs software versions (GLSL.std.450's are 32-bit only).
-        let math = if v.a == DType::F64 {
-            include_str!("../../shaders/math_f64.wgsl")
-        } else {
-            concat!(
-                include_str!("../../shaders/mulhilo.wgsl"),
-                include_str!("../../shaders/math_f32.wgsl")
-            )
-        };
-        let unary_skeleton = |f| match f {
-            Form::Strided => vec![include_str!("../../shaders/unary.wgsl"), walk],
-            Form::Vec4 => vec![include_str!("../../shaders/unary_vec4.wgsl")],
-        };
-        let binary_skeleton = |f| match f {
-            Form::Strided => vec![include_str!("../../shaders/binary.wgsl"), walk],
-            Form::Vec4 => vec![include_str!("../../shaders/binary_vec4.wgsl")],
-        };
         match self {
             Kernel::Copy => vec![include_str!("../../shaders/copy.wgsl"), walk],
             Kernel::Fill => vec![include_str!("../../shaders/fill.wgsl"), walk],
             Kernel::Sequence => vec![include_str!("../../shaders/sequence.wgsl")],
-            Kernel::Unary(s, f) => {
-                let mut files = match s {
-                    UnarySet::Float => vec![math, include_str!("../../shaders/unary_float.wgsl")],
-                    UnarySet::Int => vec![include_str!("../../shaders/unary_int.wgsl")],
-                    UnarySet::Predicate => {
-                        vec![include_str!("../../shaders/unary_predicate.wgsl")]
-                    }
-                };
-                files.extend(unary_skeleton(f));
-                files
-            }
-            Kernel::Binary(s, f) => {
-                let mut files = match s {
-                    BinarySet::Float => {
-                        vec![math, include_str!("../../shaders/binary_float.wgsl")]
-                    }
-                    BinarySet::Int => vec![include_str!("../../shaders/binary_int.wgsl")],
-                    BinarySet::Compare => vec![include_str!("../../shaders/binary_compare.wgsl")],
-                };
-                files.extend(binary_skeleton(f));
-                files
-            }
-            Kernel::Where => vec![include_str!("../../shaders/where.wgsl"), walk],
+            // Declared families bring their whole source (`Kernel::wgsl`).
+            Kernel::Def(_) => vec![],
             Kernel::Reduce => vec![
                 include_str!("../../shaders/reduce_ops.wgsl"),
                 include_str!("../../shaders/reduce_index.wgsl"),

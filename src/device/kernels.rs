@@ -9,28 +9,24 @@
 //! preludes paste in is in `wgsl_helpers.rs`; which shader files make each kernel is in
 //! `kernel_sources.rs`.
 
-use super::op_codes::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
+use super::kernel_def::KernelDef;
+use super::op_codes::{ReduceOp, ScanOp};
 use super::pipeline::{Variant, DEFAULT_EPT, DEFAULT_WG};
 pub(crate) use super::sort_passes::{RadixPass, SortPass};
-use super::wgsl_helpers::{elementwise_prelude, helpers, saturation, truth_in};
+use super::wgsl_helpers::{helpers, saturation, truth_in};
 use crate::dtype::DType;
 
-/// A kernel family: one `.wgsl` file (element-wise families: an op file plus a skeleton file).
+/// A kernel family: one `.wgsl` file, or a family its owner declares ([`KernelDef`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Kernel {
+    /// A family declared by the module that owns it (the element-wise ops, ...).
+    Def(&'static KernelDef),
     /// Strided copy with conversion (`contiguous`, `astype`, assignment). Dtypes: (src, dst).
     Copy,
     /// Strided fill with a scalar. Dtype: the array's.
     Fill,
     /// Arithmetic sequences (arange, linspace). Dtype: the array's.
     Sequence,
-    /// Element-wise unary ops of one op set over a strided or a contiguous vec4 skeleton.
-    /// Dtype: the input's (the output's follows from the op set).
-    Unary(UnarySet, Form),
-    /// Element-wise binary ops of one op set. Dtype: the inputs'.
-    Binary(BinarySet, Form),
-    /// `where(cond, a, b)`, strided. Dtype: `a`'s and `b`'s.
-    Where,
     /// Value reductions (sum, prod, max, min, any, all, sum of squares), one stage. Dtypes:
     /// (input, output).
     Reduce,
@@ -95,37 +91,6 @@ pub(crate) enum Kernel {
     BincountWeights,
 }
 
-/// How an element-wise kernel walks its operands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Form {
-    /// Any strides (broadcast, reversed, transposed), up to 8 axes per block.
-    Strided,
-    /// Contiguous operands of one shape, read and written as `vec4`s.
-    Vec4,
-}
-
-/// The op sets of the unary kernels (`shaders/unary_*.wgsl`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum UnarySet {
-    /// Float → float math (f32, f16 computed in f32, f64).
-    Float,
-    /// Integer → integer (i32, u32).
-    Int,
-    /// Any dtype → bool predicates (isnan, isinf, isfinite, logical_not, truth, signbit).
-    Predicate,
-}
-
-/// The op sets of the binary kernels (`shaders/binary_*.wgsl`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum BinarySet {
-    /// Float arithmetic and math.
-    Float,
-    /// Integer (and bool) arithmetic and bitwise ops.
-    Int,
-    /// Any dtype → bool comparisons and logical ops.
-    Compare,
-}
-
 /// One row of the kernel spec table ([`Kernel::spec`]).
 pub(crate) struct Spec {
     /// The label stem, e.g. `binary_float_vec4` (labels add the variant and constants).
@@ -138,22 +103,11 @@ pub(crate) struct Spec {
     pub constants: Vec<(&'static str, u32)>,
 }
 
-const FORMS: [Form; 2] = [Form::Strided, Form::Vec4];
-
 impl Kernel {
-    /// Every kernel family.
-    pub fn all() -> Vec<Kernel> {
+    /// Every kernel family: the device's own, then the declared ones of `families`.
+    pub fn all(families: &[&'static KernelDef]) -> Vec<Kernel> {
         let mut v = vec![Kernel::Copy, Kernel::Fill, Kernel::Sequence];
-        for f in FORMS {
-            for u in [UnarySet::Float, UnarySet::Int, UnarySet::Predicate] {
-                v.push(Kernel::Unary(u, f));
-            }
-            for b in [BinarySet::Float, BinarySet::Int, BinarySet::Compare] {
-                v.push(Kernel::Binary(b, f));
-            }
-        }
         v.extend([
-            Kernel::Where,
             Kernel::Reduce,
             Kernel::ReduceRows,
             Kernel::ReduceRowsF16,
@@ -180,6 +134,7 @@ impl Kernel {
         ]);
         v.push(Kernel::Scatter);
         v.push(Kernel::BincountWeights);
+        v.extend(families.iter().map(|&d| Kernel::Def(d)));
         v
     }
 
@@ -188,10 +143,8 @@ impl Kernel {
     /// roofline plots), none for data movement. Matmul launches count their 2·m·n·k themselves.
     pub fn ops_per_element(self) -> u64 {
         match self {
-            Kernel::Unary(..)
-            | Kernel::Binary(..)
-            | Kernel::Where
-            | Kernel::Reduce
+            Kernel::Def(d) => d.ops_per_element,
+            Kernel::Reduce
             | Kernel::ReduceRows
             | Kernel::ReduceRowsF16
             | Kernel::ReduceCols
@@ -225,10 +178,6 @@ impl Kernel {
     /// needs from the adapter, and the override constants its pipelines start from. (Which dtype
     /// variants exist, and the text each variant is made of, are computed per variant below.)
     pub fn spec(self) -> Spec {
-        let form = |f: Form| match f {
-            Form::Strided => "",
-            Form::Vec4 => "_vec4",
-        };
         // Element-wise and strided kernels: `WG` invocations handling `EPT` elements each.
         let grid = vec![("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)];
         // When each family compiles is the start-up plan's business (`startup.rs`).
@@ -246,11 +195,10 @@ impl Kernel {
             Kernel::Copy => row("copy".into(), "main"),
             Kernel::Fill => row("fill".into(), "main"),
             Kernel::Sequence => row("sequence".into(), "main"),
-            Kernel::Unary(s, f) => row(format!("unary_{}{}", unary_set_name(s), form(f)), "main"),
-            Kernel::Binary(s, f) => {
-                row(format!("binary_{}{}", binary_set_name(s), form(f)), "main")
-            }
-            Kernel::Where => row("where".into(), "main"),
+            Kernel::Def(d) => Spec {
+                constants: d.constants.to_vec(),
+                ..row(d.name.into(), d.entry)
+            },
             // Reductions and scans declare no `EPT` (WebGPU refuses a constant the shader lacks).
             Kernel::Reduce => wg_only(row("reduce".into(), "main")),
             Kernel::ReduceRows => wg_only(row("reduce_rows".into(), "main")),
@@ -333,30 +281,15 @@ impl Kernel {
 
     /// The dtype combinations this kernel is built for, given the dtypes an adapter supports.
     pub fn variants(self, dtypes: &[DType]) -> Vec<Variant> {
-        let floats = || dtypes.iter().copied().filter(|d| d.is_float());
         let ones = |it: &mut dyn Iterator<Item = DType>| it.map(Variant::one).collect();
         match self {
+            Kernel::Def(d) => (d.variants)(dtypes),
             Kernel::Copy => dtypes
                 .iter()
                 .flat_map(|&s| dtypes.iter().map(move |&d| Variant::pair(s, d)))
                 .collect(),
             Kernel::Fill => ones(&mut dtypes.iter().copied()),
             Kernel::Sequence => ones(&mut dtypes.iter().copied().filter(|&d| d != DType::Bool)),
-            Kernel::Unary(UnarySet::Float, _) | Kernel::Binary(BinarySet::Float, _) => {
-                ones(&mut floats())
-            }
-            Kernel::Unary(UnarySet::Int, _) => {
-                ones(&mut dtypes.iter().copied().filter(|d| d.is_int()))
-            }
-            Kernel::Binary(BinarySet::Int, _) => ones(
-                &mut dtypes
-                    .iter()
-                    .copied()
-                    .filter(|&d| d.is_int() || d == DType::Bool),
-            ),
-            Kernel::Unary(UnarySet::Predicate, _)
-            | Kernel::Binary(BinarySet::Compare, _)
-            | Kernel::Where => ones(&mut dtypes.iter().copied()),
             // Bool arrays are scanned as i32 (NumPy counts them).
             Kernel::ScanTotals
             | Kernel::ScanBlocks
@@ -472,21 +405,8 @@ impl Kernel {
                 v.a.wgsl(),
                 v.a.wgsl_compute()
             ),
-            Kernel::Unary(set, _) => {
-                let out = match set {
-                    UnarySet::Predicate => DType::Bool,
-                    _ => v.a,
-                };
-                elementwise_prelude(v.a, out) + &UnaryOp::wgsl_constants()
-            }
-            Kernel::Binary(set, _) => {
-                let out = match set {
-                    BinarySet::Compare => DType::Bool,
-                    _ => v.a,
-                };
-                elementwise_prelude(v.a, out) + &BinaryOp::wgsl_constants()
-            }
-            Kernel::Where => format!("alias T = {};\n", v.a.wgsl()),
+            // A declared family's WGSL is whole (see `wgsl`).
+            Kernel::Def(_) => String::new(),
             Kernel::ScanTotals
             | Kernel::ScanBlocks
             | Kernel::ScanTotalsVec4
@@ -559,6 +479,10 @@ impl Kernel {
         if cfg!(target_arch = "wasm32") && matches!(self, Kernel::MatmulSgb(_)) {
             s.push_str("enable subgroups;\n");
         }
+        if let Kernel::Def(d) = self {
+            s.push_str(&(d.wgsl)(v));
+            return s;
+        }
         s.push_str(&self.prelude(v));
         for src in self.sources(v) {
             s.push_str(src);
@@ -567,21 +491,5 @@ impl Kernel {
             s.push_str(&super::matmul_sgb::source(rows));
         }
         s
-    }
-}
-
-fn unary_set_name(s: UnarySet) -> &'static str {
-    match s {
-        UnarySet::Float => "float",
-        UnarySet::Int => "int",
-        UnarySet::Predicate => "predicate",
-    }
-}
-
-fn binary_set_name(s: BinarySet) -> &'static str {
-    match s {
-        BinarySet::Float => "float",
-        BinarySet::Int => "int",
-        BinarySet::Compare => "compare",
     }
 }

@@ -14,6 +14,7 @@ mod disk_cache;
 #[cfg(not(target_arch = "wasm32"))]
 mod exit_guard;
 mod extensions;
+mod kernel_def;
 mod kernel_sources;
 mod kernels;
 mod launch;
@@ -31,7 +32,7 @@ mod startup;
 mod variants;
 #[cfg(not(target_arch = "wasm32"))]
 mod warm_up;
-mod wgsl_helpers;
+pub(crate) mod wgsl_helpers;
 
 use adapter::{choose_adapter, requested_features, ErrorSinks, OPTIONAL_FEATURES};
 #[cfg(not(target_arch = "wasm32"))]
@@ -41,14 +42,16 @@ use config::{env_flag, timeout_millis};
 pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MathMode, MAX_TIMEOUT};
 #[cfg(not(target_arch = "wasm32"))]
 pub use exit_guard::prepare_exit;
-pub(crate) use kernels::{BinarySet, Form, Kernel, RadixPass, SortPass, UnarySet};
+pub(crate) use kernel_def::{Constants, Families, KernelDef};
+pub(crate) use kernels::{Kernel, RadixPass, SortPass};
 pub(crate) use launch::Binding;
-pub(crate) use pipeline::{PipelineKey, Variant};
+pub(crate) use pipeline::{PipelineKey, Variant, DEFAULT_EPT, DEFAULT_WG};
 pub(crate) use profile::Work;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use staging::read_bytes;
 pub(crate) use staging::read_bytes_async;
-pub use variants::{shader_pipelines, shader_variants, ShaderVariant};
+pub use variants::ShaderVariant;
+pub(crate) use variants::{shader_pipelines, shader_variants};
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -145,6 +148,8 @@ pub(crate) struct DeviceInner {
     pub info: DeviceInfo,
     pub limits: wgpu::Limits,
     pub dtypes: Vec<DType>,
+    /// The declared kernel families this device compiles and launches.
+    pub families: Families,
     /// Compiled pipelines, and the background workers compiling the start-up plan.
     pub compiler: Arc<compiler::Compiler>,
     /// Ignore a saved matmul tune (`GPUARRAY_RETUNE=1`; a browser keeps no tune).
@@ -175,37 +180,11 @@ pub(crate) struct DeviceInner {
 
 static NEXT_DEVICE_ID: AtomicU64 = AtomicU64::new(1);
 
-/// The blocking constructors and waits: native only. A browser cannot block its thread, so on
-/// wasm32 they do not exist (a compile error, not a run-time panic); use the `_async` versions,
-/// which exist on every target.
+/// The blocking waits: native only. A browser cannot block its thread, so on wasm32 they do not
+/// exist (a compile error, not a run-time panic); use the `_async` versions. (The constructors,
+/// which hand a device the crate's kernel families, are in `crate::registry`.)
 #[cfg(not(target_arch = "wasm32"))]
 impl Device {
-    /// The best adapter the environment allows (see [`DeviceConfig::from_env`]): a discrete GPU
-    /// before an integrated one, before a CPU adapter such as lavapipe.
-    ///
-    /// Native only (it blocks); on wasm32 use [`Device::new_async`].
-    pub fn new() -> Result<Device> {
-        Device::with_config(DeviceConfig::from_env()?)
-    }
-
-    /// A device chosen by `options`; other settings from the environment.
-    ///
-    /// Native only (it blocks); on wasm32 use [`Device::with_options_async`].
-    pub fn with_options(options: DeviceOptions) -> Result<Device> {
-        Device::with_config(DeviceConfig {
-            options,
-            ..DeviceConfig::from_env()?
-        })
-    }
-
-    /// A device with every setting explicit.
-    ///
-    /// Native only (it blocks); on wasm32 use [`Device::with_config_async`].
-    pub fn with_config(config: DeviceConfig) -> Result<Device> {
-        // Native wgpu resolves the adapter and device requests at once: this never waits long.
-        pollster::block_on(Device::with_config_async(config))
-    }
-
     /// Submits all recorded work and waits for it; reports errors that wgpu raised outside any
     /// op (for example on another thread) since the last call.
     ///
@@ -224,50 +203,9 @@ impl Device {
 }
 
 impl Device {
-    /// [`Device::new`] for async callers, and the constructor on wasm32 (WebGPU in a browser,
-    /// where the environment variables read by [`DeviceConfig::from_env`] are simply absent).
-    ///
-    /// ```
-    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
-    /// let dev = gpuarray::Device::new_async().await?;
-    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
-    /// assert_eq!(a.add(&a)?.to_vec_async::<f32>().await?, vec![2.0, 4.0]);
-    /// dev.synchronize_async().await?;
-    /// # Ok(()) }) }
-    /// ```
-    pub async fn new_async() -> Result<Device> {
-        Device::with_config_async(DeviceConfig::from_env()?).await
-    }
-
-    /// [`Device::with_options`] for async callers (and wasm32).
-    ///
-    /// ```
-    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
-    /// let opts = gpuarray::DeviceOptions::default();
-    /// let dev = gpuarray::Device::with_options_async(opts).await?;
-    /// println!("{}", dev.info());
-    /// # Ok(()) }) }
-    /// ```
-    pub async fn with_options_async(options: DeviceOptions) -> Result<Device> {
-        Device::with_config_async(DeviceConfig {
-            options,
-            ..DeviceConfig::from_env()?
-        })
-        .await
-    }
-
-    /// [`Device::with_config`] for async callers (and wasm32). In a browser it also awaits the
-    /// start-up kernels' compilation results, so a kernel the browser's WGSL compiler rejects is
-    /// an `Err` here.
-    ///
-    /// ```
-    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
-    /// let config = gpuarray::DeviceConfig { max_binding_size: Some(1 << 24), ..Default::default() };
-    /// let dev = gpuarray::Device::with_config_async(config).await?;
-    /// assert!(dev.info().max_storage_buffer_binding_size <= 1 << 24);
-    /// # Ok(()) }) }
-    /// ```
-    pub async fn with_config_async(config: DeviceConfig) -> Result<Device> {
+    /// A device for `config` that compiles and launches the device's own kernels and the
+    /// declared `families` (what the public constructors hand it: `crate::registry`).
+    pub(crate) async fn start(config: DeviceConfig, families: Families) -> Result<Device> {
         let started = Instant::now();
         let backends = config
             .options
@@ -378,7 +316,7 @@ impl Device {
             (&device, &queue, &maintainer),
             (&config, &ainfo),
             &sinks.lost,
-            log_dispatches,
+            (log_dispatches, families),
         );
         #[cfg(target_arch = "wasm32")]
         let compiler = compiler::Compiler::new(
@@ -396,6 +334,7 @@ impl Device {
             info,
             limits,
             dtypes,
+            families,
             compiler: Arc::new(compiler),
             retune: config.retune,
             pool,
@@ -498,7 +437,10 @@ impl Device {
         let inner = &self.inner;
         let mut compiled = 0;
         let mut rejected = Vec::new();
-        for kernel in Kernel::all().into_iter().filter(|&k| inner.offers(k)) {
+        for kernel in Kernel::all(inner.families)
+            .into_iter()
+            .filter(|&k| inner.offers(k))
+        {
             for variant in kernel.variants(&inner.dtypes) {
                 let key = PipelineKey::new(kernel, variant);
                 // Awaited one by one so that a browser's late error names its variant.

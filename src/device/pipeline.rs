@@ -79,13 +79,15 @@ impl PipelineKey {
         self
     }
     /// The WGSL this pipeline is created from: its variant's source with each `switch` on an
-    /// override reduced to the case the key's constants select (see `specialize.rs`).
-    pub fn wgsl(&self) -> String {
+    /// override reduced to the case the key's constants select (see `specialize.rs`), or the
+    /// error of an `OP` value its source has no `case` for.
+    pub fn wgsl(&self) -> crate::error::Result<String> {
         super::specialize::specialize(
             &self.kernel.wgsl(self.variant),
             &self.constants,
             self.kernel.spec().entry,
         )
+        .map_err(|why| crate::error::Error::Gpu(format!("kernel {}: {why}", self.label())))
     }
     pub fn label(&self) -> String {
         let extra: Vec<String> = self

@@ -19,6 +19,10 @@
 //! two of its three modes) is handed over unreduced: the launch code binds the same buffers
 //! whatever the constants.
 //!
+//! A switch whose `default` clause is empty (`default: {}`) is exhaustive: the op files of the
+//! element-wise op table are written so. A value that selects no `case` of it — an op whose
+//! WGSL was never written — is refused, never handed to the `default` (which WGSL requires).
+//!
 //! Then every function the entry point does not reach, directly or through others, is left out
 //! with its attributes: the driver keeps what it is handed for as long as the pipeline lives, and
 //! the math library's thousand lines are mostly other ops' functions (see `prune_functions`).
@@ -26,23 +30,28 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// `wgsl` with every `switch` on a `u32` override reduced to the case selected by its value
-/// in `constants` (else its declared default); see the module documentation.
-pub(crate) fn specialize(wgsl: &str, constants: &[(&str, u32)], entry: &str) -> String {
-    let reduced = reduce_switches(wgsl, constants);
+/// in `constants` (else its declared default); see the module documentation. `Err` names an
+/// `OP` value with no `case`.
+pub(crate) fn specialize(
+    wgsl: &str,
+    constants: &[(&str, u32)],
+    entry: &str,
+) -> Result<String, String> {
+    let reduced = reduce_switches(wgsl, constants)?;
     let specialized =
         if reduced != wgsl && bindings_reached(&reduced, entry) != bindings_reached(wgsl, entry) {
             wgsl.to_string()
         } else {
             reduced
         };
-    prune_functions(&specialized, entry)
+    Ok(prune_functions(&specialized, entry))
 }
 
 /// Every `switch` on a known override reduced to its selected case.
-fn reduce_switches(wgsl: &str, constants: &[(&str, u32)]) -> String {
+fn reduce_switches(wgsl: &str, constants: &[(&str, u32)]) -> Result<String, String> {
     let overrides = override_values(wgsl, constants);
     if overrides.is_empty() {
-        return wgsl.to_string();
+        return Ok(wgsl.to_string());
     }
     let consts = const_values(wgsl);
     let mut out = wgsl.to_string();
@@ -50,11 +59,24 @@ fn reduce_switches(wgsl: &str, constants: &[(&str, u32)]) -> String {
     while let Some(at) = find_word(&out, "switch", from) {
         match reduce_switch(&out, at, &overrides, &consts) {
             // Scan the chosen block too: it may hold a switch of its own.
-            Some((end, block)) => out.replace_range(at..end, &block),
+            Some(Chosen::Case(end, block)) => out.replace_range(at..end, &block),
+            Some(Chosen::NoCase(selector, value)) => {
+                return Err(format!(
+                    "{selector} = {value} has no `case` in its shader (an op without WGSL)"
+                ))
+            }
             None => from = at + "switch".len(),
         }
     }
-    out
+    Ok(out)
+}
+
+/// What `reduce_switch` found.
+enum Chosen {
+    /// The end of the whole statement and the chosen clause's block.
+    Case(usize, String),
+    /// An exhaustive switch (empty `default`) on this override, whose value no case takes.
+    NoCase(String, u32),
 }
 
 /// The `@group(0)` bindings function `entry` uses (as `bindings_reached` finds them), with
@@ -382,13 +404,14 @@ fn skip_space(b: &[u8], mut i: usize) -> usize {
 }
 
 /// For the `switch` at `at`: the end of the whole statement and the block of the case its
-/// selector's value picks, or `None` to leave it as written.
+/// selector's value picks, `NoCase` for a value an exhaustive switch has no case for, or `None`
+/// to leave it as written.
 fn reduce_switch(
     s: &str,
     at: usize,
     overrides: &HashMap<String, u32>,
     consts: &HashMap<String, u32>,
-) -> Option<(usize, String)> {
+) -> Option<Chosen> {
     let b = s.as_bytes();
     let open = at + s[at..].find('{')?;
     let selector = s[at + "switch".len()..open]
@@ -426,12 +449,17 @@ fn reduce_switch(
         }
         i = skip_space(b, body_end);
     }
+    if let (None, Some((from, to))) = (chosen, default) {
+        if code_lines(&s[from + 1..to - 1]).all(|l| l.is_empty()) {
+            return Some(Chosen::NoCase(selector.to_string(), value));
+        }
+    }
     let (from, to) = chosen.or(default)?;
     let block = &s[from..to];
     if find_word(block, "break", 0).is_some() {
         return None;
     }
-    Some((i + 1, block.to_string()))
+    Some(Chosen::Case(i + 1, block.to_string()))
 }
 
 #[cfg(test)]
@@ -469,7 +497,7 @@ fn both(a: f32) -> f32 { return op(a, a) + mode(a); }
 
     #[test]
     fn each_switch_keeps_the_case_its_constant_selects() {
-        let s = specialize(SRC, &[("OP", 6)], "both");
+        let s = specialize(SRC, &[("OP", 6)], "both").unwrap();
         assert!(!s.contains("switch"), "{s}");
         assert!(s.contains("return pow(a, b);") && !s.contains("return a + b;"));
         // MODE's declared default (1) picks the default case, whose inner switch is reduced too.
@@ -477,26 +505,38 @@ fn both(a: f32) -> f32 { return op(a, a) + mode(a); }
             s.contains("return a * a;") && !s.contains("return -a;"),
             "{s}"
         );
-        // A value no case names takes the default; a second label of a case is matched.
-        let s = specialize(SRC, &[("OP", 9), ("MODE", 0)], "both");
-        assert!(s.contains("{ return a; }") && !s.contains("pow") && !s.contains("a * a"));
-        let s = specialize(SRC, &[("OP", 3)], "both");
-        assert!(s.contains("return a + b;") && !s.contains("pow"));
+        // A second label of a case is matched.
+        let s = specialize(SRC, &[("OP", 3), ("MODE", 0)], "both").unwrap();
+        assert!(s.contains("return a + b;") && !s.contains("pow") && !s.contains("a * a"));
+    }
+
+    #[test]
+    fn a_value_an_exhaustive_switch_lacks_is_refused() {
+        // An empty default marks the switch exhaustive: a value no case names never reaches it.
+        let exhaustive = SRC.replace("default: { return a; }", "default: {}  // never taken");
+        let e = specialize(&exhaustive, &[("OP", 9), ("MODE", 0)], "both").unwrap_err();
+        assert!(e.contains("OP = 9") && e.contains("no `case`"), "{e}");
+        assert!(specialize(&exhaustive, &[("OP", 6), ("MODE", 0)], "both").is_ok());
+        // A default with a body is an ordinary clause.
+        let s = specialize(SRC, &[("OP", 9), ("MODE", 0)], "both").unwrap();
+        assert!(s.contains("{ return a; }") && !s.contains("pow"), "{s}");
     }
 
     #[test]
     fn what_it_cannot_read_is_left_as_written() {
         // A label that is no literal and no const of the source.
         let unknown = SRC.replace("case OP_POW: {\n", "case OP_OTHER: {\n");
-        let s = specialize(&unknown, &[("OP", 6)], "both");
+        let s = specialize(&unknown, &[("OP", 6)], "both").unwrap();
         assert!(s.contains("switch OP"));
         // `break` would leave an enclosing loop once the switch is gone.
         let breaks = SRC.replace("return 0.0;", "break;");
-        assert!(specialize(&breaks, &[("OP", 6)], "both").contains("switch OP"));
+        assert!(specialize(&breaks, &[("OP", 6)], "both")
+            .unwrap()
+            .contains("switch OP"));
         // A switch on a runtime value.
         let runtime =
             "fn f(x: u32) -> u32 { switch x { case 0u: { return 1u; } default: { return 2u; } } }";
-        assert_eq!(specialize(runtime, &[("OP", 0)], "f"), runtime);
+        assert_eq!(specialize(runtime, &[("OP", 0)], "f").unwrap(), runtime);
     }
 
     #[test]
@@ -521,9 +561,11 @@ fn read(i: u32) -> u32 { return src[i]; }
         );
         // MODE 0 would leave `src` unused (the field `q.src` is not the binding) and the
         // pipeline's layout one binding short: the source is handed over whole.
-        assert_eq!(specialize(src, &[("MODE", 0)], "main"), src);
+        assert_eq!(specialize(src, &[("MODE", 0)], "main").unwrap(), src);
         // MODE 1 still reads both.
-        assert!(!specialize(src, &[("MODE", 1)], "main").contains("switch"));
+        assert!(!specialize(src, &[("MODE", 1)], "main")
+            .unwrap()
+            .contains("switch"));
         assert_eq!(
             entry_bindings(src, "main"),
             Some(vec![(0, false), (1, false)])
@@ -555,7 +597,7 @@ fn op(x: f32) -> f32 {
 fn main() { out[0] = op(out[0]); }
 @compute @workgroup_size(WG, 1) fn other() { out[0] = unused(1.0); }
 ";
-        let s = specialize(src, &[("OP", 0)], "main");
+        let s = specialize(src, &[("OP", 0)], "main").unwrap();
         for kept in [
             "fn helper",
             "fn used",
@@ -570,10 +612,16 @@ fn main() { out[0] = op(out[0]); }
             assert!(!s.contains(gone), "{gone} kept:\n{s}");
         }
         // The other entry point keeps what it reaches.
-        let s = specialize(src, &[("OP", 0)], "other");
+        let s = specialize(src, &[("OP", 0)], "other").unwrap();
         assert!(s.contains("fn unused") && s.contains("fn helper") && !s.contains("fn main"));
         // The case another constant selects keeps its callees.
-        assert!(specialize(src, &[("OP", 7)], "main").contains("fn only_pow"));
+        let pow_case = src.replace(
+            "default: { return only_pow(x); }",
+            "case 7u, default: { return only_pow(x); }",
+        );
+        assert!(specialize(&pow_case, &[("OP", 7)], "main")
+            .unwrap()
+            .contains("fn only_pow"));
         // An entry point the source lacks, or braces that do not match: unchanged.
         assert_eq!(prune_functions(src, "missing"), src);
         let broken = format!("{src}fn tail() {{");

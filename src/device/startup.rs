@@ -2,10 +2,10 @@
 //! for the dtypes and features of its adapter ([`CompileMode`] picks the families).
 //!
 //! The plan is the cartesian product of each kernel's dtype variants and the override
-//! constants its launches use. The constants' domains are properties of the shaders: the `OP`
-//! codes a kernel implements are read from its own WGSL (`case OP_ADD, OP_SUB:` labels, with the
-//! values of the op-code tables), so a new op is compiled at start-up the day its `case` is
-//! written. The other constants (workgroup sizes, stages, modes) are the values the launch code
+//! constants its launches use. Declared families ([`KernelDef`]) state their own constant sets
+//! (the element-wise ones from the op table). For the device's own reductions the `OP` codes are
+//! read from their WGSL (`case OP_SUM, OP_PROD:` labels, with the values of the op-code
+//! tables). The other constants (workgroup sizes, stages, modes) are the values the launch code
 //! in `ops/` and `random/` passes; `tests/startup.rs` checks the two agree by running every
 //! family after [`Device::wait_compiled`](crate::Device::wait_compiled) and requiring that
 //! nothing more was compiled.
@@ -15,9 +15,10 @@
 #![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
 use super::config::CompileMode;
-use super::kernels::{BinarySet, Form, Kernel, UnarySet};
+use super::kernel_def::KernelDef;
+use super::kernels::Kernel;
 use super::matmul_sgb::TILE_ROWS;
-use super::op_codes::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
+use super::op_codes::{ReduceOp, ScanOp};
 use super::pipeline::{PipelineKey, Variant};
 use crate::dtype::DType;
 use std::collections::{HashMap, HashSet};
@@ -48,8 +49,13 @@ pub(crate) fn immediate(dtypes: &[DType]) -> Vec<PipelineKey> {
         .collect()
 }
 
-/// The pipelines compiled in the background, in the order they are compiled.
-pub(crate) fn background(mode: CompileMode, a: &Adapter) -> Vec<PipelineKey> {
+/// The pipelines compiled in the background, in the order they are compiled: the device's own
+/// families, then per dtype the eager sets the declared `families` ask for.
+pub(crate) fn background(
+    mode: CompileMode,
+    a: &Adapter,
+    families: &[&'static KernelDef],
+) -> Vec<PipelineKey> {
     let mut keys = Vec::new();
     if mode == CompileMode::Lazy {
         return keys;
@@ -63,7 +69,8 @@ pub(crate) fn background(mode: CompileMode, a: &Adapter) -> Vec<PipelineKey> {
         let mut dtypes: Vec<DType> = a.dtypes.to_vec();
         dtypes.sort_by_key(|&d| (d != DType::F32, d != DType::I32, d != DType::Bool));
         for d in dtypes {
-            keys.extend(elementwise(d, a.dtypes));
+            keys.extend(declared(d, a.dtypes, families));
+            keys.extend(product(d, a.dtypes, &[Kernel::Take], |_, _| vec![vec![]]));
             keys.extend(reductions(d, a.dtypes));
         }
     }
@@ -213,32 +220,12 @@ fn combinations(domains: &[(&'static str, Vec<u32>)]) -> Vec<Vec<(&'static str, 
     out
 }
 
-fn elementwise(d: DType, dtypes: &[DType]) -> Vec<PipelineKey> {
-    let mut kernels = Vec::new();
-    for form in [Form::Vec4, Form::Strided] {
-        for s in [BinarySet::Float, BinarySet::Int, BinarySet::Compare] {
-            kernels.push(Kernel::Binary(s, form));
-        }
-        for s in [UnarySet::Float, UnarySet::Int, UnarySet::Predicate] {
-            kernels.push(Kernel::Unary(s, form));
-        }
-    }
-    kernels.push(Kernel::Where);
-    kernels.push(Kernel::Take);
-    product(d, dtypes, &kernels, |k, v| {
-        let codes = op_codes(k, v);
-        let vec4 = |mut d: Vec<(&'static str, Vec<u32>)>, form| {
-            if form == Form::Vec4 {
-                d.push(("EPT", vec![4]));
-            }
-            combinations(&d)
-        };
-        match k {
-            // Scalars travel in the uniforms: none, on the right, on the left.
-            Kernel::Binary(_, form) => vec4(vec![("OP", codes), ("SCALAR", vec![0, 1, 2])], form),
-            Kernel::Unary(_, form) => vec4(vec![("OP", codes)], form),
-            _ => vec![vec![]],
-        }
+/// The eager pipelines of the declared families for dtype `d`, as each family states them.
+fn declared(d: DType, dtypes: &[DType], families: &[&'static KernelDef]) -> Vec<PipelineKey> {
+    let kernels: Vec<Kernel> = families.iter().map(|&f| Kernel::Def(f)).collect();
+    product(d, dtypes, &kernels, |k, v| match k {
+        Kernel::Def(f) => (f.eager)(v),
+        _ => vec![],
     })
 }
 
@@ -291,14 +278,7 @@ fn op_codes(k: Kernel, v: Variant) -> Vec<u32> {
         | Kernel::ScanBlocks
         | Kernel::ScanTotalsVec4
         | Kernel::ScanBlocksVec4 => ScanOp::ALL.iter().map(|o| o.code()).collect(),
-        _ => {
-            let table = match k {
-                Kernel::Binary(..) => BinaryOp::wgsl_constants(),
-                Kernel::Unary(..) => UnaryOp::wgsl_constants(),
-                _ => ReduceOp::wgsl_constants(),
-            };
-            case_labels(&k.wgsl(v), &constant_values(&table))
-        }
+        _ => case_labels(&k.wgsl(v), &constant_values(&ReduceOp::wgsl_constants())),
     };
     if matches!(
         k,
@@ -355,27 +335,21 @@ mod tests {
 
     #[test]
     fn case_labels_read_the_shaders_op_codes() {
-        let values = constant_values(&BinaryOp::wgsl_constants());
-        assert_eq!(values["OP_ADD"], 0);
-        assert_eq!(values["OP_RIGHT_SHIFT"], 20);
-        let wgsl = "switch OP {\n  case OP_ADD, OP_SUB: { }\n  case OP_POW: { }\n  default: { }\n}";
-        assert_eq!(case_labels(wgsl, &values), vec![0, 1, 6]);
+        let values = constant_values(&ReduceOp::wgsl_constants());
+        assert_eq!(values["OP_SUM"], 0);
+        assert_eq!(values["OP_NANPROD"], 7);
+        let wgsl =
+            "switch OP {\n  case OP_SUM, OP_PROD: { }\n  case OP_ALL: { }\n  default: { }\n}";
+        assert_eq!(case_labels(wgsl, &values), vec![0, 1, 5]);
     }
 
     #[test]
-    fn the_float_kernels_implement_their_ops() {
-        // binary_float.wgsl serves every arithmetic op NumPy defines on floats, and no bitwise one.
-        let codes = op_codes(
-            Kernel::Binary(BinarySet::Float, Form::Vec4),
-            Variant::one(DType::F32),
-        );
-        assert!(codes.contains(&BinaryOp::Add.code()) && codes.contains(&BinaryOp::SqDiff.code()));
-        assert!(!codes.contains(&BinaryOp::BitAnd.code()));
-        let unary = op_codes(
-            Kernel::Unary(UnarySet::Float, Form::Strided),
-            Variant::one(DType::F32),
-        );
-        assert!(unary.contains(&UnaryOp::Exp.code()) && unary.contains(&UnaryOp::Relu.code()));
+    fn the_reductions_implement_their_ops() {
+        // reduce_ops.wgsl serves every value reduction; into bool only any and all.
+        let codes = op_codes(Kernel::ReduceRows, Variant::pair(DType::F32, DType::F32));
+        assert!(codes.contains(&ReduceOp::Sum.code()) && codes.contains(&ReduceOp::NanProd.code()));
+        let to_bool = op_codes(Kernel::Reduce, Variant::pair(DType::F32, DType::Bool));
+        assert_eq!(to_bool, vec![ReduceOp::Any.code(), ReduceOp::All.code()]);
     }
 
     #[test]
@@ -388,9 +362,9 @@ mod tests {
             is_cpu: true,
             chosen_sgb: None,
         };
-        let eager = background(CompileMode::Eager, &a);
-        let families = background(CompileMode::Families, &a);
-        assert!(background(CompileMode::Lazy, &a).is_empty());
+        let eager = background(CompileMode::Eager, &a, &[]);
+        let families = background(CompileMode::Families, &a, &[]);
+        assert!(background(CompileMode::Lazy, &a, &[]).is_empty());
         assert!(families.len() < eager.len());
         assert!(families.iter().all(|k| eager.contains(k)));
         // A saved tune leaves one subgroup kernel of the three.
@@ -400,6 +374,7 @@ mod tests {
                 chosen_sgb: Some(&[16]),
                 ..a
             },
+            &[],
         );
         assert_eq!(tuned.len(), families.len() - (TILE_ROWS.len() - 1));
         // No key twice.

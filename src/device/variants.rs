@@ -1,6 +1,7 @@
 //! Every shipped shader variant as text, for tools and tests that validate them without a GPU.
 
 use super::config::CompileMode;
+use super::kernel_def::Families;
 use super::kernels::Kernel;
 use super::pipeline::PipelineKey;
 use super::startup;
@@ -20,15 +21,10 @@ pub struct ShaderVariant {
     pub entry: &'static str,
 }
 
-/// Every shader variant the crate ships, for every dtype (what an adapter with every feature
-/// compiles at start-up).
-///
-/// ```
-/// let variants = gpuarray::shader_variants();
-/// assert!(variants.iter().any(|v| v.label == "copy[f32->f64]"));
-/// ```
-pub fn shader_variants() -> Vec<ShaderVariant> {
-    Kernel::all()
+/// Every shader variant of the device's own kernels and of `families`, for every dtype (the
+/// public `gpuarray::shader_variants` passes the crate's registry).
+pub(crate) fn shader_variants(families: Families) -> Vec<ShaderVariant> {
+    Kernel::all(families)
         .into_iter()
         .flat_map(|k| {
             k.variants(&DType::ALL)
@@ -42,21 +38,9 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
         .collect()
 }
 
-/// Every pipeline the eager start-up plan compiles on an adapter with every feature and dtype,
-/// as the driver receives it: the variant's WGSL with each `switch` on an override reduced to
-/// the case the pipeline's constants select. Labels carry those constants
-/// (`binary_float_vec4[f32]{OP=0,SCALAR=0}`).
-///
-/// ```
-/// let pipelines = gpuarray::shader_pipelines();
-/// let add = pipelines
-///     .iter()
-///     .find(|p| p.label == "binary_float_vec4[f32]{OP=0,SCALAR=0}")
-///     .unwrap();
-/// // Only `add`'s case of the op switch is left.
-/// assert!(add.wgsl.contains("return a + b;") && !add.wgsl.contains("logaddexp_(a, b, true)"));
-/// ```
-pub fn shader_pipelines() -> Vec<ShaderVariant> {
+/// Every pipeline the eager start-up plan compiles with `families` on an adapter with every
+/// feature and dtype, as the driver receives it (or the error of a key the specializer refuses).
+pub(crate) fn shader_pipelines(families: Families) -> crate::error::Result<Vec<ShaderVariant>> {
     let adapter = startup::Adapter {
         dtypes: &DType::ALL,
         subgroups_of_8: true,
@@ -65,12 +49,14 @@ pub fn shader_pipelines() -> Vec<ShaderVariant> {
         chosen_sgb: None,
     };
     let mut keys = startup::immediate(&DType::ALL);
-    keys.extend(startup::background(CompileMode::Eager, &adapter));
+    keys.extend(startup::background(CompileMode::Eager, &adapter, families));
     keys.into_iter()
-        .map(|key| ShaderVariant {
-            label: key.label(),
-            wgsl: key.wgsl(),
-            entry: key.kernel.spec().entry,
+        .map(|key| {
+            Ok(ShaderVariant {
+                label: key.label(),
+                wgsl: key.wgsl()?,
+                entry: key.kernel.spec().entry,
+            })
         })
         .collect()
 }

@@ -31,8 +31,10 @@ pub(super) fn first_dispatch(
     key: &PipelineKey,
     pipeline: &wgpu::ComputePipeline,
 ) -> bool {
-    let Some(bindings) = super::specialize::entry_bindings(&key.wgsl(), key.kernel.spec().entry)
-    else {
+    let Ok(wgsl) = key.wgsl() else {
+        return false;
+    };
+    let Some(bindings) = super::specialize::entry_bindings(&wgsl, key.kernel.spec().entry) else {
         return false;
     };
     let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);

@@ -33,7 +33,7 @@ pub(super) fn truth_in(dtype: DType) -> &'static str {
 
 /// Aliases of the element-wise kernels: `T`/`C` the input's storage/compute types, `O`/`R` the
 /// output's, and the helpers for `C`.
-pub(super) fn elementwise_prelude(input: DType, output: DType) -> String {
+pub(crate) fn elementwise_prelude(input: DType, output: DType) -> String {
     format!(
         "alias T = {};\nalias C = {};\nalias O = {};\nalias R = {};\n{}",
         input.wgsl(),
@@ -51,7 +51,7 @@ pub(super) fn elementwise_prelude(input: DType, output: DType) -> String {
 /// The NaN and infinity bits are read from a private variable, not written as `bitcast` of a
 /// literal: that bitcast is a constant expression, and WGSL forbids constant expressions whose
 /// value is NaN or infinite (Chromium's Tint rejects the shader; naga lets it through).
-pub(super) fn helpers(ty: &str, dtype: DType) -> String {
+pub(crate) fn helpers(ty: &str, dtype: DType) -> String {
     match dtype {
         DType::F32 | DType::F16 => format!(
             "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }}\n\

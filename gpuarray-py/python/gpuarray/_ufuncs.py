@@ -17,27 +17,16 @@ import numpy as np
 from . import _gpuarray as _g
 from ._core import _DTYPES, ndarray
 
-# NumPy ufunc -> the crate op name (the extension's `binary`/`unary` accept NumPy's names).
-BINARY = {
-    u: u.__name__
-    for u in (
-        np.add, np.subtract, np.multiply, np.divide, np.floor_divide, np.remainder, np.power,
-        np.maximum, np.minimum, np.fmax, np.fmin, np.arctan2, np.hypot, np.copysign,
-        np.fmod, np.heaviside, np.logaddexp, np.logaddexp2, np.gcd, np.lcm, np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift, np.right_shift,
-        np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal,
-        np.logical_and, np.logical_or, np.logical_xor,
-    )
-}
-UNARY = {
-    u: u.__name__
-    for u in (
-        np.negative, np.positive, np.absolute, np.sign, np.sqrt, np.exp, np.exp2, np.expm1,
-        np.log, np.log2, np.log10, np.log1p, np.sin, np.cos, np.tan, np.arcsin, np.arccos,
-        np.arctan, np.sinh, np.cosh, np.tanh, np.floor, np.ceil, np.rint, np.trunc, np.square,
-        np.reciprocal, np.invert, np.isnan, np.isinf, np.isfinite, np.logical_not, np.signbit,
-        np.cbrt, np.deg2rad, np.rad2deg, np.radians, np.degrees,
-    )
-}
+# NumPy ufunc -> the crate op name, read from the crate's op table (the extension's `binary` and
+# `unary` take NumPy's names and aliases): every op NumPy has as a ufunc of the same arity.
+BINARY = {}
+UNARY = {}
+for _name, _aliases, _arity in _g.elementwise_ops():
+    for _n in (_name, *_aliases):
+        _u = getattr(np, _n, None)
+        if isinstance(_u, np.ufunc) and _u.nin == _arity and _u.nout == 1:
+            (BINARY if _arity == 2 else UNARY).setdefault(_u, _name)
+UNARY[np.positive] = "positive"
 # gpuarray has no complex dtypes, so conjugate is the identity and fabs is absolute.
 UNARY[np.conjugate] = "positive"
 UNARY[np.fabs] = "absolute"

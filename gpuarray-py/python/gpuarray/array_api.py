@@ -169,8 +169,11 @@ def _b(uf):
 
 abs = _u(np.absolute)
 acos = _u(np.arccos)
+acosh = _u(np.arccosh)
 asin = _u(np.arcsin)
+asinh = _u(np.arcsinh)
 atan = _u(np.arctan)
+atanh = _u(np.arctanh)
 bitwise_invert = _u(np.invert)
 ceil = _u(np.ceil)
 cos = _u(np.cos)

@@ -1,5 +1,5 @@
-//! Element-wise kernels (`shaders/unary*.wgsl`, `shaders/binary*.wgsl`, `shaders/where.wgsl`):
-//! which kernel and op code serve an (op, dtype) pair, and the launches over blocks.
+//! The launches of the element-wise kernels (`families.rs`) over blocks, for an op set and code
+//! the op table's rules chose.
 //!
 //! Every launch is planned by `device::blocks::plan` over the output's shape with one operand per
 //! input (broadcast axes have stride 0: nothing is materialised) plus the output. A block whose
@@ -7,137 +7,14 @@
 //! elements takes the `vec4` skeleton; any other block takes the strided one. Scalars travel in
 //! the uniform parameters (`SCALAR` override), so `a + 2.0` is one dispatch with no upload.
 
+use super::families::{family, Form, WHERE};
+use super::rules::OpSet;
 use crate::array::Array;
 use crate::device::blocks::{collapse, plan, Block, BlockOperand};
-use crate::device::op_codes::{BinaryOp, UnaryOp};
 use crate::device::params::{block_count, Params};
-use crate::device::{BinarySet, Binding, Form, Kernel, PipelineKey, UnarySet, Variant};
+use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-
-/// NumPy's dtype rules for a binary op.
-pub(crate) trait BinaryRules {
-    /// The kernel set, op (possibly rewritten, e.g. bool `add` is `or`) and output dtype for
-    /// inputs of `dtype`, or the error NumPy's dtype rules call for.
-    fn resolve(self, dtype: DType) -> Result<(BinarySet, BinaryOp, DType)>;
-}
-
-impl BinaryRules for BinaryOp {
-    fn resolve(self, dtype: DType) -> Result<(BinarySet, BinaryOp, DType)> {
-        use BinaryOp::*;
-        if matches!(
-            self,
-            Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor
-        ) {
-            return Ok((BinarySet::Compare, self, DType::Bool));
-        }
-        let ok = match dtype {
-            DType::F32 | DType::F16 | DType::F64 => !matches!(
-                self,
-                BitAnd | BitOr | BitXor | LeftShift | RightShift | Gcd | Lcm
-            ),
-            DType::I32 | DType::U32 => !matches!(
-                self,
-                Div | Arctan2 | Hypot | Copysign | SubExp | Heaviside | Logaddexp | Logaddexp2
-            ),
-            DType::Bool => {
-                let op = match self {
-                    Add => BitOr,
-                    Mul => BitAnd,
-                    other => other,
-                };
-                if matches!(
-                    op,
-                    BitAnd | BitOr | BitXor | Maximum | Minimum | Fmax | Fmin
-                ) {
-                    return Ok((BinarySet::Int, op, DType::Bool));
-                }
-                false
-            }
-        };
-        if !ok {
-            return Err(unsupported(self.name(), dtype));
-        }
-        let set = if dtype.is_float() {
-            BinarySet::Float
-        } else {
-            BinarySet::Int
-        };
-        Ok((set, self, dtype))
-    }
-}
-
-/// What a unary op does for one dtype.
-pub(crate) enum UnaryPlan {
-    /// A kernel launch with this op set and code, giving this dtype.
-    Kernel(UnarySet, u32, DType),
-    /// The result is the input itself (NumPy: `floor` of an integer array, `abs` of bools).
-    Identity,
-}
-
-/// NumPy's dtype rules for a unary op.
-pub(crate) trait UnaryRules {
-    /// What the op does for inputs of `dtype`: a kernel (set, code, output dtype), the input
-    /// itself, or the error NumPy's dtype rules call for.
-    fn plan(self, dtype: DType) -> Result<UnaryPlan>;
-}
-
-/// The ops `unary_predicate.wgsl` computes (bool results, any input dtype).
-fn is_predicate(op: UnaryOp) -> bool {
-    use UnaryOp::*;
-    matches!(op, IsNan | IsInf | IsFinite | LogicalNot | Truth | Signbit)
-}
-
-impl UnaryRules for UnaryOp {
-    fn plan(self, dtype: DType) -> Result<UnaryPlan> {
-        use UnaryOp::*;
-        if is_predicate(self) {
-            return Ok(UnaryPlan::Kernel(
-                UnarySet::Predicate,
-                self.code(),
-                DType::Bool,
-            ));
-        }
-        match dtype {
-            DType::F32 | DType::F16 | DType::F64 => match self {
-                BitwiseNot => Err(unsupported(self.name(), dtype)),
-                _ => Ok(UnaryPlan::Kernel(UnarySet::Float, self.code(), dtype)),
-            },
-            DType::I32 | DType::U32 => match self {
-                Neg | Abs | Sign | Square | Reciprocal | Relu | BitwiseNot => {
-                    Ok(UnaryPlan::Kernel(UnarySet::Int, self.code(), dtype))
-                }
-                Floor | Ceil | Round | Trunc => Ok(UnaryPlan::Identity),
-                _ => Err(unsupported(self.name(), dtype)),
-            },
-            DType::Bool => match self {
-                Abs => Ok(UnaryPlan::Identity),
-                // not of a bool is logical_not.
-                BitwiseNot => Ok(UnaryPlan::Kernel(
-                    UnarySet::Predicate,
-                    LogicalNot.code(),
-                    DType::Bool,
-                )),
-                _ => Err(unsupported(self.name(), dtype)),
-            },
-        }
-    }
-}
-
-/// The error for an op that NumPy does not define on a dtype (or that needs a dtype we lack).
-pub(crate) fn unsupported(op: &'static str, dtype: DType) -> Error {
-    let hint = if dtype.is_float() {
-        "it needs an integer or bool dtype"
-    } else if dtype == DType::Bool {
-        "it is not defined for booleans; convert with astype first"
-    } else {
-        "it needs a float dtype (NumPy would promote to float64: use astype)"
-    };
-    Error::Unsupported {
-        op,
-        feature: format!("{op} is not available for dtype {dtype}: {hint}"),
-    }
-}
 
 /// A scalar converted to an array's dtype, as the kernels receive it.
 #[derive(Debug, Clone, Copy)]
@@ -234,7 +111,7 @@ fn bindings<'a>(arrays: &[&'a Array], b: &Block) -> Vec<Binding<'a>> {
 /// `out` shares no storage with the inputs.
 pub(crate) fn binary_into(
     op: &'static str,
-    set: BinarySet,
+    set: OpSet,
     code: u32,
     a: &Array,
     b: Option<&Array>,
@@ -265,7 +142,7 @@ pub(crate) fn binary_into(
             let binds = bindings(&arrays, blk);
             let mut p = Params::default();
             if vec4_block(blk) {
-                let key = PipelineKey::new(Kernel::Binary(set, Form::Vec4), variant)
+                let key = PipelineKey::new(Kernel::Def(family(set, Form::Vec4)), variant)
                     .with("EPT", 4)
                     .with("OP", code)
                     .with("SCALAR", mode);
@@ -276,7 +153,7 @@ pub(crate) fn binary_into(
                 scalar.push(&mut p);
                 dev.dispatch(&key, p.bytes(), &binds, blk.numel() / 4, &blk.shape)?;
             } else {
-                let key = PipelineKey::new(Kernel::Binary(set, Form::Strided), variant)
+                let key = PipelineKey::new(Kernel::Def(family(set, Form::Strided)), variant)
                     .with("OP", code)
                     .with("SCALAR", mode);
                 p.strided_block(blk)?;
@@ -291,7 +168,7 @@ pub(crate) fn binary_into(
 /// `out = op(a)` for `a` of `out`'s shape; `out` shares no storage with `a`.
 pub(crate) fn unary_into(
     op: &'static str,
-    set: UnarySet,
+    set: OpSet,
     code: u32,
     a: &Array,
     out: &Array,
@@ -309,7 +186,7 @@ pub(crate) fn unary_into(
             let binds = bindings(&arrays, blk);
             let mut p = Params::default();
             if vec4_block(blk) {
-                let key = PipelineKey::new(Kernel::Unary(set, Form::Vec4), variant)
+                let key = PipelineKey::new(Kernel::Def(family(set, Form::Vec4)), variant)
                     .with("EPT", 4)
                     .with("OP", code);
                 for w in &blk.windows {
@@ -318,8 +195,8 @@ pub(crate) fn unary_into(
                 p.u32(block_count(blk)? / 4);
                 dev.dispatch(&key, p.bytes(), &binds, blk.numel() / 4, &blk.shape)?;
             } else {
-                let key =
-                    PipelineKey::new(Kernel::Unary(set, Form::Strided), variant).with("OP", code);
+                let key = PipelineKey::new(Kernel::Def(family(set, Form::Strided)), variant)
+                    .with("OP", code);
                 p.strided_block(blk)?;
                 dev.dispatch(&key, p.bytes(), &binds, blk.numel(), &blk.shape)?;
             }
@@ -343,7 +220,7 @@ pub(crate) fn where_into(
     }
     let arrays = [cond, a, b, out];
     let blocks = blocks_for(op, &arrays)?;
-    let key = PipelineKey::new(Kernel::Where, Variant::one(a.dtype()));
+    let key = PipelineKey::new(Kernel::Def(&WHERE), Variant::one(a.dtype()));
     dev.guarded(op, || {
         for blk in &blocks {
             let binds = bindings(&arrays, blk);

@@ -1,0 +1,251 @@
+//! The element-wise kernel families, declared for the device (`device::KernelDef`): one per op
+//! file and skeleton — unary float/int/predicate and binary float/int/compare, each strided and
+//! contiguous `vec4` — and `where`. A family's WGSL is the element-wise prelude (type aliases,
+//! NaN helpers), its op codes from the table, the math library where its ops need one, the op
+//! file and the skeleton; its eager pipelines are the table's ops for each dtype.
+
+use super::rules::OpSet;
+use super::table::{BinaryOp, UnaryOp};
+use crate::device::wgsl_helpers::elementwise_prelude;
+use crate::device::{Constants, KernelDef, Variant, DEFAULT_EPT, DEFAULT_WG};
+use crate::dtype::DType;
+
+/// How an element-wise kernel walks its operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// Any strides (broadcast, reversed, transposed), up to 8 axes per block.
+    Strided,
+    /// Contiguous operands of one shape, read and written as `vec4`s.
+    Vec4,
+}
+
+const GRID: &[(&str, u32)] = &[("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)];
+
+/// The math library of a variant's compute type: f64 needs software versions (GLSL.std.450's
+/// are 32-bit only); f16 computes in f32.
+fn math(v: Variant) -> &'static str {
+    if v.a == DType::F64 {
+        include_str!("../../../shaders/math_f64.wgsl")
+    } else {
+        concat!(
+            include_str!("../../../shaders/mulhilo.wgsl"),
+            include_str!("../../../shaders/math_f32.wgsl")
+        )
+    }
+}
+
+fn uses_math(set: OpSet) -> bool {
+    matches!(set, OpSet::UnaryFloat | OpSet::BinaryFloat)
+}
+
+/// The complete WGSL of `set`'s kernel over `form` for variant `v`.
+fn wgsl(set: OpSet, form: Form, v: Variant) -> String {
+    let out = if set.gives_bool() { DType::Bool } else { v.a };
+    let mut s = elementwise_prelude(v.a, out);
+    let unary = matches!(set, OpSet::UnaryFloat | OpSet::UnaryInt | OpSet::Predicate);
+    s.push_str(&if unary {
+        UnaryOp::wgsl_constants()
+    } else {
+        BinaryOp::wgsl_constants()
+    });
+    if uses_math(set) {
+        // nextafter steps through the storage type's values (f16 computes in f32).
+        s.push_str(&format!(
+            "const STORAGE_IS_F16: bool = {};\n",
+            v.a == DType::F16
+        ));
+        s.push_str(math(v));
+    }
+    s.push_str(match set {
+        OpSet::UnaryFloat => include_str!("../../../shaders/unary_float.wgsl"),
+        OpSet::UnaryInt => include_str!("../../../shaders/unary_int.wgsl"),
+        OpSet::Predicate => include_str!("../../../shaders/unary_predicate.wgsl"),
+        OpSet::BinaryFloat => include_str!("../../../shaders/binary_float.wgsl"),
+        OpSet::BinaryInt => include_str!("../../../shaders/binary_int.wgsl"),
+        OpSet::Compare => include_str!("../../../shaders/binary_compare.wgsl"),
+    });
+    let walk = include_str!("../../../shaders/strided_walk.wgsl");
+    match (unary, form) {
+        (true, Form::Strided) => {
+            s.push_str(include_str!("../../../shaders/unary.wgsl"));
+            s.push_str(walk);
+        }
+        (true, Form::Vec4) => s.push_str(include_str!("../../../shaders/unary_vec4.wgsl")),
+        (false, Form::Strided) => {
+            s.push_str(include_str!("../../../shaders/binary.wgsl"));
+            s.push_str(walk);
+        }
+        (false, Form::Vec4) => s.push_str(include_str!("../../../shaders/binary_vec4.wgsl")),
+    }
+    s
+}
+
+/// The dtypes `set`'s kernel is built for: those some table row runs on it.
+fn variants(set: OpSet, dtypes: &[DType]) -> Vec<Variant> {
+    dtypes
+        .iter()
+        .copied()
+        .filter(|&d| !codes(set, d).is_empty())
+        .map(Variant::one)
+        .collect()
+}
+
+/// The `OP` codes of the table's ops that run on `set`'s kernel for dtype `d`.
+fn codes(set: OpSet, d: DType) -> Vec<u32> {
+    let mut codes: Vec<u32> = UnaryOp::ALL
+        .iter()
+        .filter_map(|op| op.plan(d, true).ok())
+        .chain(BinaryOp::ALL.iter().filter_map(|op| op.plan(d, true).ok()))
+        .filter_map(|plan| match plan {
+            super::Plan::Kernel(s, code, _) if s == set => Some(code),
+            _ => None,
+        })
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+}
+
+/// The eager pipelines of `set` over `form` for `v`: each of its ops (binary ones with no
+/// scalar, a scalar on the right and one on the left), vec4 ones with 4 elements per invocation.
+fn eager(set: OpSet, form: Form, v: Variant) -> Vec<Constants> {
+    let unary = matches!(set, OpSet::UnaryFloat | OpSet::UnaryInt | OpSet::Predicate);
+    let scalars: &[u32] = if unary { &[] } else { &[0, 1, 2] };
+    let mut sets = Vec::new();
+    for code in codes(set, v.a) {
+        let mut base = vec![("OP", code)];
+        if form == Form::Vec4 {
+            base.push(("EPT", 4));
+        }
+        if unary {
+            sets.push(base);
+        } else {
+            for &s in scalars {
+                let mut c = base.clone();
+                c.push(("SCALAR", s));
+                sets.push(c);
+            }
+        }
+    }
+    sets
+}
+
+/// Declares the family of one op set and form.
+macro_rules! family {
+    ($static:ident, $name:literal, $set:expr, $form:expr) => {
+        pub(crate) static $static: KernelDef = KernelDef {
+            name: $name,
+            entry: "main",
+            constants: GRID,
+            ops_per_element: 1,
+            uses_f32_math: |v| uses_math($set) && v.a != DType::F64,
+            variants: |dtypes| variants($set, dtypes),
+            wgsl: |v| wgsl($set, $form, v),
+            eager: |v| eager($set, $form, v),
+        };
+    };
+}
+
+family!(UNARY_FLOAT, "unary_float", OpSet::UnaryFloat, Form::Strided);
+family!(
+    UNARY_FLOAT_VEC4,
+    "unary_float_vec4",
+    OpSet::UnaryFloat,
+    Form::Vec4
+);
+family!(UNARY_INT, "unary_int", OpSet::UnaryInt, Form::Strided);
+family!(
+    UNARY_INT_VEC4,
+    "unary_int_vec4",
+    OpSet::UnaryInt,
+    Form::Vec4
+);
+family!(
+    PREDICATE,
+    "unary_predicate",
+    OpSet::Predicate,
+    Form::Strided
+);
+family!(
+    PREDICATE_VEC4,
+    "unary_predicate_vec4",
+    OpSet::Predicate,
+    Form::Vec4
+);
+family!(
+    BINARY_FLOAT,
+    "binary_float",
+    OpSet::BinaryFloat,
+    Form::Strided
+);
+family!(
+    BINARY_FLOAT_VEC4,
+    "binary_float_vec4",
+    OpSet::BinaryFloat,
+    Form::Vec4
+);
+family!(BINARY_INT, "binary_int", OpSet::BinaryInt, Form::Strided);
+family!(
+    BINARY_INT_VEC4,
+    "binary_int_vec4",
+    OpSet::BinaryInt,
+    Form::Vec4
+);
+family!(COMPARE, "binary_compare", OpSet::Compare, Form::Strided);
+family!(
+    COMPARE_VEC4,
+    "binary_compare_vec4",
+    OpSet::Compare,
+    Form::Vec4
+);
+
+/// `where(cond, a, b)`, strided. Dtype: `a`'s and `b`'s.
+pub(crate) static WHERE: KernelDef = KernelDef {
+    name: "where",
+    entry: "main",
+    constants: GRID,
+    ops_per_element: 1,
+    uses_f32_math: KernelDef::no_f32_math,
+    variants: |dtypes| dtypes.iter().copied().map(Variant::one).collect(),
+    wgsl: |v| {
+        format!("alias T = {};\n", v.a.wgsl())
+            + include_str!("../../../shaders/where.wgsl")
+            + include_str!("../../../shaders/strided_walk.wgsl")
+    },
+    eager: |_| vec![vec![]],
+};
+
+/// The family of `set` over `form`.
+pub(crate) fn family(set: OpSet, form: Form) -> &'static KernelDef {
+    match (set, form) {
+        (OpSet::UnaryFloat, Form::Strided) => &UNARY_FLOAT,
+        (OpSet::UnaryFloat, Form::Vec4) => &UNARY_FLOAT_VEC4,
+        (OpSet::UnaryInt, Form::Strided) => &UNARY_INT,
+        (OpSet::UnaryInt, Form::Vec4) => &UNARY_INT_VEC4,
+        (OpSet::Predicate, Form::Strided) => &PREDICATE,
+        (OpSet::Predicate, Form::Vec4) => &PREDICATE_VEC4,
+        (OpSet::BinaryFloat, Form::Strided) => &BINARY_FLOAT,
+        (OpSet::BinaryFloat, Form::Vec4) => &BINARY_FLOAT_VEC4,
+        (OpSet::BinaryInt, Form::Strided) => &BINARY_INT,
+        (OpSet::BinaryInt, Form::Vec4) => &BINARY_INT_VEC4,
+        (OpSet::Compare, Form::Strided) => &COMPARE,
+        (OpSet::Compare, Form::Vec4) => &COMPARE_VEC4,
+    }
+}
+
+/// The element-wise families, vec4 ones first (the most used), binary before unary.
+pub(crate) static FAMILIES: &[&KernelDef] = &[
+    &BINARY_FLOAT_VEC4,
+    &BINARY_INT_VEC4,
+    &COMPARE_VEC4,
+    &UNARY_FLOAT_VEC4,
+    &UNARY_INT_VEC4,
+    &PREDICATE_VEC4,
+    &BINARY_FLOAT,
+    &BINARY_INT,
+    &COMPARE,
+    &UNARY_FLOAT,
+    &UNARY_INT,
+    &PREDICATE,
+    &WHERE,
+];

@@ -1,0 +1,168 @@
+//! The kernel families every device is handed, and the constructors that hand them over.
+//!
+//! Each family is declared by the module that owns it (`ops/elementwise/families.rs`, ...) as a
+//! [`KernelDef`]; this list is the one place that names them all. The device layer compiles,
+//! caches and launches what it is given and names no family, so the public constructors of
+//! [`Device`] live here, above every family.
+
+use crate::device::Families;
+use crate::device::{DeviceConfig, DeviceOptions, ShaderVariant};
+use crate::error::Result;
+use crate::Device;
+
+/// Every declared kernel family, in the order the eager plan compiles a dtype's pipelines.
+fn families() -> Families {
+    crate::ops::elementwise::FAMILIES
+}
+
+/// The blocking constructors: native only. A browser cannot block its thread, so on wasm32 they
+/// do not exist (a compile error, not a run-time panic); use the `_async` versions, which exist
+/// on every target.
+#[cfg(not(target_arch = "wasm32"))]
+impl Device {
+    /// The best adapter the environment allows (see [`DeviceConfig::from_env`]): a discrete GPU
+    /// before an integrated one, before a CPU adapter such as lavapipe.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Device::new_async`].
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// println!("running on {}", dev.info());
+    /// # Ok(()) }
+    /// ```
+    pub fn new() -> Result<Device> {
+        Device::with_config(DeviceConfig::from_env()?)
+    }
+
+    /// A device chosen by `options`; other settings from the environment.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Device::with_options_async`].
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::with_options(gpuarray::DeviceOptions::default())?;
+    /// assert!(!dev.info().name.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub fn with_options(options: DeviceOptions) -> Result<Device> {
+        Device::with_config(DeviceConfig {
+            options,
+            ..DeviceConfig::from_env()?
+        })
+    }
+
+    /// A device with every setting explicit.
+    ///
+    /// Native only (it blocks); on wasm32 use [`Device::with_config_async`].
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let config = gpuarray::DeviceConfig { max_binding_size: Some(1 << 24), ..Default::default() };
+    /// let dev = gpuarray::Device::with_config(config)?;
+    /// assert!(dev.info().max_storage_buffer_binding_size <= 1 << 24);
+    /// # Ok(()) }
+    /// ```
+    pub fn with_config(config: DeviceConfig) -> Result<Device> {
+        // Native wgpu resolves the adapter and device requests at once: this never waits long.
+        pollster::block_on(Device::with_config_async(config))
+    }
+}
+
+impl Device {
+    /// [`Device::new`] for async callers, and the constructor on wasm32 (WebGPU in a browser,
+    /// where the environment variables read by [`DeviceConfig::from_env`] are simply absent).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0], &[2])?;
+    /// assert_eq!(a.add(&a)?.to_vec_async::<f32>().await?, vec![2.0, 4.0]);
+    /// dev.synchronize_async().await?;
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn new_async() -> Result<Device> {
+        Device::with_config_async(DeviceConfig::from_env()?).await
+    }
+
+    /// [`Device::with_options`] for async callers (and wasm32).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// let opts = gpuarray::DeviceOptions::default();
+    /// let dev = gpuarray::Device::with_options_async(opts).await?;
+    /// println!("{}", dev.info());
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn with_options_async(options: DeviceOptions) -> Result<Device> {
+        Device::with_config_async(DeviceConfig {
+            options,
+            ..DeviceConfig::from_env()?
+        })
+        .await
+    }
+
+    /// [`Device::with_config`] for async callers (and wasm32). In a browser it also awaits the
+    /// start-up kernels' compilation results, so a kernel the browser's WGSL compiler rejects is
+    /// an `Err` here.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// let config = gpuarray::DeviceConfig { max_binding_size: Some(1 << 24), ..Default::default() };
+    /// let dev = gpuarray::Device::with_config_async(config).await?;
+    /// assert!(dev.info().max_storage_buffer_binding_size <= 1 << 24);
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn with_config_async(config: DeviceConfig) -> Result<Device> {
+        Device::start(config, families()).await
+    }
+}
+
+/// Every shader variant the crate ships, for every dtype (what an adapter with every feature
+/// compiles at start-up).
+///
+/// ```
+/// let variants = gpuarray::shader_variants();
+/// assert!(variants.iter().any(|v| v.label == "copy[f32->f64]"));
+/// ```
+pub fn shader_variants() -> Vec<ShaderVariant> {
+    crate::device::shader_variants(families())
+}
+
+/// Every pipeline the eager start-up plan compiles on an adapter with every feature and dtype,
+/// as the driver receives it: the variant's WGSL with each `switch` on an override reduced to
+/// the case the pipeline's constants select. Labels carry those constants
+/// (`binary_float_vec4[f32]{OP=0,SCALAR=0}`). A pipeline the specializer refuses (an `OP` code
+/// without a `case`; a unit test keeps the plan free of them) is left out.
+///
+/// ```
+/// let pipelines = gpuarray::shader_pipelines();
+/// let add = pipelines
+///     .iter()
+///     .find(|p| p.label == "binary_float_vec4[f32]{OP=0,SCALAR=0}")
+///     .unwrap();
+/// // Only `add`'s case of the op switch is left.
+/// assert!(add.wgsl.contains("return a + b;") && !add.wgsl.contains("logaddexp_(a, b, true)"));
+/// ```
+pub fn shader_pipelines() -> Vec<ShaderVariant> {
+    crate::device::shader_pipelines(families()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_eager_pipeline_specializes() {
+        // An op in the table whose kernel file lacks its `case` fails here.
+        let pipelines = crate::device::shader_pipelines(super::families());
+        assert!(pipelines.is_ok(), "{}", pipelines.err().unwrap());
+    }
+
+    #[test]
+    fn family_names_are_distinct() {
+        let mut names: Vec<&str> = super::families().iter().map(|f| f.name).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n);
+    }
+}

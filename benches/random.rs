@@ -8,7 +8,7 @@
 //! `synchronize()`, so the numbers are on the device when the clock stops. The NumPy side of the
 //! comparison is `cargo run --release --example random` (same machine, same run).
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gpuarray::random::Generator;
 use gpuarray::{Array, DType, Device};
 use std::time::Duration;

@@ -7,7 +7,7 @@
 //! On lavapipe the "GPU" is the CPU: these are CPU figures. Every timed GPU region ends with
 //! `synchronize()` or a blocking readback, so the work is finished when the clock stops.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gpuarray::{Array, DType, Device, SliceArg};
 use std::hint::black_box;
 use std::time::Duration;

@@ -11,7 +11,7 @@
 //! ```
 //! On lavapipe the "GPU" is the CPU: these are CPU figures.
 
-use gpuarray::{benchmark, einsum, einsum_path, Array, BenchOptions, DType, Device};
+use gpuarray::{Array, BenchOptions, DType, Device, benchmark, einsum, einsum_path};
 #[path = "support/numpy.rs"]
 mod numpy;
 
@@ -118,7 +118,12 @@ fn main() -> gpuarray::Result<()> {
         let ga = Array::full(&dev, &[bt, m, k], 1.0, DType::F32)?;
         let gb = Array::full(&dev, &[bt, k, nn], 1.0, DType::F32)?;
         let (tg, _) = best(&dev, "GEMM", 3, || ga.matmul(&gb))?;
-        println!("  {expr:<18} {:>7.1} GFLOP/s   GEMM {bt}x({m}x{k} @ {k}x{nn}) {:>7.1} GFLOP/s   {:>4.0} %", fl / t / 1e9, fl / tg / 1e9, 100.0 * tg / t);
+        println!(
+            "  {expr:<18} {:>7.1} GFLOP/s   GEMM {bt}x({m}x{k} @ {k}x{nn}) {:>7.1} GFLOP/s   {:>4.0} %",
+            fl / t / 1e9,
+            fl / tg / 1e9,
+            100.0 * tg / t
+        );
         if expr == "ij,jk,kl->il" {
             println!("{}", einsum_path(expr, &refs)?);
         }

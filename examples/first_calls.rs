@@ -14,7 +14,7 @@
 //! commits for before/after comparisons.
 
 use gpuarray::random::Generator;
-use gpuarray::{einsum, Array, DType, Device};
+use gpuarray::{Array, DType, Device, einsum};
 use std::time::Instant;
 
 fn ms(t: Instant) -> f64 {

@@ -10,7 +10,7 @@
 //! of several runs after a warm-up. On
 //! lavapipe the "GPU" is the CPU, so these are CPU figures.
 
-use gpuarray::{benchmark, Array, BenchOptions, DType, Device, MatmulKernel};
+use gpuarray::{Array, BenchOptions, DType, Device, MatmulKernel, benchmark};
 #[path = "support/numpy.rs"]
 mod numpy;
 use std::time::Instant;

@@ -9,7 +9,7 @@
 //! ```
 //! On lavapipe the "GPU" is the CPU: these are CPU figures.
 
-use gpuarray::{einsum, Array, DType, Device};
+use gpuarray::{Array, DType, Device, einsum};
 use std::time::{Duration, Instant};
 
 const ROUNDS: usize = 5;

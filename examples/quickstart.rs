@@ -8,7 +8,7 @@
 //! GPUARRAY_LOG=1 cargo run --release --example quickstart   # one line per kernel launch
 //! ```
 
-use gpuarray::{benchmark, Array, BenchOptions, DType, Device, SliceArg};
+use gpuarray::{Array, BenchOptions, DType, Device, SliceArg, benchmark};
 use std::time::Duration;
 
 fn main() -> gpuarray::Result<()> {

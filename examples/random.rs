@@ -23,7 +23,7 @@
 //! and `OPENBLAS_L2_SIZE` unset for that command only.
 
 use gpuarray::random::Generator;
-use gpuarray::{benchmark, Array, BenchOptions, DType, Device};
+use gpuarray::{Array, BenchOptions, DType, Device, benchmark};
 #[path = "support/native_philox.rs"]
 mod native_philox;
 #[path = "support/numpy.rs"]

@@ -9,7 +9,7 @@
 //! ```
 
 use gpuarray::random::Generator;
-use gpuarray::{einsum, Array, DType, Device};
+use gpuarray::{Array, DType, Device, einsum};
 use std::time::Instant;
 
 fn ms(t: Instant) -> f64 {

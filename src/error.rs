@@ -63,7 +63,9 @@ pub enum Error {
 
     // ---- memory ------------------------------------------------------------------------------
     /// The pool could not provide the memory, even after freeing its cache and retrying.
-    #[error("out of GPU memory: requested {requested} bytes with {in_use} bytes in use (limit {limit} bytes)")]
+    #[error(
+        "out of GPU memory: requested {requested} bytes with {in_use} bytes in use (limit {limit} bytes)"
+    )]
     OutOfMemory {
         /// Bytes requested (after rounding to the pool's size class).
         requested: u64,

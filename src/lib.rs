@@ -63,10 +63,10 @@ pub use device::profile;
 pub use device::profile::benchmark;
 pub use device::profile::{BenchOptions, BenchReport, Profile};
 #[cfg(not(target_arch = "wasm32"))]
-pub use device::{adapters, adapters_with, prepare_exit, AdapterInfo};
+pub use device::{AdapterInfo, adapters, adapters_with, prepare_exit};
 pub use device::{
-    Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo, DeviceOptions, MathMode,
-    ShaderVariant, MAX_TIMEOUT,
+    Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo, DeviceOptions,
+    MAX_TIMEOUT, MathMode, ShaderVariant,
 };
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};
@@ -84,7 +84,7 @@ pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};
 pub use ops::einsum::path::{EinsumPath, Strategy as EinsumStrategy};
 // The binary element-wise ops as functions (`gpuarray::add`, ...), one per op table row.
 pub use ops::elementwise::free_functions::*;
-pub use ops::elementwise::{elementwise_op, elementwise_ops, where_, ElementwiseOp, Operand};
+pub use ops::elementwise::{ElementwiseOp, Operand, elementwise_op, elementwise_ops, where_};
 pub use ops::join::{concatenate, stack};
 pub use ops::linalg::matmul;
 #[cfg(not(target_arch = "wasm32"))]

@@ -5,10 +5,10 @@
 //! caches and launches what it is given and names no family, so the public constructors of
 //! [`Device`] live here, above every family.
 
+use crate::Device;
 use crate::device::Families;
 use crate::device::{DeviceConfig, DeviceOptions, ShaderVariant};
 use crate::error::Result;
-use crate::Device;
 
 /// Every declared kernel family, in the order the eager plan compiles a dtype's pipelines.
 fn families() -> Families {

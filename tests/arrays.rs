@@ -3,7 +3,7 @@
 
 mod common;
 
-use gpuarray::{f16, Array, DType, Error, SliceArg};
+use gpuarray::{Array, DType, Error, SliceArg, f16};
 
 /// A host model of a strided view: the expected element order is computed by plain index
 /// arithmetic on the base data, not by gpuarray's own layout code.
@@ -513,7 +513,9 @@ fn assign_and_fill_write_through_views() {
         .unwrap(); // a[:, 3] = col (cast)
     assert_eq!(
         a.to_vec::<f32>().unwrap(),
-        vec![1.0, 2.0, 3.0, -1.0, 9.0, 9.0, 9.0, -2.0, 1.0, 2.0, 3.0, -3.0]
+        vec![
+            1.0, 2.0, 3.0, -1.0, 9.0, 9.0, 9.0, -2.0, 1.0, 2.0, 3.0, -3.0
+        ]
     );
     assert_err!(
         a.assign(&Array::zeros(&dev, &[2], DType::F32).unwrap()),

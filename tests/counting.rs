@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{xorshift, TEST_BINDING};
+use common::{TEST_BINDING, xorshift};
 use gpuarray::{Array, DType, HistogramBins};
 
 fn bincount_ref(x: &[u32], minlength: usize) -> Vec<i32> {

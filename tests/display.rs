@@ -57,7 +57,7 @@ fn cases() -> Vec<Case> {
         } else {
             shape_s.split(',').map(|s| s.parse().unwrap()).collect()
         };
-        let gen = field(words.next(), "gen=");
+        let r#gen = field(words.next(), "gen=");
         let view = field(words.next(), "view=");
         let p = field(words.next(), "precision=");
         let precision = (p != "-").then(|| p.parse().unwrap());
@@ -72,7 +72,7 @@ fn cases() -> Vec<Case> {
         out.push(Case {
             name,
             dtype,
-            values: values(&gen, n),
+            values: values(&r#gen, n),
             shape,
             view,
             precision,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use gpuarray::{einsum, einsum_path, einsum_with, Array, DType, EinsumStrategy, Error};
+use gpuarray::{Array, DType, EinsumStrategy, Error, einsum, einsum_path, einsum_with};
 
 /// out[o] = Σ over all label values of Π_t x_t[idx_t]; `terms` and `out` are label strings
 /// (one char per axis), size-1 axes broadcast.

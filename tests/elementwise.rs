@@ -383,11 +383,7 @@ fn every_binary_op_on_every_dtype() {
                 "lcm",
                 |a, b| {
                     let g = gcd_ref(a, b);
-                    if g == 0.0 {
-                        0.0
-                    } else {
-                        (a / g * b).abs()
-                    }
+                    if g == 0.0 { 0.0 } else { (a / g * b).abs() }
                 },
                 |a, b| a.lcm(b),
             ),
@@ -421,11 +417,7 @@ fn every_binary_op_on_every_dtype() {
             let (x, k) = (ia[i] as i32, counts[i] as u32);
             let l = if k >= 32 { 0 } else { x.wrapping_shl(k) };
             let r = if k >= 32 {
-                if x < 0 {
-                    -1
-                } else {
-                    0
-                }
+                if x < 0 { -1 } else { 0 }
             } else {
                 x >> k
             };
@@ -1068,11 +1060,7 @@ fn tanh_keeps_relative_accuracy_near_zero() {
     let mut h: Vec<f64> = (0..400)
         .map(|i| {
             let m = 10f64.powf(-20.0 + 19.7 * i as f64 / 399.0);
-            if i % 2 == 0 {
-                m
-            } else {
-                -m
-            }
+            if i % 2 == 0 { m } else { -m }
         })
         .collect();
     h.extend([

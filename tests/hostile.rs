@@ -9,7 +9,7 @@
 mod common;
 
 use gpuarray::random::Generator;
-use gpuarray::{concatenate, einsum, Array, Axes, DType, Device, DeviceConfig, Error, SliceArg};
+use gpuarray::{Array, Axes, DType, Device, DeviceConfig, Error, SliceArg, concatenate, einsum};
 use std::sync::{RwLock, RwLockReadGuard};
 use std::time::Duration;
 
@@ -415,13 +415,16 @@ fn environment_values_that_do_not_parse_or_overflow() {
     ];
     let saved: Vec<Option<String>> = vars.iter().map(|v| std::env::var(v).ok()).collect();
     let with = |name: &str, value: &str| {
-        std::env::set_var(name, value);
+        // TODO: Audit that the environment access only happens in single-threaded code.
+        unsafe { std::env::set_var(name, value) };
         let r = DeviceConfig::from_env();
-        std::env::remove_var(name);
+        // TODO: Audit that the environment access only happens in single-threaded code.
+        unsafe { std::env::remove_var(name) };
         r
     };
     for v in vars {
-        std::env::remove_var(v);
+        // TODO: Audit that the environment access only happens in single-threaded code.
+        unsafe { std::env::remove_var(v) };
     }
     // Parses, but past what a Duration holds: saturates to MAX_TIMEOUT instead of panicking.
     for huge in ["1e20", "1.8e19", "1e300", "3.2e9"] {
@@ -464,15 +467,18 @@ fn environment_values_that_do_not_parse_or_overflow() {
         );
     }
     // A device made with the huge timeout starts and reports it.
-    std::env::set_var("GPUARRAY_TIMEOUT_SECS", "1e20");
+    // TODO: Audit that the environment access only happens in single-threaded code.
+    unsafe { std::env::set_var("GPUARRAY_TIMEOUT_SECS", "1e20") };
     let dev = common::device();
-    std::env::remove_var("GPUARRAY_TIMEOUT_SECS");
+    // TODO: Audit that the environment access only happens in single-threaded code.
+    unsafe { std::env::remove_var("GPUARRAY_TIMEOUT_SECS") };
     if let Some(dev) = dev {
         assert_eq!(dev.timeout(), gpuarray::MAX_TIMEOUT);
     }
     for (v, s) in vars.iter().zip(saved) {
         if let Some(s) = s {
-            std::env::set_var(v, s);
+            // TODO: Audit that the environment access only happens in single-threaded code.
+            unsafe { std::env::set_var(v, s) };
         }
     }
 }
@@ -803,9 +809,11 @@ fn integer_arange_and_full_refuse_values_out_of_range() {
     assert_eq!(edge(-0.5, DType::U32), [0.0; 2]);
     assert_eq!(edge(4294967295.5, DType::U32), [4294967295.0; 2]);
     assert_eq!(edge(f64::NAN, DType::Bool), [1.0; 2]);
-    assert!(edge(f64::INFINITY, DType::F32)
-        .iter()
-        .all(|v| v.is_infinite()));
+    assert!(
+        edge(f64::INFINITY, DType::F32)
+            .iter()
+            .all(|v| v.is_infinite())
+    );
     let z = Array::zeros(&dev, &[3], DType::I32).unwrap();
     assert_err!(z.fill(f64::NAN), Error::InvalidArgument { .. }, "fill");
     assert_err!(z.fill(3e9), Error::InvalidArgument { .. }, "fill");
@@ -1242,7 +1250,7 @@ fn prop_slicing_matches_the_model() {
                 (got, want) => {
                     return Err(TestCaseError::fail(format!(
                         "{args:?} on {shape:?}: got {got:?}, model {want:?}"
-                    )))
+                    )));
                 }
             }
             Ok(())

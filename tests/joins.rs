@@ -2,7 +2,7 @@
 
 mod common;
 
-use gpuarray::{concatenate, stack, Array, DType, Error};
+use gpuarray::{Array, DType, Error, concatenate, stack};
 
 fn iota(n: usize, shift: i32) -> Vec<i32> {
     (0..n as i32).map(|i| i * 3 + shift).collect()

@@ -57,7 +57,7 @@ fn selections_match_the_reference_for_every_dtype() {
         let want: Vec<f64> = held
             .iter()
             .zip(&m)
-            .filter(|(_, &k)| truthy(k))
+            .filter(|&(_, &k)| truthy(k))
             .map(|(v, _)| *v)
             .collect();
         let got = a.masked(&mask).unwrap();
@@ -222,7 +222,7 @@ fn selections_past_one_storage_binding() {
         let want: Vec<f64> = held
             .iter()
             .zip(&m)
-            .filter(|(_, &k)| truthy(k))
+            .filter(|&(_, &k)| truthy(k))
             .map(|(v, _)| *v)
             .collect();
         assert!(
@@ -245,7 +245,7 @@ fn selections_past_one_storage_binding() {
     let want: Vec<f64> = (0..n)
         .map(|k| x[(k % 350) * 200 + k / 350])
         .zip(&m)
-        .filter(|(_, &k)| truthy(k))
+        .filter(|&(_, &k)| truthy(k))
         .map(|(v, _)| v)
         .collect();
     assert!(

@@ -53,11 +53,7 @@ fn spread(n: usize, seed: u64, lo: f64, hi: f64, both: bool) -> Vec<f32> {
         .map(|_| {
             let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
             let v = (lo.ln() + u * (hi.ln() - lo.ln())).exp() as f32;
-            if both && next() & 1 == 1 {
-                -v
-            } else {
-                v
-            }
+            if both && next() & 1 == 1 { -v } else { v }
         })
         .collect()
 }

@@ -18,7 +18,7 @@ use gpuarray::{Array, DType, Device};
 
 // The C library's inverse hyperbolics (glibc's are within 2 ulp): Rust's own f64::acosh loses
 // digits near 1.
-extern "C" {
+unsafe extern "C" {
     fn asinh(x: f64) -> f64;
     fn acosh(x: f64) -> f64;
     fn atanh(x: f64) -> f64;
@@ -47,11 +47,7 @@ fn ulps(a: f64, b: f64) -> f64 {
     }
     let key = |x: f64| {
         let i = x.to_bits() as i64;
-        if i < 0 {
-            i64::MIN - i
-        } else {
-            i
-        }
+        if i < 0 { i64::MIN - i } else { i }
     };
     (key(a) as i128 - key(b) as i128).unsigned_abs() as f64
 }
@@ -69,11 +65,7 @@ fn spread(n: usize, seed: u64, lo: f64, hi: f64, both: bool) -> Vec<f64> {
         .map(|_| {
             let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
             let v = (lo.ln() + u * (hi.ln() - lo.ln())).exp();
-            if both && next() & 1 == 1 {
-                -v
-            } else {
-                v
-            }
+            if both && next() & 1 == 1 { -v } else { v }
         })
         .collect()
 }

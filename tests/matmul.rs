@@ -4,7 +4,7 @@
 
 mod common;
 
-use gpuarray::{f16, Array, DType, Device, Error, MatmulKernel, SliceArg};
+use gpuarray::{Array, DType, Device, Error, MatmulKernel, SliceArg, f16};
 
 /// Row-major (batch, m, k) x (batch, k, n) in f64; `bb == 1` broadcasts B over the batch.
 fn reference(

@@ -303,13 +303,15 @@ fn nan_functions_of_integers_are_the_plain_ones_and_nancumsum_skips_nan() {
         empty.nansum(1, false).unwrap().to_vec::<f32>().unwrap(),
         vec![0.0, 0.0]
     );
-    assert!(empty
-        .nanmean(1, false)
-        .unwrap()
-        .to_vec::<f32>()
-        .unwrap()
-        .iter()
-        .all(|v| v.is_nan()));
+    assert!(
+        empty
+            .nanmean(1, false)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap()
+            .iter()
+            .all(|v| v.is_nan())
+    );
     let col = Array::from_slice(&dev, &[f32::NAN, 2.0], &[2, 1]).unwrap();
     assert_eq!(
         col.nansum(1, true).unwrap().to_vec::<f32>().unwrap(),

@@ -5,8 +5,8 @@
 
 mod common;
 
-use gpuarray::{f16, Array, DType, Error, HostElement};
-use ndarray::{s, ArrayD, ArrayView, Dimension};
+use gpuarray::{Array, DType, Error, HostElement, f16};
+use ndarray::{ArrayD, ArrayView, Dimension, s};
 
 /// Host arrays of the dtype: values chosen so every element differs (and, for floats, carries
 /// a fraction and a sign).

@@ -6,7 +6,7 @@
 
 mod common;
 
-use gpuarray::{f16, Array, DType};
+use gpuarray::{Array, DType, f16};
 
 /// C's nextafter for a format of `bits` width, on the bit patterns (`sign` the sign bit).
 fn reference(
@@ -30,11 +30,7 @@ fn reference(
     }
     // Away from zero is one step up of the magnitude's bits.
     let away = up == (a & sign == 0);
-    if away {
-        a + 1
-    } else {
-        a - 1
-    }
+    if away { a + 1 } else { a - 1 }
 }
 
 /// The total order of non-NaN values of a sign-magnitude format (`sign` the sign bit).

@@ -6,7 +6,7 @@
 
 mod common;
 
-use gpuarray::{f16, Array, DType, Error};
+use gpuarray::{Array, DType, Error, f16};
 use std::path::{Path, PathBuf};
 
 const SHAPE: [usize; 3] = [3, 4, 5];

@@ -99,11 +99,7 @@ fn operands(d: DType) -> (Vec<f64>, Vec<f64>) {
             let b: Vec<f64> = (0..n)
                 .map(|i| {
                     let m = (i % 9 + 1) as f64;
-                    if i % 3 == 0 {
-                        -m
-                    } else {
-                        m
-                    }
+                    if i % 3 == 0 { -m } else { m }
                 })
                 .collect();
             (a, b)
@@ -127,11 +123,7 @@ fn operands(d: DType) -> (Vec<f64>, Vec<f64>) {
             let b: Vec<f64> = (0..n)
                 .map(|i| {
                     let m = [0.5, 1.0, 2.0, 4.0][i % 4];
-                    if i % 3 == 0 {
-                        -m
-                    } else {
-                        m
-                    }
+                    if i % 3 == 0 { -m } else { m }
                 })
                 .collect();
             (a, b)
@@ -183,25 +175,13 @@ fn first(v: &[f64], pick: fn(f64, f64) -> f64) -> f64 {
 }
 
 fn floats(d: DType) -> Out {
-    if float(d) {
-        Out::Same
-    } else {
-        Out::Err
-    }
+    if float(d) { Out::Same } else { Out::Err }
 }
 fn numbers(d: DType) -> Out {
-    if numeric(d) {
-        Out::Same
-    } else {
-        Out::Err
-    }
+    if numeric(d) { Out::Same } else { Out::Err }
 }
 fn ints_bools(d: DType) -> Out {
-    if int_or_bool(d) {
-        Out::Same
-    } else {
-        Out::Err
-    }
+    if int_or_bool(d) { Out::Same } else { Out::Err }
 }
 
 fn np_floor_divide(a: f64, b: f64) -> f64 {

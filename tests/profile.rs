@@ -7,9 +7,9 @@
 mod common;
 
 use gpuarray::profile::CallKind;
-use gpuarray::{benchmark, einsum, Array, Axes, BenchOptions, DType, Device, DeviceConfig, Error};
-use std::sync::atomic::{AtomicBool, Ordering};
+use gpuarray::{Array, Axes, BenchOptions, DType, Device, DeviceConfig, Error, benchmark, einsum};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The test device with its timestamps hidden.
@@ -88,10 +88,11 @@ fn a_profile_holds_exactly_the_closures_launches() {
     assert!(prof.launches.iter().all(|l| l.kernel.starts_with("binary_")
         || l.kernel.starts_with("matmul_")
         || l.kernel.starts_with("reduce")));
-    assert!(prof
-        .launches
-        .iter()
-        .any(|l| l.kernel.starts_with("matmul_")));
+    assert!(
+        prof.launches
+            .iter()
+            .any(|l| l.kernel.starts_with("matmul_"))
+    );
     assert!(prof.launches.iter().any(|l| l.kernel.starts_with("reduce")));
     assert!(
         !prof.launches.iter().any(|l| l.kernel.starts_with("unary_")),
@@ -114,10 +115,11 @@ fn a_profile_holds_exactly_the_closures_launches() {
         .map(|l| l.flops)
         .sum();
     assert_eq!(mm, 2 * 64 * 64 * 64);
-    assert!(prof
-        .host
-        .iter()
-        .any(|h| h.name == "to_vec" && h.kind == CallKind::Wait));
+    assert!(
+        prof.host
+            .iter()
+            .any(|h| h.name == "to_vec" && h.kind == CallKind::Wait)
+    );
     check_gpu_times(&dev, &prof);
 }
 
@@ -201,9 +203,11 @@ fn the_chrome_trace_has_one_event_per_launch() {
         assert_eq!(e["name"].as_str().unwrap(), l.label());
         assert_eq!(e["args"]["call"].as_str().unwrap(), l.call);
     }
-    assert!(events
-        .iter()
-        .any(|e| e["cat"] == "call" && e["name"] == "matmul" && e["ph"] == "X"));
+    assert!(
+        events
+            .iter()
+            .any(|e| e["cat"] == "call" && e["name"] == "matmul" && e["ph"] == "X")
+    );
     if dev.has_gpu_timestamps() {
         let mut spans: Vec<(f64, f64)> = kernel_events
             .iter()

@@ -5,7 +5,7 @@
 mod common;
 
 use common::philox as cpu;
-use gpuarray::random::{philox_blocks, Generator};
+use gpuarray::random::{Generator, philox_blocks};
 use gpuarray::{DType, Error};
 
 #[test]
@@ -167,11 +167,7 @@ fn normals_follow_curand_box_muller_pairing() {
         assert_eq!(g.offset(), off + n as u64 + 1);
         let want = |i: usize| {
             let (s, c) = cpu::box_muller_f32(words[i & !1], words[i | 1]);
-            if i.is_multiple_of(2) {
-                s
-            } else {
-                c
-            }
+            if i.is_multiple_of(2) { s } else { c }
         };
         let err = max_rel_err(x.iter().enumerate().map(|(i, &v)| (v as f64, want(i))));
         assert!(
@@ -413,10 +409,11 @@ fn draws_spanning_two_bindings_match_the_cpu_model() {
         );
         let mut g = Generator::with_stream(&dev, 123, 4, offset);
         let u = g.random(&[n], DType::F32).unwrap().to_vec::<f32>().unwrap();
-        assert!(u
-            .iter()
-            .zip(&want)
-            .all(|(&x, &w)| x.to_bits() == cpu::random_f32(w).to_bits()));
+        assert!(
+            u.iter()
+                .zip(&want)
+                .all(|(&x, &w)| x.to_bits() == cpu::random_f32(w).to_bits())
+        );
     }
     common::check_clean(&dev, 0);
 }
@@ -734,11 +731,7 @@ fn phi(x: f64) -> f64 {
                                 + t * (-1.13520398
                                     + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))))
             .exp();
-    if x >= 0.0 {
-        1.0 - 0.5 * r
-    } else {
-        0.5 * r
-    }
+    if x >= 0.0 { 1.0 - 0.5 * r } else { 0.5 * r }
 }
 
 /// Mean, variance, skewness and excess kurtosis.

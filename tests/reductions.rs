@@ -206,12 +206,13 @@ fn empty_reductions_follow_numpy() {
         e.prod(Axes::All, false).unwrap().item::<f32>().unwrap(),
         1.0
     );
-    assert!(e
-        .mean(Axes::All, false)
-        .unwrap()
-        .item::<f32>()
-        .unwrap()
-        .is_nan());
+    assert!(
+        e.mean(Axes::All, false)
+            .unwrap()
+            .item::<f32>()
+            .unwrap()
+            .is_nan()
+    );
     assert_eq!(
         e.any(Axes::All, false).unwrap().to_vec_bool().unwrap(),
         vec![false]
@@ -256,24 +257,27 @@ fn nan_and_signed_zero_in_reductions() {
     h[1234] = f64::NAN;
     h[4321] = f64::NAN;
     let a = upload(&dev, &h, &[5000], DType::F32);
-    assert!(a
-        .max(Axes::All, false)
-        .unwrap()
-        .item::<f32>()
-        .unwrap()
-        .is_nan());
-    assert!(a
-        .min(Axes::All, false)
-        .unwrap()
-        .item::<f32>()
-        .unwrap()
-        .is_nan());
-    assert!(a
-        .sum(Axes::All, false)
-        .unwrap()
-        .item::<f32>()
-        .unwrap()
-        .is_nan());
+    assert!(
+        a.max(Axes::All, false)
+            .unwrap()
+            .item::<f32>()
+            .unwrap()
+            .is_nan()
+    );
+    assert!(
+        a.min(Axes::All, false)
+            .unwrap()
+            .item::<f32>()
+            .unwrap()
+            .is_nan()
+    );
+    assert!(
+        a.sum(Axes::All, false)
+            .unwrap()
+            .item::<f32>()
+            .unwrap()
+            .is_nan()
+    );
     assert_eq!(a.argmax(None, false).unwrap().item::<i32>().unwrap(), 1234);
     assert_eq!(a.argmin(None, false).unwrap().item::<i32>().unwrap(), 1234);
     let r = a.reshape(&[50, 100]).unwrap();
@@ -326,12 +330,13 @@ fn nan_and_signed_zero_in_reductions() {
         &[3],
         DType::F32,
     );
-    assert!(inf
-        .sum(Axes::All, false)
-        .unwrap()
-        .item::<f32>()
-        .unwrap()
-        .is_nan());
+    assert!(
+        inf.sum(Axes::All, false)
+            .unwrap()
+            .item::<f32>()
+            .unwrap()
+            .is_nan()
+    );
     assert_eq!(
         inf.max(Axes::All, false).unwrap().item::<f32>().unwrap(),
         f32::INFINITY

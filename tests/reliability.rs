@@ -9,8 +9,8 @@ mod common;
 
 use gpuarray::{Array, DType, Device, DeviceConfig, Error, SliceArg};
 use half::f16;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 const MIB: u64 = 1 << 20;
@@ -539,12 +539,13 @@ fn zero_size_arrays_allocate_nothing_and_read_back_empty() {
         let bf = bt.astype(DType::F32).unwrap();
         assert_eq!(bf.shape(), &[0, 3]);
         assert!(bf.to_vec::<f32>().unwrap().is_empty());
-        assert!(c
-            .astype(DType::U32)
-            .unwrap()
-            .to_vec::<u32>()
-            .unwrap()
-            .is_empty());
+        assert!(
+            c.astype(DType::U32)
+                .unwrap()
+                .to_vec::<u32>()
+                .unwrap()
+                .is_empty()
+        );
         assert_eq!(c.reshape(&[5, 0]).unwrap().shape(), &[5, 0]);
         assert_eq!(c.broadcast_to(&[2, 0, 5]).unwrap().shape(), &[2, 0, 5]);
         c.fill(1.0).unwrap();
@@ -563,12 +564,13 @@ fn zero_size_arrays_allocate_nothing_and_read_back_empty() {
         let none = full.slice(&[r(Some(3), Some(1), 1)]).unwrap();
         assert_eq!(none.shape(), &[0]);
         assert!(none.to_vec::<f32>().unwrap().is_empty());
-        assert!(none
-            .astype(DType::I32)
-            .unwrap()
-            .to_vec::<i32>()
-            .unwrap()
-            .is_empty());
+        assert!(
+            none.astype(DType::I32)
+                .unwrap()
+                .to_vec::<i32>()
+                .unwrap()
+                .is_empty()
+        );
         none.assign(&a).unwrap();
         assert_eq!(full.to_vec::<f32>().unwrap(), vec![0.0, 1.0, 2.0, 3.0, 4.0]);
         drop((full, none, three));

@@ -9,9 +9,11 @@ fn every_shipped_variant_validates() {
     // Copy (6 x 6 dtypes), fill, sequence, element-wise, reductions, matmul, take, philox.
     assert!(variants.len() >= 100, "only {} variants", variants.len());
     assert!(variants.iter().any(|v| v.label == "philox[f16]"));
-    assert!(variants
-        .iter()
-        .any(|v| v.label.starts_with("matmul_sgb32x8[f32]")));
+    assert!(
+        variants
+            .iter()
+            .any(|v| v.label.starts_with("matmul_sgb32x8[f32]"))
+    );
     let mut failures = Vec::new();
     for v in &variants {
         let module = match naga::front::wgsl::parse_str(&v.wgsl) {

@@ -8,10 +8,10 @@
 
 mod common;
 
-use common::mixed::{one_op, Handoff, Lcg};
+use common::mixed::{Handoff, Lcg, one_op};
 use gpuarray::random::Generator;
 use gpuarray::{DType, Device};
-use std::sync::{mpsc, Mutex};
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// Resident memory of this process, from `/proc/self/statm` (Linux; `None` elsewhere).
@@ -71,7 +71,9 @@ fn assert_constant_cost(
     grown: Option<i64>,
     compiled: usize,
 ) {
-    println!("{what}: median {median:?} per call (a fill and readback: {yardstick:?}), resident memory {grown:?} B over {calls} calls, {compiled} pipelines compiled");
+    println!(
+        "{what}: median {median:?} per call (a fill and readback: {yardstick:?}), resident memory {grown:?} B over {calls} calls, {compiled} pipelines compiled"
+    );
     assert_eq!(compiled, 0, "{what} compiled pipelines");
     if let Some(grown) = grown {
         assert!(

@@ -525,10 +525,12 @@ fn check_unique(a: &Array, label: &str) {
         .take(&u.inverse.reshape(&[-1]).unwrap(), Some(0))
         .unwrap();
     let rebuilt = common::read(&back);
-    assert!(rebuilt
-        .iter()
-        .zip(&held)
-        .all(|(r, h)| r == h || (r.is_nan() && h.is_nan())));
+    assert!(
+        rebuilt
+            .iter()
+            .zip(&held)
+            .all(|(r, h)| r == h || (r.is_nan() && h.is_nan()))
+    );
 }
 
 #[test]

@@ -9,10 +9,10 @@
 
 mod common;
 
-use common::mixed::{one_op, Handoff, Lcg};
+use common::mixed::{Handoff, Lcg, one_op};
 use gpuarray::{Array, DType, SliceArg};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// Runs `threads` threads of mixed ops on one device for `secs` seconds. A watchdog fails the test

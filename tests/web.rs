@@ -10,8 +10,8 @@
 #[allow(dead_code)]
 mod cpu;
 
-use gpuarray::random::{philox_blocks, Generator};
-use gpuarray::{einsum, Array, Axes, DType, Device, DeviceConfig, Error, SliceArg};
+use gpuarray::random::{Generator, philox_blocks};
+use gpuarray::{Array, Axes, DType, Device, DeviceConfig, Error, SliceArg, einsum};
 use std::cell::RefCell;
 use wasm_bindgen_test::*;
 

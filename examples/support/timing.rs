@@ -1,7 +1,7 @@
 //! Timing shared by the examples, through `gpuarray::benchmark`: every repeat starts on an idle
 //! device and ends only when the device has finished, and each reports CPU and GPU time.
 
-use gpuarray::{benchmark, BenchOptions, Device};
+use gpuarray::{BenchOptions, Device, benchmark};
 use std::time::Duration;
 
 /// One warm-up and `repeats` timed runs of `f`; prints the benchmark's line (`name: CPU: ...

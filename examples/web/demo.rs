@@ -15,7 +15,7 @@
 mod cpu;
 
 use gpuarray::random::Generator;
-use gpuarray::{einsum, Array, Axes, DType, Device};
+use gpuarray::{Array, Axes, DType, Device, einsum};
 use std::cell::RefCell;
 use std::fmt::Write;
 use wasm_bindgen::prelude::*;

@@ -1,7 +1,7 @@
 //! Strided copy with conversion (`shaders/copy.wgsl`): contiguous(), astype(), assign().
 
 use super::Array;
-use crate::device::blocks::{collapse, plan, BlockOperand};
+use crate::device::blocks::{BlockOperand, collapse, plan};
 use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::error::Result;

@@ -3,13 +3,13 @@
 
 use super::copy::copy_into;
 use super::{Array, Storage};
+use crate::device::Device;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::device::read_bytes;
 use crate::device::read_bytes_async;
-use crate::device::Device;
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
-use crate::layout::{checked_numel, Layout};
+use crate::layout::{Layout, checked_numel};
 
 /// Bytes per `write_buffer` call: bounds the staging memory wgpu holds for one upload.
 const UPLOAD_CHUNK: usize = 64 << 20;
@@ -297,7 +297,14 @@ impl Array {
             )
         })?;
         if self.layout_has_overlap() {
-            return Err(Error::invalid("assign", format!("the destination view (shape {:?}, strides {:?}) writes some elements more than once", self.shape(), self.strides())));
+            return Err(Error::invalid(
+                "assign",
+                format!(
+                    "the destination view (shape {:?}, strides {:?}) writes some elements more than once",
+                    self.shape(),
+                    self.strides()
+                ),
+            ));
         }
         // Binding one buffer as both read and read_write is invalid: copy an aliasing source.
         let src = if src.may_share_memory(self) {

@@ -2,7 +2,7 @@
 
 use super::Array;
 use crate::error::Result;
-use crate::layout::{normalize_axis, SliceArg};
+use crate::layout::{SliceArg, normalize_axis};
 
 impl Array {
     /// The same elements in a new shape; `-1` is inferred. A view when the strides allow it

@@ -4,7 +4,7 @@
 
 use super::{DeviceConfig, DeviceOptions};
 use crate::dtype::DType;
-use crate::error::{describe_wgpu_error, Error, Result};
+use crate::error::{Error, Result, describe_wgpu_error};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 

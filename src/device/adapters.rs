@@ -2,7 +2,7 @@
 //! dtypes a device on it would support — and which one [`Device::new`](super::Device::new)
 //! would pick. The `gpuarray info` command prints this.
 
-use super::adapter::{choose_adapter, OPTIONAL_FEATURES};
+use super::adapter::{OPTIONAL_FEATURES, choose_adapter};
 use super::{Backend, DeviceOptions};
 use crate::dtype::DType;
 use crate::error::Result;

@@ -135,11 +135,7 @@ impl BlockLimits {
 
 fn lcm(a: u64, b: u64) -> u64 {
     fn gcd(a: u64, b: u64) -> u64 {
-        if b == 0 {
-            a
-        } else {
-            gcd(b, a % b)
-        }
+        if b == 0 { a } else { gcd(b, a % b) }
     }
     a / gcd(a, b) * b
 }
@@ -178,7 +174,7 @@ pub(crate) fn plan_granular(
                     requested: extent.iter().product(),
                     max: limits.max_binding,
                     what: "storage binding size (even after splitting the launch)",
-                })
+                });
             }
             Err(Some(axis)) => {
                 // Split the offending axis in two (at a granule boundary) and plan each half.
@@ -235,11 +231,7 @@ fn try_block(
         let (mut lo, mut hi) = (first, first);
         for &d in &nonunit {
             let reach = (extent[d] as i64 - 1).checked_mul(o.strides[d])?;
-            if reach < 0 {
-                lo += reach
-            } else {
-                hi += reach
-            }
+            if reach < 0 { lo += reach } else { hi += reach }
         }
         let window = limits.span_window(lo, hi, first, o.elem_bytes, o.buffer_bytes)?;
         let size = window.byte_size;
@@ -361,11 +353,7 @@ mod tests {
                 let (mut lo, mut hi) = (w.base, w.base);
                 for (&n, &s) in b.shape.iter().zip(st) {
                     let r = (n as i64 - 1) * s;
-                    if r < 0 {
-                        lo += r
-                    } else {
-                        hi += r
-                    }
+                    if r < 0 { lo += r } else { hi += r }
                 }
                 assert!(lo >= 0 && hi < wlen, "block {b:?} leaves its window");
             }

@@ -269,7 +269,12 @@ impl DeviceConfig {
     pub fn from_env() -> Result<Self> {
         let memory_limit = match std::env::var("GPUARRAY_MEMORY_LIMIT") {
             Ok(s) if !s.trim().is_empty() => Some(parse_bytes(&s).ok_or_else(|| {
-                Error::invalid("Device::new", format!("GPUARRAY_MEMORY_LIMIT={s:?}: expected bytes such as 1073741824, 512M or 2G"))
+                Error::invalid(
+                    "Device::new",
+                    format!(
+                        "GPUARRAY_MEMORY_LIMIT={s:?}: expected bytes such as 1073741824, 512M or 2G"
+                    ),
+                )
             })?),
             _ => None,
         };

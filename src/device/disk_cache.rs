@@ -16,8 +16,8 @@
 //! `GPUARRAY_CACHE=0` (or `disable_cache`) keeps nothing.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The first line of every cache file, with the format's version.
 const MAGIC: &str = "gpuarray-cache 1";

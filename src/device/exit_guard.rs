@@ -163,7 +163,7 @@ mod main_thread {
 mod fork_child {
     use std::os::raw::{c_int, c_void};
 
-    extern "C" {
+    unsafe extern "C" {
         fn on_exit(function: extern "C" fn(c_int, *mut c_void), arg: *mut c_void) -> c_int;
     }
 

@@ -11,7 +11,7 @@
 
 use super::kernel_def::KernelDef;
 use super::op_codes::{ReduceOp, ScanOp};
-use super::pipeline::{Variant, DEFAULT_EPT, DEFAULT_WG};
+use super::pipeline::{DEFAULT_EPT, DEFAULT_WG, Variant};
 pub(crate) use super::sort_passes::{RadixPass, SortPass};
 use super::wgsl_helpers::{helpers, saturation, truth_in};
 use crate::dtype::DType;

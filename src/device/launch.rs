@@ -1,9 +1,9 @@
 //! Recording one kernel launch: pipeline, uniform parameters, storage bindings, a 2-D grid.
 
-use super::blocks::{grid, Window};
+use super::DeviceInner;
+use super::blocks::{Window, grid};
 use super::pipeline::PipelineKey;
 use super::profile::Work;
-use super::DeviceInner;
 use crate::error::{Error, Result};
 use std::num::NonZeroU64;
 use wgpu::util::DeviceExt;

@@ -34,18 +34,18 @@ mod variants;
 mod warm_up;
 pub(crate) mod wgsl_helpers;
 
-use adapter::{choose_adapter, requested_features, ErrorSinks, OPTIONAL_FEATURES};
+use adapter::{ErrorSinks, OPTIONAL_FEATURES, choose_adapter, requested_features};
 #[cfg(not(target_arch = "wasm32"))]
-pub use adapters::{adapters, adapters_with, AdapterInfo};
+pub use adapters::{AdapterInfo, adapters, adapters_with};
 pub use compiler::CompileStats;
+pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MAX_TIMEOUT, MathMode};
 use config::{env_flag, timeout_millis};
-pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MathMode, MAX_TIMEOUT};
 #[cfg(not(target_arch = "wasm32"))]
 pub use exit_guard::prepare_exit;
 pub(crate) use kernel_def::{Constants, Families, KernelDef};
 pub(crate) use kernels::{Kernel, RadixPass, SortPass};
 pub(crate) use launch::Binding;
-pub(crate) use pipeline::{PipelineKey, Variant, DEFAULT_EPT, DEFAULT_WG};
+pub(crate) use pipeline::{DEFAULT_EPT, DEFAULT_WG, PipelineKey, Variant};
 pub(crate) use profile::Work;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use staging::read_bytes;

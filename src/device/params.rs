@@ -1,8 +1,8 @@
 //! Packing kernel parameters into the byte layout of WGSL uniform structs, and the block
 //! parameters every strided kernel shares.
 
-use super::blocks::{Block, BlockLimits, Window, MAX_RANK};
 use super::DeviceInner;
+use super::blocks::{Block, BlockLimits, MAX_RANK, Window};
 use crate::error::{Error, Result};
 
 /// A uniform struct under construction; fields are appended at their WGSL offsets.

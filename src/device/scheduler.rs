@@ -3,11 +3,11 @@
 //! step runs inside error scopes, and every wait is bounded, so wgpu errors become `Err` and
 //! nothing hangs.
 
-use super::profile::CallKind;
 use super::DeviceInner;
+use super::profile::CallKind;
 use crate::error::{Error, Result};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::memory::{blocking_slice, Backoff, Progress};
+use crate::memory::{Backoff, Progress, blocking_slice};
 use std::sync::MutexGuard;
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;

@@ -63,7 +63,7 @@ fn reduce_switches(wgsl: &str, constants: &[(&str, u32)]) -> Result<String, Stri
             Some(Chosen::NoCase(selector, value)) => {
                 return Err(format!(
                     "{selector} = {value} has no `case` in its shader (an op without WGSL)"
-                ))
+                ));
             }
             None => from = at + "switch".len(),
         }
@@ -530,9 +530,11 @@ fn both(a: f32) -> f32 { return op(a, a) + mode(a); }
         assert!(s.contains("switch OP"));
         // `break` would leave an enclosing loop once the switch is gone.
         let breaks = SRC.replace("return 0.0;", "break;");
-        assert!(specialize(&breaks, &[("OP", 6)], "both")
-            .unwrap()
-            .contains("switch OP"));
+        assert!(
+            specialize(&breaks, &[("OP", 6)], "both")
+                .unwrap()
+                .contains("switch OP")
+        );
         // A switch on a runtime value.
         let runtime =
             "fn f(x: u32) -> u32 { switch x { case 0u: { return 1u; } default: { return 2u; } } }";
@@ -563,9 +565,11 @@ fn read(i: u32) -> u32 { return src[i]; }
         // pipeline's layout one binding short: the source is handed over whole.
         assert_eq!(specialize(src, &[("MODE", 0)], "main").unwrap(), src);
         // MODE 1 still reads both.
-        assert!(!specialize(src, &[("MODE", 1)], "main")
-            .unwrap()
-            .contains("switch"));
+        assert!(
+            !specialize(src, &[("MODE", 1)], "main")
+                .unwrap()
+                .contains("switch")
+        );
         assert_eq!(
             entry_bindings(src, "main"),
             Some(vec![(0, false), (1, false)])
@@ -619,9 +623,11 @@ fn main() { out[0] = op(out[0]); }
             "default: { return only_pow(x); }",
             "case 7u, default: { return only_pow(x); }",
         );
-        assert!(specialize(&pow_case, &[("OP", 7)], "main")
-            .unwrap()
-            .contains("fn only_pow"));
+        assert!(
+            specialize(&pow_case, &[("OP", 7)], "main")
+                .unwrap()
+                .contains("fn only_pow")
+        );
         // An entry point the source lacks, or braces that do not match: unchanged.
         assert_eq!(prune_functions(src, "missing"), src);
         let broken = format!("{src}fn tail() {{");

@@ -2,8 +2,8 @@
 //! Large reads go through fixed-size chunks, so host and staging memory stay bounded and each
 //! chunk is awaited with the device's timeout.
 
-use super::signal::Signal;
 use super::DeviceInner;
+use super::signal::Signal;
 use crate::error::{Error, Result};
 use crate::memory::{PoolBlock, WgpuBacking};
 #[cfg(not(target_arch = "wasm32"))]
@@ -110,7 +110,7 @@ pub(crate) fn read_bytes(
                         return Err(Error::Timeout {
                             op: "to_vec",
                             after: start.elapsed(),
-                        })
+                        });
                     }
                     Err(_) => {
                         dev.check_alive("to_vec")?;

@@ -149,11 +149,7 @@ impl Layout {
         let (mut lo, mut hi) = (self.offset as i64, self.offset as i64);
         for (&n, &s) in self.shape.iter().zip(&self.strides) {
             let reach = (n as i64 - 1) * s as i64;
-            if reach < 0 {
-                lo += reach
-            } else {
-                hi += reach
-            }
+            if reach < 0 { lo += reach } else { hi += reach }
         }
         (lo, hi)
     }
@@ -364,7 +360,10 @@ impl Layout {
                     if self.shape[a] != 1 {
                         return Err(Error::invalid(
                             op,
-                            format!("cannot select an axis to squeeze out which has size not equal to one (axis {a} of shape {:?})", self.shape),
+                            format!(
+                                "cannot select an axis to squeeze out which has size not equal to one (axis {a} of shape {:?})",
+                                self.shape
+                            ),
                         ));
                     }
                     d[a] = true;

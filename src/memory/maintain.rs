@@ -16,7 +16,7 @@
 //! company it checks without blocking and backs off between checks ([`Backoff`]), so another
 //! thread's submit waits at most one slice. GPU work itself is never serialised by this lock.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 #[cfg(not(target_arch = "wasm32"))]

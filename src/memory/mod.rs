@@ -9,7 +9,7 @@ mod pool;
 pub(crate) use late_errors::LateErrors;
 pub(crate) use maintain::Maintainer;
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) use maintain::{blocking_slice, Backoff, Progress};
+pub(crate) use maintain::{Backoff, Progress, blocking_slice};
 
 pub use pool::MemoryStats;
 pub(crate) use pool::{Backing, Pool, PoolBlock};

@@ -350,7 +350,7 @@ mod tests {
         let p = Pool::new(Mock::default(), u64::MAX, Some(4096));
         let keep = p.alloc(1024).unwrap();
         drop(p.alloc(2048).unwrap()); // cached
-                                      // 2048 fits only after the cached 2048 is freed: a fragmented-limit retry (cupy#7678).
+        // 2048 fits only after the cached 2048 is freed: a fragmented-limit retry (cupy#7678).
         let c = p.alloc(3072 - 256).unwrap();
         assert_eq!(p.stats().alloc_retries, 1);
         drop(c);

@@ -6,8 +6,8 @@
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::layout::broadcast_shapes;
 use crate::layout::Axes;
+use crate::layout::broadcast_shapes;
 
 impl Array {
     /// The dtype both operands are compared in: the float dtype NumPy's `result_type(a, b, 1.0)`

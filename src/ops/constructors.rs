@@ -3,12 +3,12 @@
 //! arithmetic sequences (`shaders/sequence.wgsl`).
 
 use crate::array::Array;
-use crate::device::blocks::{collapse, plan, BlockOperand};
-use crate::device::params::{base_i32, block_count, Params};
+use crate::device::blocks::{BlockOperand, collapse, plan};
+use crate::device::params::{Params, base_i32, block_count};
 use crate::device::{Binding, Device, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::layout::{checked_numel, Layout};
+use crate::layout::{Layout, checked_numel};
 
 impl Array {
     /// An array of zeros (cleared on the GPU, no upload).

@@ -3,12 +3,12 @@
 //! (`shaders/take.wgsl`), whose launch code follows the `impl Array` methods.
 
 use crate::array::Array;
-use crate::device::blocks::{grid, plan_granular, BlockLimits, BlockOperand, Window};
+use crate::device::blocks::{BlockLimits, BlockOperand, Window, grid, plan_granular};
 use crate::device::params::Params;
 use crate::device::{Binding, Kernel, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::layout::{checked_numel, normalize_axis, SliceArg};
+use crate::layout::{SliceArg, checked_numel, normalize_axis};
 
 /// `numpy.concatenate(arrays, axis)`: the arrays, which agree on every other axis, end to end.
 ///
@@ -126,7 +126,12 @@ impl Array {
         let ax = normalize_axis(op, axis, self.ndim())?;
         let n = self.shape()[ax];
         if sections == 0 || !n.is_multiple_of(sections) {
-            return Err(Error::invalid(op, format!("array split does not result in an equal division: {n} elements into {sections} sections")));
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "array split does not result in an equal division: {n} elements into {sections} sections"
+                ),
+            ));
         }
         let step = n / sections;
         let cuts: Vec<usize> = (1..sections).map(|i| i * step).collect();

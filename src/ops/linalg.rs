@@ -153,7 +153,13 @@ impl Array {
             if self.shape()[x] != other.shape()[y] {
                 return Err(Error::shape(
                     op,
-                    format!("shape mismatch for sum: axis {x} of {:?} has {} elements, axis {y} of {:?} has {}", self.shape(), self.shape()[x], other.shape(), other.shape()[y]),
+                    format!(
+                        "shape mismatch for sum: axis {x} of {:?} has {} elements, axis {y} of {:?} has {}",
+                        self.shape(),
+                        self.shape()[x],
+                        other.shape(),
+                        other.shape()[y]
+                    ),
                 ));
             }
         }

@@ -17,7 +17,7 @@ use crate::device::{Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Axes;
-use crate::ops::elementwise::{where_, Operand};
+use crate::ops::elementwise::{Operand, where_};
 
 /// What `compact` writes for each selected element.
 #[derive(Clone, Copy)]

@@ -10,7 +10,7 @@
 //! the word where the draw ends; pass 2 recomputes every tile and writes its accepted values at
 //! their positions. Ranges that are powers of two reject nothing and take one pass.
 
-use super::launch::{key, launch, Bindings, Dist, Extra, Run, Spare};
+use super::launch::{Bindings, Dist, Extra, Run, Spare, key, launch};
 use super::philox::StreamPos;
 use crate::array::Array;
 use crate::device::Binding;

@@ -60,7 +60,7 @@ use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use launch::{check_dtype, generate, Dist, Extra};
+use launch::{Dist, Extra, check_dtype, generate};
 use philox::StreamPos;
 
 /// A NumPy-style random generator over a Philox4x32-10 stream in cuRAND's layout.
@@ -360,11 +360,7 @@ impl Generator {
             ..Default::default()
         };
         let out = self.draw(op, shape, dtype, dist, extra)?;
-        if halve {
-            out.mul(2.0)
-        } else {
-            Ok(out)
-        }
+        if halve { out.mul(2.0) } else { Ok(out) }
     }
 
     /// Standard normal samples by Box–Muller on consecutive word pairs (cuRAND's

@@ -6,8 +6,8 @@
 //! arrays are gathered on the device. Host work is O(number of indices); the data never
 //! leaves the GPU.
 
-use super::philox::HostWords;
 use super::Generator;
+use super::philox::HostWords;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -196,7 +196,9 @@ impl Generator {
             if !replace && k > nonzero {
                 return Err(Error::invalid(
                     op,
-                    format!("only {nonzero} items have non-zero weight for {k} samples without replacement"),
+                    format!(
+                        "only {nonzero} items have non-zero weight for {k} samples without replacement"
+                    ),
                 ));
             }
         }

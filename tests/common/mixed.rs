@@ -3,8 +3,8 @@
 
 use super::philox;
 use gpuarray::random::Generator;
-use gpuarray::{einsum, Array, DType, Device};
-use std::sync::{mpsc, Mutex};
+use gpuarray::{Array, DType, Device, einsum};
+use std::sync::{Mutex, mpsc};
 
 /// An array made by one thread, and what it must hold, for another thread to check and use.
 pub struct Handoff {

@@ -6,7 +6,7 @@ pub mod mixed;
 pub mod philox;
 
 use gpuarray::Device;
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -116,7 +116,7 @@ pub fn with_watchdog<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send 
     }
 }
 
-use gpuarray::{f16, Array, DType};
+use gpuarray::{Array, DType, f16};
 
 /// Whether GPUARRAY_REQUIRE_GPU=1 is set (CI): then nothing may be skipped.
 pub fn gpu_required() -> bool {

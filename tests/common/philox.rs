@@ -59,11 +59,7 @@ pub fn curand_uniform(x: u32) -> f32 {
 /// `random()` for f32: curand_uniform with 1.0 mapped to 0.0.
 pub fn random_f32(x: u32) -> f32 {
     let v = curand_uniform(x);
-    if v >= 1.0 {
-        0.0
-    } else {
-        v
-    }
+    if v >= 1.0 { 0.0 } else { v }
 }
 
 /// `random()` for f16: the f32 value rounded to nearest-even f16, 1.0 mapped to 0.0.
@@ -86,11 +82,7 @@ pub fn curand_uniform_double(x: u32, y: u32) -> f64 {
 /// `random()` for f64.
 pub fn random_f64(x: u32, y: u32) -> f64 {
     let v = curand_uniform_double(x, y);
-    if v >= 1.0 {
-        0.0
-    } else {
-        v
-    }
+    if v >= 1.0 { 0.0 } else { v }
 }
 
 /// Box–Muller on one word pair, evaluated in f64 from the f32 uniform cuRAND uses for the

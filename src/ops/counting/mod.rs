@@ -105,7 +105,7 @@ impl Array {
                     feature: format!(
                         "bincount counts integers; dtype {d} cannot be cast to one safely (NumPy refuses too)"
                     ),
-                })
+                });
             }
         };
         if words.is_empty() {

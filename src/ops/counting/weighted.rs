@@ -4,6 +4,7 @@
 //! NumPy's own, one by one from 0.0, so the sums have its bits, and no atomics make them depend
 //! on the order the adds land in.
 
+use crate::Device;
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::device::{Kernel, PipelineKey, Variant};
@@ -13,7 +14,6 @@ use crate::layout::Axes;
 use crate::ops::search::Side;
 use crate::ops::sort::sort_by_key;
 use crate::ops::{contiguous_window, window_elements};
-use crate::Device;
 
 /// The weights one launch adds per bin (the shader's `CHUNK`).
 const CHUNK: u64 = 16384;

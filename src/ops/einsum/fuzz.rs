@@ -7,11 +7,11 @@
 //! `cargo test --lib einsum` runs 20,000 cases; the million-case run is
 //! `cargo test --release --lib einsum -- --ignored`.
 
-use super::parse::{parse, Label, Parsed, LETTERS};
-use super::path::{plan, EinsumPath, Strategy};
+use super::parse::{LETTERS, Label, Parsed, parse};
+use super::path::{EinsumPath, Strategy, plan};
 use crate::error::Error;
 use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// xorshift64*: small, deterministic, good enough to spread cases.
 struct Rng(u64);

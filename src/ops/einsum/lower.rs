@@ -8,8 +8,8 @@
 //! operands need no copy when their groups collapse, and the result is written straight into
 //! the requested label order. An operand whose group does not collapse is packed once.
 
-use super::parse::{parse, Label, Parsed};
-use super::path::{plan, EinsumPath, Strategy};
+use super::parse::{Label, Parsed, parse};
+use super::path::{EinsumPath, Strategy, plan};
 use crate::array::Array;
 use crate::device::blocks::collapse;
 use crate::dtype::DType;

@@ -306,7 +306,7 @@ pub(crate) fn parse(subscripts: &str, shapes: &[&[usize]]) -> Result<Parsed> {
                             Parsed::label_name(axis.label)
                         ),
                         Some(axis.pos),
-                    ))
+                    ));
                 }
                 _ => first[l] = Some(dim),
             }
@@ -642,7 +642,12 @@ mod tests {
             "einstein sum subscripts string contains too many subscripts for operand 1",
             Some(6),
         );
-        rejects("i", &[&[2, 3]], "operand 0 has more dimensions (2) than subscripts given in einstein sum (1), but no '...'", Some(0));
+        rejects(
+            "i",
+            &[&[2, 3]],
+            "operand 0 has more dimensions (2) than subscripts given in einstein sum (1), but no '...'",
+            Some(0),
+        );
         rejects(
             "i,",
             &[&[2], &[3]],
@@ -661,7 +666,12 @@ mod tests {
         rejects("....", &[&[2, 2]], m, Some(3));
         rejects(". ..", &[&[2]], m, Some(0));
         rejects("i..", &[&[2]], m, Some(1));
-        rejects("i,..", &[&[2], &[2]], "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in operand 1", Some(2));
+        rejects(
+            "i,..",
+            &[&[2], &[2]],
+            "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in operand 1",
+            Some(2),
+        );
         let out = "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in the output";
         rejects("i->..", &[&[2]], out, Some(3));
         rejects("...->......", &[&[2]], out, Some(8));
@@ -695,7 +705,12 @@ mod tests {
             "einstein sum subscripts string includes output subscript 'j' multiple times",
             Some(4),
         );
-        rejects("ij->k", &[&[2, 2]], "einstein sum subscripts string included output subscript 'k' which never appeared in an input", Some(4));
+        rejects(
+            "ij->k",
+            &[&[2, 2]],
+            "einstein sum subscripts string included output subscript 'k' which never appeared in an input",
+            Some(4),
+        );
         rejects(
             "ij->I",
             &[&[2, 2]],
@@ -712,17 +727,37 @@ mod tests {
 
     #[test]
     fn einsum_size_errors() {
-        rejects("ij,jk", &[&[2, 3], &[4, 5]], "operands could not be broadcast together: label 'j' has size 3 in operand 0 but size 4 in operand 1", Some(3));
-        rejects("i,j,i", &[&[2], &[5], &[3]], "operands could not be broadcast together: label 'i' has size 2 in operand 0 but size 3 in operand 2", Some(4));
+        rejects(
+            "ij,jk",
+            &[&[2, 3], &[4, 5]],
+            "operands could not be broadcast together: label 'j' has size 3 in operand 0 but size 4 in operand 1",
+            Some(3),
+        );
+        rejects(
+            "i,j,i",
+            &[&[2], &[5], &[3]],
+            "operands could not be broadcast together: label 'i' has size 2 in operand 0 but size 3 in operand 2",
+            Some(4),
+        );
         // Size 1 broadcasts, so the clash is with the operand that set the size.
-        rejects("i,i,i", &[&[1], &[2], &[3]], "operands could not be broadcast together: label 'i' has size 2 in operand 1 but size 3 in operand 2", Some(4));
+        rejects(
+            "i,i,i",
+            &[&[1], &[2], &[3]],
+            "operands could not be broadcast together: label 'i' has size 2 in operand 1 but size 3 in operand 2",
+            Some(4),
+        );
         rejects(
             "i,i",
             &[&[3], &[0]],
             "operands could not be broadcast together: label 'i' has size 3",
             Some(2),
         );
-        rejects("...i,...i", &[&[2, 3], &[4, 3]], "operands could not be broadcast together: broadcast ('...') dimension 0 has size 2 in operand 0 but size 4 in operand 1", Some(5));
+        rejects(
+            "...i,...i",
+            &[&[2, 3], &[4, 3]],
+            "operands could not be broadcast together: broadcast ('...') dimension 0 has size 2 in operand 0 but size 4 in operand 1",
+            Some(5),
+        );
         // Broadcast dims are right-aligned: op 1's only ellipsis dim is dimension 1 of 2.
         rejects(
             "...,...",

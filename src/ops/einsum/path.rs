@@ -13,7 +13,7 @@
 //! Length: the two planners share their candidate search and cost model, and follow NumPy's
 //! code step for step, so they stay together; about 40 % of the file is unit tests.
 
-use super::parse::{letter_char, parse, Label, Parsed, LETTERS};
+use super::parse::{LETTERS, Label, Parsed, letter_char, parse};
 use std::fmt;
 
 /// Labels as a bit set: 52 letters plus up to 64 broadcast dims fit in 128 bits.

@@ -7,7 +7,7 @@
 use super::rules::OpSet;
 use super::table::{BinaryOp, UnaryOp};
 use crate::device::wgsl_helpers::elementwise_prelude;
-use crate::device::{Constants, KernelDef, Variant, DEFAULT_EPT, DEFAULT_WG};
+use crate::device::{Constants, DEFAULT_EPT, DEFAULT_WG, KernelDef, Variant};
 use crate::dtype::DType;
 
 /// How an element-wise kernel walks its operands.

@@ -7,11 +7,11 @@
 //! elements takes the `vec4` skeleton; any other block takes the strided one. Scalars travel in
 //! the uniform parameters (`SCALAR` override), so `a + 2.0` is one dispatch with no upload.
 
-use super::families::{family, Form, WHERE};
+use super::families::{Form, WHERE, family};
 use super::rules::OpSet;
 use crate::array::Array;
-use crate::device::blocks::{collapse, plan, Block, BlockOperand};
-use crate::device::params::{block_count, Params};
+use crate::device::blocks::{Block, BlockOperand, collapse, plan};
+use crate::device::params::{Params, block_count};
 use crate::device::{Binding, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -31,7 +31,9 @@ impl ScalarValue {
         let bad = || {
             Error::invalid(
                 op,
-                format!("the scalar {value} cannot be represented exactly in dtype {dtype} (scalars adopt the array's dtype; use astype)"),
+                format!(
+                    "the scalar {value} cannot be represented exactly in dtype {dtype} (scalars adopt the array's dtype; use astype)"
+                ),
             )
         };
         Ok(match dtype {

@@ -24,9 +24,9 @@ mod rules;
 mod table;
 
 pub(crate) use families::FAMILIES;
-use kernels::{binary_into, unary_into, where_into, ScalarValue};
-pub(crate) use rules::unsupported;
+use kernels::{ScalarValue, binary_into, unary_into, where_into};
 use rules::Plan;
+pub(crate) use rules::unsupported;
 pub use table::free_functions;
 pub(crate) use table::{BinaryOp, UnaryOp};
 
@@ -90,7 +90,7 @@ pub(crate) fn binary(op: BinaryOp, lhs: Operand, rhs: Operand) -> Result<Array> 
             return Err(Error::invalid(
                 name,
                 "at least one operand must be an array (two scalars need no GPU)",
-            ))
+            ));
         }
     };
     let dtype = arr.dtype;
@@ -269,7 +269,7 @@ pub fn where_<'a, 'b>(
             return Err(Error::invalid(
                 op,
                 "at least one of `a` and `b` must be an array",
-            ))
+            ));
         }
     };
     let dev = cond.device.clone();

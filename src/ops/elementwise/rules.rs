@@ -112,7 +112,7 @@ pub(crate) fn plan<Op: Copy>(
             Run::No => return Err(unsupported(name, dtype)),
             Run::Identity => return Ok(Plan::Identity),
             Run::InFloat => {
-                return Ok(Plan::InFloat(if has_f64 { DType::F64 } else { DType::F32 }))
+                return Ok(Plan::InFloat(if has_f64 { DType::F64 } else { DType::F32 }));
             }
             Run::Kernel(set) => {
                 let out = if set.gives_bool() { DType::Bool } else { dtype };

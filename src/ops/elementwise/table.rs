@@ -19,7 +19,7 @@
 //! `math_f32.wgsl` and `math_f64.wgsl`), and its test.
 
 use super::rules::{OpSet, Rules, Run};
-use super::{assign_op, binary, unary, ElementwiseOp, Operand, Which};
+use super::{ElementwiseOp, Operand, Which, assign_op, binary, unary};
 use crate::array::Array;
 use crate::error::Result;
 

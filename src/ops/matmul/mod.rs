@@ -97,7 +97,11 @@ pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Resu
     if a.ndim() == 0 || b.ndim() == 0 {
         return Err(Error::shape(
             OP,
-            format!("operands must have at least one dimension (shapes {:?} and {:?}); use mul for scalars", a.shape(), b.shape()),
+            format!(
+                "operands must have at least one dimension (shapes {:?} and {:?}); use mul for scalars",
+                a.shape(),
+                b.shape()
+            ),
         ));
     }
     let a2 = if a.ndim() == 1 {
@@ -115,7 +119,11 @@ pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Resu
     if ka != kb {
         return Err(Error::shape(
             OP,
-            format!("shapes {:?} and {:?} do not align: the last axis of the first has {ka} elements, the second-to-last of the second {kb}", a.shape(), b.shape()),
+            format!(
+                "shapes {:?} and {:?} do not align: the last axis of the first has {ka} elements, the second-to-last of the second {kb}",
+                a.shape(),
+                b.shape()
+            ),
         ));
     }
     let batch = broadcast_shapes(
@@ -205,7 +213,10 @@ fn run(
             if a.dtype() != DType::F32 || !dev.has_subgroups_of_8() || !TILE_ROWS.contains(&rows) {
                 return Err(Error::Unsupported {
                     op: OP,
-                    feature: format!("the subgroup-broadcast kernel ({rows} rows) needs f32 (got {}), rows in {TILE_ROWS:?}, and an adapter with 8-wide subgroups", a.dtype()),
+                    feature: format!(
+                        "the subgroup-broadcast kernel ({rows} rows) needs f32 (got {}), rows in {TILE_ROWS:?}, and an adapter with 8-wide subgroups",
+                        a.dtype()
+                    ),
                 });
             }
             Some(MatmulKernel::SubgroupBroadcast { rows })

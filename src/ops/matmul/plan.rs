@@ -2,7 +2,7 @@
 //! over (batch, M, N, K) whose operands each fit one storage binding.
 
 use crate::array::Array;
-use crate::device::blocks::{collapse, plan_granular, Block, BlockLimits, BlockOperand, Window};
+use crate::device::blocks::{Block, BlockLimits, BlockOperand, Window, collapse, plan_granular};
 use crate::device::{Binding, DeviceInner};
 use crate::error::{Error, Result};
 

@@ -8,7 +8,7 @@ use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-use super::plan::{flat3, limits, plan_mnk, Launch, Problem, View};
+use super::plan::{Launch, Problem, View, flat3, limits, plan_mnk};
 use super::{MAX_LOOP_TRIPS, OP};
 
 /// Whether the subgroup-broadcast kernel's smallest launch (64 padded rows of A, 32 rows of B)

@@ -7,7 +7,7 @@ use crate::device::{DeviceInner, Kernel, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-use super::plan::{bind, i32_of, plan_mnk, plan_mnk_from, Launch, Problem, View};
+use super::plan::{Launch, Problem, View, bind, i32_of, plan_mnk, plan_mnk_from};
 use super::{MAX_LOOP_TRIPS, OP};
 
 /// Output tiles below which a long-K product is split along K (a skinny product otherwise

@@ -11,7 +11,7 @@ use web_time::Instant;
 
 use super::plan::for_each_batch;
 #[cfg(not(target_arch = "wasm32"))]
-use super::record::{decode, encode, RECORD};
+use super::record::{RECORD, decode, encode};
 use super::sgb::run_sgb;
 use super::strided::launch_strided;
 use super::{MatmulKernel, MatmulTuning, OP};

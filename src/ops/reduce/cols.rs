@@ -6,7 +6,7 @@
 //! rows. Stage 1 folds blocks of `BLOCK` rows into partials stored [M, blocks]; stage 2 is the
 //! rows kernel over those rows (a tree per column), so there are two stages at most.
 
-use super::common::{new_partials, partial_dtype, u32_of, whole, Reduction};
+use super::common::{Reduction, new_partials, partial_dtype, u32_of, whole};
 use super::rows::rows_stage2;
 use crate::array::Array;
 use crate::device::params::Params;

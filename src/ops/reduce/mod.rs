@@ -26,7 +26,7 @@ use plan::reduce;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::layout::{checked_numel, dims_product, normalize_axis, resolve_axes, Axes};
+use crate::layout::{Axes, checked_numel, dims_product, normalize_axis, resolve_axes};
 
 /// The shape of a reduction's result.
 pub(super) fn reduced_shape(shape: &[usize], axes: &[usize], keepdims: bool) -> Vec<usize> {
@@ -113,7 +113,7 @@ impl Array {
                             "zero-size array (shape {:?}) to reduction operation {op} which has no identity",
                             self.shape()
                         ),
-                    ))
+                    ));
                 }
             };
             return Ok(relabel(Array::full_op(

@@ -5,12 +5,12 @@
 //! `NANPROD` ops read a NaN as 0 or 1; the others with `where`); the slices that held only NaN are found with `isnan().all()` where NumPy
 //! treats them specially. Integer and bool arrays hold no NaN: the plain reductions serve them.
 
-use super::reduced_shape;
 use super::ReduceOp;
+use super::reduced_shape;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::layout::{normalize_axis, resolve_axes, Axes};
+use crate::layout::{Axes, normalize_axis, resolve_axes};
 use crate::ops::elementwise::where_;
 
 impl Array {

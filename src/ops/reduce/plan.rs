@@ -18,7 +18,7 @@
 //! rows, or segments of one row — whose chunks write to their own partial slots.
 
 use super::cols::{cols_blocks, reduce_cols};
-use super::common::{partial_dtype, u32_of, whole, Group, ReduceOp, Reduction};
+use super::common::{Group, ReduceOp, Reduction, partial_dtype, u32_of, whole};
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use super::rows::{
     reduce_rows, reduce_rows_pieces, rows_chunking, unit, unit_bindable, vec4_bindable,

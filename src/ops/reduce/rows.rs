@@ -16,7 +16,7 @@
 //! from 0.88 GB/s with the strided kernel to 9.4 GB/s; each 32-bit element still costs one trip
 //! of lavapipe's per-lane load loop, which is what bounds it.
 
-use super::common::{new_partials, partial_dtype, u32_of, whole, ReduceOp, Reduction};
+use super::common::{ReduceOp, Reduction, new_partials, partial_dtype, u32_of, whole};
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use crate::array::Array;
 use crate::device::params::Params;

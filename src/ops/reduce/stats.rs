@@ -1,12 +1,12 @@
 //! Statistics built on the reductions and element-wise ops: `mean`, `var`, `std`, and the stable
 //! compositions `logsumexp` and `softmax`.
 
-use super::{reduced_shape, to_isize, ReduceOp};
+use super::{ReduceOp, reduced_shape, to_isize};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::layout::{dims_product, normalize_axis, resolve_axes, Axes};
-use crate::ops::elementwise::{binary, unary, unsupported, where_, BinaryOp, Operand, UnaryOp};
+use crate::layout::{Axes, dims_product, normalize_axis, resolve_axes};
+use crate::ops::elementwise::{BinaryOp, Operand, UnaryOp, binary, unary, unsupported, where_};
 
 impl Array {
     /// `numpy.mean` over `axes` (integers give f64; f16 sums in f32 before the division; an empty

@@ -13,11 +13,11 @@
 //! one core, in barriers).
 
 use crate::array::Array;
-use crate::device::params::{base_i32, Params};
+use crate::device::params::{Params, base_i32};
 use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::ops::reduce::common::{u32_of, whole, Group};
+use crate::ops::reduce::common::{Group, u32_of, whole};
 
 /// Workgroup size: invocations are independent (no shared memory), so this only sets how many
 /// blocks one workgroup covers.
@@ -57,7 +57,7 @@ impl Lines<'_> {
             .shape
             .iter()
             .zip(&self.outer.strides)
-            .filter(|(&n, _)| n > 1);
+            .filter(|&(&n, _)| n > 1);
         let packed = match (lines.next(), lines.next()) {
             (None, _) => true,
             (Some((_, &s)), None) => s == k as i64,

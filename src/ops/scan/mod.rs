@@ -8,10 +8,10 @@
 
 mod blocks;
 
-use self::blocks::{scan_blocks, Lines};
+use self::blocks::{Lines, scan_blocks};
 use crate::array::Array;
-use crate::device::op_codes::ScanOp;
 use crate::device::Binding;
+use crate::device::op_codes::ScanOp;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;

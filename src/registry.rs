@@ -6,13 +6,74 @@
 //! [`Device`] live here, above every family.
 
 use crate::Device;
-use crate::device::Families;
 use crate::device::{DeviceConfig, DeviceOptions, ShaderVariant};
+use crate::device::{Families, KernelDef};
 use crate::error::Result;
+use crate::ops::elementwise::families as ew;
+use crate::ops::matmul::families as mm;
+use crate::ops::reduce::families as reduce;
+use crate::ops::scan::families as scan;
+use crate::ops::sort::families as sort;
 
-/// Every declared kernel family, in the order the eager plan compiles a dtype's pipelines.
+/// Every kernel family, each declared by the module that owns it. The plans keep this order:
+/// what `Device::new` compiles first, the named families (matmul, einsum's contractions on it,
+/// then Philox) in the `families` plan, then per dtype the eager ones (element-wise, take,
+/// reductions, scans); the rest compile on first use.
+static FAMILIES: &[&KernelDef] = &[
+    // Before `Device::new` returns.
+    &crate::array::copy::COPY,
+    &crate::ops::constructors::FILL,
+    &crate::ops::constructors::SEQUENCE,
+    // Named.
+    &mm::MATMUL_SGB32,
+    &mm::MATMUL_SGB16,
+    &mm::MATMUL_SGB8,
+    &mm::MATMUL_TILED,
+    &mm::MATMUL_GEMV,
+    &crate::random::families::PHILOX64,
+    &crate::random::families::PHILOX,
+    // Eager.
+    &ew::BINARY_FLOAT_VEC4,
+    &ew::BINARY_INT_VEC4,
+    &ew::COMPARE_VEC4,
+    &ew::UNARY_FLOAT_VEC4,
+    &ew::UNARY_INT_VEC4,
+    &ew::PREDICATE_VEC4,
+    &ew::BINARY_FLOAT,
+    &ew::BINARY_INT,
+    &ew::COMPARE,
+    &ew::UNARY_FLOAT,
+    &ew::UNARY_INT,
+    &ew::PREDICATE,
+    &ew::WHERE,
+    &crate::ops::join::TAKE,
+    &reduce::REDUCE_ROWS,
+    &reduce::REDUCE_ROWS_F16,
+    &reduce::REDUCE,
+    &reduce::REDUCE_COLS,
+    &reduce::ARGREDUCE,
+    &scan::SCAN_TOTALS_VEC4,
+    &scan::SCAN_BLOCKS_VEC4,
+    &scan::SCAN_TOTALS,
+    &scan::SCAN_BLOCKS,
+    // On first use.
+    &mm::MATMUL_NAIVE,
+    &sort::SORT_KEYS,
+    &sort::SORT_LOCAL,
+    &sort::SORT_GATHER,
+    &sort::RADIX_COUNT,
+    &sort::RADIX_SCATTER,
+    &sort::SCATTER,
+    &crate::ops::masks::COMPACT,
+    &crate::ops::search::SEARCHSORTED,
+    #[cfg(not(target_arch = "wasm32"))]
+    &crate::ops::counting::BINCOUNT,
+    #[cfg(not(target_arch = "wasm32"))]
+    &crate::ops::counting::weighted::BINCOUNT_WEIGHTS,
+];
+
 fn families() -> Families {
-    crate::ops::elementwise::FAMILIES
+    FAMILIES
 }
 
 /// The blocking constructors: native only. A browser cannot block its thread, so on wasm32 they
@@ -155,6 +216,47 @@ mod tests {
         // An op in the table whose kernel file lacks its `case` fails here.
         let pipelines = crate::device::shader_pipelines(super::families());
         assert!(pipelines.is_ok(), "{}", pipelines.err().unwrap());
+    }
+
+    #[test]
+    fn the_plans_nest_and_a_saved_choice_leaves_one_subgroup_kernel() {
+        use crate::device::startup::background;
+        use crate::device::{Adapter, CompileMode};
+        use crate::dtype::DType;
+        let dtypes = [DType::F32, DType::I32, DType::U32, DType::Bool];
+        let a = Adapter {
+            dtypes: &dtypes,
+            subgroups_of_8: true,
+            int64: true,
+            is_cpu: true,
+            chosen: None,
+        };
+        let eager = background(CompileMode::Eager, &a, super::families());
+        let named = background(CompileMode::Families, &a, super::families());
+        assert!(background(CompileMode::Lazy, &a, super::families()).is_empty());
+        assert!(named.len() < eager.len());
+        assert!(named.iter().all(|k| eager.contains(k)));
+        let distinct: std::collections::HashSet<_> = eager.iter().collect();
+        assert_eq!(distinct.len(), eager.len(), "no key twice");
+        // Matmul first, then Philox; no element-wise pipeline in the named plan.
+        assert_eq!(named[0].label(), "matmul_sgb32x8[f32]{WGY=2}");
+        assert!(named.iter().all(|k| !k.label().starts_with("binary_")));
+        // A saved tune leaves one subgroup kernel of the three.
+        let chosen = ["matmul_sgb16x8".to_string()];
+        let tuned = background(
+            CompileMode::Families,
+            &Adapter {
+                chosen: Some(&chosen),
+                ..a
+            },
+            super::families(),
+        );
+        assert_eq!(tuned.len(), named.len() - 2);
+        assert!(
+            tuned
+                .iter()
+                .any(|k| k.label() == "matmul_sgb16x8[f32]{WGY=2}")
+        );
     }
 
     #[test]

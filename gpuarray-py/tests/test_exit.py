@@ -38,8 +38,11 @@ SCRIPTS = {
         "_, st = os.waitpid(pid, 0)\n"
         "sys.exit(os.waitstatus_to_exitcode(st))\n"
     ),
-    # Waits to be signalled after the answer (the plan, if any, still compiling).
-    "SIGINT": ONE_OP + "; import time; time.sleep(60)",
+    # Waits to be signalled after the answer (the plan, if any, still compiling). In short
+    # sleeps: Linux may hand the signal to one of the driver's threads, and then one long sleep
+    # runs to its end and the script returns before the interpreter looks at the pending signal
+    # (status 0: seen once on a loaded CI machine); Python looks after each short one.
+    "SIGINT": ONE_OP + "\nimport time\nwhile True:\n    time.sleep(0.05)\n",
     "SIGTERM": ONE_OP + "; import time; time.sleep(60)",
 }
 

@@ -3,7 +3,11 @@
 use super::Array;
 use crate::device::blocks::{BlockOperand, collapse, plan};
 use crate::device::params::Params;
-use crate::device::{Binding, Kernel, PipelineKey, Variant};
+use crate::device::wgsl_helpers::{saturation, truth_in};
+use crate::device::{
+    Binding, DEFAULT_EPT, DEFAULT_WG, KernelDef, Needs, PipelineKey, Variant, When,
+};
+use crate::dtype::DType;
 use crate::error::Result;
 
 /// `dst[...] = src[...]` elementwise, converting dtype; `src` has `dst`'s shape (already
@@ -55,7 +59,7 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
         },
     ];
     let blocks = plan(op, &shape, &operands, dev.block_limits())?;
-    let key = PipelineKey::new(Kernel::Copy, Variant::pair(src.dtype, dst.dtype));
+    let key = PipelineKey::new(&COPY, Variant::pair(src.dtype, dst.dtype));
     dev.guarded(op, || {
         for b in &blocks {
             let mut p = Params::default();
@@ -71,4 +75,50 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
         }
         Ok(())
     })
+}
+
+/// The strided copy with conversion (`contiguous`, `astype`, assignment), declared for the
+/// device: every (source, destination) dtype pair, compiled before `Device::new` returns (what
+/// creating and reading arrays needs).
+pub(crate) static COPY: KernelDef = KernelDef {
+    name: "copy",
+    entry: "main",
+    constants: &[("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
+    ops_per_element: 0,
+    uses_f32_math: KernelDef::no_f32_math,
+    variants: |dtypes| {
+        dtypes
+            .iter()
+            .flat_map(|&s| dtypes.iter().map(move |&d| Variant::pair(s, d)))
+            .collect()
+    },
+    wgsl: copy_wgsl,
+    when: When::Immediate,
+    eager: KernelDef::as_declared,
+    needs: Needs::NONE,
+    warm_up: false,
+};
+
+/// `Src` and `Dst`, the conversion, then the kernel. To bool: NumPy's bool(), non-zero (NaN
+/// included) is true, tested by bits (lavapipe's `NaN != 0` is false). Float to integer
+/// saturates (WGSL's rule), spelled out because not every backend honours it (naga's GLSL output
+/// on Mesa wraps 1e10 to i32::MIN).
+fn copy_wgsl(v: Variant) -> String {
+    let b = v.b.unwrap_or(v.a);
+    let convert = if b == DType::Bool {
+        format!(
+            "alias In = Src;\n{}fn convert(x: Src) -> Dst {{ return select(0u, 1u, truth_in(x)); }}\n",
+            truth_in(v.a)
+        )
+    } else if let Some((lo, hi)) = saturation(v.a, b) {
+        format!("fn convert(x: Src) -> Dst {{ return Dst(clamp(x, {lo}, {hi})); }}\n")
+    } else {
+        "fn convert(x: Src) -> Dst { return Dst(x); }\n".to_string()
+    };
+    format!(
+        "alias Src = {};\nalias Dst = {};\n{convert}",
+        v.a.wgsl(),
+        b.wgsl()
+    ) + include_str!("../../shaders/copy.wgsl")
+        + include_str!("../../shaders/strided_walk.wgsl")
 }

@@ -3,7 +3,7 @@
 //! kernel they need in `copy.rs`, and printing (NumPy's `repr`, `Display`) in `display.rs`; every
 //! other operation lives with its kernels in the ops layer.
 
-mod copy;
+pub(crate) mod copy;
 mod display;
 mod transfer;
 mod views;

@@ -9,8 +9,6 @@ use super::compiler::Compiler;
 #[cfg(not(target_arch = "wasm32"))]
 use super::config::CompileMode;
 use super::config::MathMode;
-#[cfg(not(target_arch = "wasm32"))]
-use super::kernels::Kernel;
 use super::pipeline::PipelineKey;
 use super::startup;
 use super::{Device, DeviceInner};
@@ -110,7 +108,7 @@ impl DeviceInner {
 
     /// The pipelines every mode compiles before `Device::new` returns.
     pub(super) fn compile_immediate(&self) -> Result<()> {
-        for key in startup::immediate(&self.dtypes) {
+        for key in startup::immediate(&self.dtypes, self.families) {
             self.pipeline(&key)?;
         }
         Ok(())
@@ -126,16 +124,11 @@ impl DeviceInner {
             .disk
             .load(CHOICES)
             .and_then(|b| String::from_utf8(b).ok());
-        let chosen_sgb: Option<Vec<u32>> = choices.filter(|_| !self.retune).map(|text| {
-            text.lines()
-                .filter_map(|l| {
-                    super::matmul_sgb::TILE_ROWS
-                        .into_iter()
-                        .find(|&r| Kernel::MatmulSgb(r).spec().name == l.trim())
-                })
-                .collect()
-        });
-        let adapter = startup::Adapter {
+        // The family names a saved tune chose (the matmul tune's subgroup kernel).
+        let chosen: Option<Vec<String>> = choices
+            .filter(|_| !self.retune)
+            .map(|text| text.lines().map(|l| l.trim().to_string()).collect());
+        let adapter = super::kernel_def::Adapter {
             dtypes: &self.dtypes,
             subgroups_of_8: self.has_subgroups_of_8(),
             int64: self
@@ -143,7 +136,7 @@ impl DeviceInner {
                 .features()
                 .contains(wgpu::Features::SHADER_INT64),
             is_cpu: self.is_cpu,
-            chosen_sgb: chosen_sgb.as_deref(),
+            chosen: chosen.as_deref(),
         };
         let mode = self.compiler.mode;
         let plan = startup::background(mode, &adapter, self.families);
@@ -187,11 +180,11 @@ impl DeviceInner {
         self.compiler.disk.store(name, bytes);
     }
 
-    /// Tells later starts that of their family only `kernels` are worth compiling (a tune's
-    /// choice).
+    /// Tells later starts that of their alternatives only the families `chosen` are worth
+    /// compiling (a tune's choice; see `kernel_def::Adapter::chosen`).
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn store_startup_choice(&self, kernels: &[Kernel]) {
-        let text: Vec<String> = kernels.iter().map(|k| k.spec().name).collect();
+    pub(crate) fn store_startup_choice(&self, chosen: &[&'static super::KernelDef]) {
+        let text: Vec<&str> = chosen.iter().map(|f| f.name).collect();
         self.compiler
             .disk
             .store(CHOICES, text.join("\n").as_bytes());

@@ -326,7 +326,7 @@ impl Compiler {
         let mut constants: Vec<(&str, f64)> =
             key.constants.iter().map(|&(n, v)| (n, v as f64)).collect();
         // One math mode per device, so the mode is the compiler's, not part of the key.
-        if self.math == MathMode::Fast && key.kernel.uses_f32_math(key.variant) {
+        if self.math == MathMode::Fast && (key.kernel.uses_f32_math)(key.variant) {
             constants.push(("FAST_MATH", 1.0));
         }
         let module = self
@@ -341,7 +341,7 @@ impl Compiler {
                 label: Some(&label),
                 layout: None,
                 module: &module,
-                entry_point: Some(key.kernel.spec().entry),
+                entry_point: Some(key.kernel.entry),
                 compilation_options: wgpu::PipelineCompilationOptions {
                     constants: &constants,
                     zero_initialize_workgroup_memory: false,

@@ -13,6 +13,57 @@ use crate::dtype::DType;
 /// One set of override constants, `(name, value)`.
 pub(crate) type Constants = Vec<(&'static str, u32)>;
 
+/// Which start-up plans compile a family's pipelines ([`CompileMode`](crate::CompileMode)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum When {
+    /// Before `Device::new` returns, in every mode: what creating an array needs.
+    Immediate,
+    /// In the background in the `families` and `eager` plans (matmul, einsum's contractions,
+    /// Philox: the named families).
+    Named,
+    /// In the background in the `eager` plan only.
+    Eager,
+    /// Only on first use.
+    OnFirstUse,
+}
+
+/// What a family needs of the adapter beyond its dtypes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Needs {
+    /// Subgroups of exactly 8 consecutive invocations (lavapipe's).
+    pub subgroups_of_8: bool,
+    /// `SHADER_INT64`.
+    pub int64: bool,
+}
+
+/// What a start-up plan knows of the adapter.
+pub(crate) struct Adapter<'a> {
+    pub dtypes: &'a [DType],
+    /// 8-wide subgroups.
+    pub subgroups_of_8: bool,
+    /// `SHADER_INT64`.
+    pub int64: bool,
+    /// A CPU adapter (lavapipe, llvmpipe, WARP).
+    pub is_cpu: bool,
+    /// The family names a saved tune chose among alternatives (`None`: no saved choice).
+    pub chosen: Option<&'a [String]>,
+}
+
+impl Needs {
+    /// Nothing beyond the dtypes.
+    pub const NONE: Needs = Needs {
+        subgroups_of_8: false,
+        int64: false,
+    };
+}
+
+impl Adapter<'_> {
+    /// Whether the adapter has what `needs` asks.
+    pub fn has(&self, needs: Needs) -> bool {
+        (!needs.subgroups_of_8 || self.subgroups_of_8) && (!needs.int64 || self.int64)
+    }
+}
+
 /// One kernel family: everything the device needs to compile and launch it.
 pub(crate) struct KernelDef {
     /// The label stem (unique among families), e.g. `binary_float_vec4`.
@@ -29,15 +80,64 @@ pub(crate) struct KernelDef {
     pub variants: fn(&[DType]) -> Vec<Variant>,
     /// The complete WGSL of a variant: its prelude, then its source files.
     pub wgsl: fn(Variant) -> String,
-    /// The override constant sets the eager start-up plan compiles for a variant (none: the
-    /// family compiles on first use only).
-    pub eager: fn(Variant) -> Vec<Constants>,
+    /// Which start-up plans compile it.
+    pub when: When,
+    /// The override constant sets the start-up plan compiles for a variant on an adapter.
+    pub eager: fn(&Adapter, Variant) -> Vec<Constants>,
+    /// What it needs of the adapter (a device without it never compiles the family).
+    pub needs: Needs,
+    /// The plan dispatches its f32 pipelines once as soon as they are created, so that the
+    /// driver's own compile (lavapipe's, at the first dispatch) happens in the background.
+    pub warm_up: bool,
 }
 
 impl KernelDef {
     /// No math library: for families whose variants never join `math_f32.wgsl`.
     pub fn no_f32_math(_: Variant) -> bool {
         false
+    }
+    /// The complete WGSL of variant `v`, exactly as it is compiled: `enable f16;` where the
+    /// variant has f16, then the family's source.
+    pub fn source(&self, v: Variant) -> String {
+        let f16 = v.a == DType::F16 || v.b == Some(DType::F16);
+        let directive = if f16 { "enable f16;\n" } else { "" };
+        format!("{directive}{}", (self.wgsl)(v))
+    }
+
+    /// A family compiled on first use only, counted as data movement by the profiler, with no
+    /// math library and no needs.
+    pub const fn on_first_use(
+        name: &'static str,
+        entry: &'static str,
+        constants: &'static [(&'static str, u32)],
+        variants: fn(&[DType]) -> Vec<Variant>,
+        wgsl: fn(Variant) -> String,
+    ) -> KernelDef {
+        KernelDef {
+            name,
+            entry,
+            constants,
+            ops_per_element: 0,
+            uses_f32_math: KernelDef::no_f32_math,
+            variants,
+            wgsl,
+            when: When::OnFirstUse,
+            eager: KernelDef::as_declared,
+            needs: Needs::NONE,
+            warm_up: false,
+        }
+    }
+    /// One variant, u32: kernels over 32-bit words whose element type is an override constant.
+    pub fn words(_: &[DType]) -> Vec<Variant> {
+        vec![Variant::one(DType::U32)]
+    }
+    /// One variant per dtype.
+    pub fn every_dtype(dtypes: &[DType]) -> Vec<Variant> {
+        dtypes.iter().copied().map(Variant::one).collect()
+    }
+    /// The family's starting constants, once per variant.
+    pub fn as_declared(_: &Adapter, _: Variant) -> Vec<Constants> {
+        vec![vec![]]
     }
 }
 
@@ -61,3 +161,21 @@ impl std::fmt::Debug for KernelDef {
 
 /// The families a device is handed: declared by their owners, listed once by the registry.
 pub(crate) type Families = &'static [&'static KernelDef];
+
+/// Every combination of the given constants' values (a family's eager sets).
+pub(crate) fn combinations(domains: &[(&'static str, Vec<u32>)]) -> Vec<Constants> {
+    let mut out: Vec<Constants> = vec![vec![]];
+    for (name, values) in domains {
+        out = out
+            .into_iter()
+            .flat_map(|set| {
+                values.iter().map(move |&v| {
+                    let mut s = set.clone();
+                    s.push((*name, v));
+                    s
+                })
+            })
+            .collect();
+    }
+    out
+}

@@ -68,7 +68,7 @@ impl DeviceInner {
             (x, y, 1),
             Work::computes(
                 format!("shape={shape:?} elements={count}"),
-                elements * key.kernel.ops_per_element(),
+                elements * key.kernel.ops_per_element,
             ),
         )
     }
@@ -143,7 +143,7 @@ impl DeviceInner {
         });
         if let Some(tag) = tag {
             // The label is `name[variant]{constants}`: the profile keeps the three apart.
-            let (name, variant) = (key.kernel.spec().name, key.variant.to_string());
+            let (name, variant) = (key.kernel.name.to_string(), key.variant.to_string());
             let constants = label[name.len() + variant.len() + 2..].to_string();
             self.profiler.push_launch(
                 tag,

@@ -15,20 +15,15 @@ mod disk_cache;
 mod exit_guard;
 mod extensions;
 mod kernel_def;
-mod kernel_sources;
-mod kernels;
 mod launch;
-pub(crate) mod matmul_sgb;
-pub(crate) mod op_codes;
 pub(crate) mod params;
 mod pipeline;
 pub mod profile;
 mod scheduler;
 mod signal;
-mod sort_passes;
 mod specialize;
 mod staging;
-mod startup;
+pub(crate) mod startup;
 mod variants;
 #[cfg(not(target_arch = "wasm32"))]
 mod warm_up;
@@ -42,8 +37,7 @@ pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MAX_TIMEOUT,
 use config::{env_flag, timeout_millis};
 #[cfg(not(target_arch = "wasm32"))]
 pub use exit_guard::prepare_exit;
-pub(crate) use kernel_def::{Constants, Families, KernelDef};
-pub(crate) use kernels::{Kernel, RadixPass, SortPass};
+pub(crate) use kernel_def::{Adapter, Constants, Families, KernelDef, Needs, When, combinations};
 pub(crate) use launch::Binding;
 pub(crate) use pipeline::{DEFAULT_EPT, DEFAULT_WG, PipelineKey, Variant};
 pub(crate) use profile::Work;
@@ -437,11 +431,8 @@ impl Device {
         let inner = &self.inner;
         let mut compiled = 0;
         let mut rejected = Vec::new();
-        for kernel in Kernel::all(inner.families)
-            .into_iter()
-            .filter(|&k| inner.offers(k))
-        {
-            for variant in kernel.variants(&inner.dtypes) {
+        for &kernel in inner.families.iter().filter(|k| inner.offers(k)) {
+            for variant in (kernel.variants)(&inner.dtypes) {
                 let key = PipelineKey::new(kernel, variant);
                 // Awaited one by one so that a browser's late error names its variant.
                 let done = match inner.pipeline(&key) {
@@ -626,16 +617,14 @@ impl DeviceInner {
         self.device.features().contains(wgpu::Features::SUBGROUP) && self.subgroup_sizes == (8, 8)
     }
 
-    /// Whether this device can run `kernel` at all: the subgroup kernels need 8-wide subgroups,
-    /// the 64-bit Philox backend `SHADER_INT64` (never in WebGPU).
-    fn offers(&self, kernel: Kernel) -> bool {
-        if kernel.spec().needs_subgroup_of_8 && !self.has_subgroups_of_8() {
-            return false;
-        }
-        kernel != Kernel::Philox64
-            || self
-                .device
-                .features()
-                .contains(wgpu::Features::SHADER_INT64)
+    /// Whether this device can run `kernel` at all: what a declared family needs (8-wide
+    /// subgroups, `SHADER_INT64`: never in WebGPU).
+    fn offers(&self, kernel: &KernelDef) -> bool {
+        let int64 = self
+            .device
+            .features()
+            .contains(wgpu::Features::SHADER_INT64);
+        (!kernel.needs.subgroups_of_8 || self.has_subgroups_of_8())
+            && (!kernel.needs.int64 || int64)
     }
 }

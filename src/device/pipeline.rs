@@ -1,7 +1,7 @@
 //! A compiled pipeline's identity — kernel, dtype variant, override constants — and the cache of
 //! compiled pipelines keyed by it.
 
-use super::kernels::Kernel;
+use super::kernel_def::KernelDef;
 use crate::dtype::DType;
 use std::collections::HashMap;
 use std::sync::RwLock;
@@ -34,7 +34,8 @@ impl std::fmt::Display for Variant {
 /// A compiled pipeline's identity.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct PipelineKey {
-    pub kernel: Kernel,
+    /// The family (declared by its owner, equal by name).
+    pub kernel: &'static KernelDef,
     pub variant: Variant,
     /// Override constants, sorted by name.
     pub constants: Vec<(&'static str, u32)>,
@@ -46,15 +47,15 @@ pub(crate) const DEFAULT_WG: u32 = 256;
 pub(crate) const DEFAULT_EPT: u32 = 8;
 
 impl PipelineKey {
-    pub fn new(kernel: Kernel, variant: Variant) -> Self {
+    pub fn new(kernel: &'static KernelDef, variant: Variant) -> Self {
         PipelineKey {
             kernel,
             variant,
-            constants: kernel.spec().constants,
+            constants: kernel.constants.to_vec(),
         }
     }
     /// A key with only the workgroup size (kernels without an `EPT` override).
-    pub fn bare(kernel: Kernel, variant: Variant) -> Self {
+    pub fn bare(kernel: &'static KernelDef, variant: Variant) -> Self {
         PipelineKey {
             kernel,
             variant,
@@ -83,9 +84,9 @@ impl PipelineKey {
     /// error of an `OP` value its source has no `case` for.
     pub fn wgsl(&self) -> crate::error::Result<String> {
         super::specialize::specialize(
-            &self.kernel.wgsl(self.variant),
+            &self.kernel.source(self.variant),
             &self.constants,
-            self.kernel.spec().entry,
+            self.kernel.entry,
         )
         .map_err(|why| crate::error::Error::Gpu(format!("kernel {}: {why}", self.label())))
     }
@@ -97,11 +98,11 @@ impl PipelineKey {
             .map(|c| format!("{}={}", c.0, c.1))
             .collect();
         if extra.is_empty() {
-            format!("{}[{}]", self.kernel.spec().name, self.variant)
+            format!("{}[{}]", self.kernel.name, self.variant)
         } else {
             format!(
                 "{}[{}]{{{}}}",
-                self.kernel.spec().name,
+                self.kernel.name,
                 self.variant,
                 extra.join(",")
             )

@@ -2,7 +2,6 @@
 
 use super::config::CompileMode;
 use super::kernel_def::Families;
-use super::kernels::Kernel;
 use super::pipeline::PipelineKey;
 use super::startup;
 use crate::dtype::DType;
@@ -21,18 +20,18 @@ pub struct ShaderVariant {
     pub entry: &'static str,
 }
 
-/// Every shader variant of the device's own kernels and of `families`, for every dtype (the
+/// Every shader variant of `families`, for every dtype (the
 /// public `gpuarray::shader_variants` passes the crate's registry).
 pub(crate) fn shader_variants(families: Families) -> Vec<ShaderVariant> {
-    Kernel::all(families)
-        .into_iter()
-        .flat_map(|k| {
-            k.variants(&DType::ALL)
+    families
+        .iter()
+        .flat_map(|&k| {
+            (k.variants)(&DType::ALL)
                 .into_iter()
                 .map(move |v| ShaderVariant {
                     label: PipelineKey::new(k, v).label(),
-                    wgsl: k.wgsl(v),
-                    entry: k.spec().entry,
+                    wgsl: k.source(v),
+                    entry: k.entry,
                 })
         })
         .collect()
@@ -41,21 +40,21 @@ pub(crate) fn shader_variants(families: Families) -> Vec<ShaderVariant> {
 /// Every pipeline the eager start-up plan compiles with `families` on an adapter with every
 /// feature and dtype, as the driver receives it (or the error of a key the specializer refuses).
 pub(crate) fn shader_pipelines(families: Families) -> crate::error::Result<Vec<ShaderVariant>> {
-    let adapter = startup::Adapter {
+    let adapter = super::kernel_def::Adapter {
         dtypes: &DType::ALL,
         subgroups_of_8: true,
         int64: true,
         is_cpu: true,
-        chosen_sgb: None,
+        chosen: None,
     };
-    let mut keys = startup::immediate(&DType::ALL);
+    let mut keys = startup::immediate(&DType::ALL, families);
     keys.extend(startup::background(CompileMode::Eager, &adapter, families));
     keys.into_iter()
         .map(|key| {
             Ok(ShaderVariant {
                 label: key.label(),
                 wgsl: key.wgsl()?,
-                entry: key.kernel.spec().entry,
+                entry: key.kernel.entry,
             })
         })
         .collect()

@@ -34,7 +34,7 @@ pub(super) fn first_dispatch(
     let Ok(wgsl) = key.wgsl() else {
         return false;
     };
-    let Some(bindings) = super::specialize::entry_bindings(&wgsl, key.kernel.spec().entry) else {
+    let Some(bindings) = super::specialize::entry_bindings(&wgsl, key.kernel.entry) else {
         return false;
     };
     let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);

@@ -1,12 +1,12 @@
-//! WGSL text the registry pastes into kernel preludes, per dtype: NaN/infinity/sign tests by
-//! bits (lavapipe folds `x != x`), saturation bounds of float-to-integer casts, NumPy's truth of
-//! an element, and the element-wise aliases.
+//! WGSL text the kernel families paste into their preludes, per dtype: NaN/infinity/sign tests
+//! by bits (lavapipe folds `x != x`), saturation bounds of float-to-integer casts and NumPy's
+//! truth of an element.
 
 use crate::dtype::DType;
 
 /// The clamp bounds, as `Src` literals, that make a float-to-integer conversion saturate: the
 /// integer's range rounded inwards to values the float type holds.
-pub(super) fn saturation(src: DType, dst: DType) -> Option<(&'static str, &'static str)> {
+pub(crate) fn saturation(src: DType, dst: DType) -> Option<(&'static str, &'static str)> {
     match (src, dst) {
         (DType::F32, DType::I32) => Some(("-2147483648.0f", "2147483520.0f")),
         (DType::F32, DType::U32) => Some(("0.0f", "4294967040.0f")),
@@ -19,7 +19,7 @@ pub(super) fn saturation(src: DType, dst: DType) -> Option<(&'static str, &'stat
 
 /// `fn truth_in(x: In) -> bool`: NumPy's bool() of an input element, by bits for floats (non-zero
 /// magnitude bits: NaN is true, ±0 false).
-pub(super) fn truth_in(dtype: DType) -> &'static str {
+pub(crate) fn truth_in(dtype: DType) -> &'static str {
     match dtype {
         DType::F32 | DType::F16 => {
             "fn truth_in(x: In) -> bool { return (bitcast<u32>(f32(x)) & 0x7fffffffu) != 0u; }\n"
@@ -29,19 +29,6 @@ pub(super) fn truth_in(dtype: DType) -> &'static str {
         }
         _ => "fn truth_in(x: In) -> bool { return x != In(0); }\n",
     }
-}
-
-/// Aliases of the element-wise kernels: `T`/`C` the input's storage/compute types, `O`/`R` the
-/// output's, and the helpers for `C`.
-pub(crate) fn elementwise_prelude(input: DType, output: DType) -> String {
-    format!(
-        "alias T = {};\nalias C = {};\nalias O = {};\nalias R = {};\n{}",
-        input.wgsl(),
-        input.wgsl_compute(),
-        output.wgsl(),
-        output.wgsl_compute(),
-        helpers("C", input)
-    )
 }
 
 /// Per-dtype helpers over the compute type named `ty`: NaN and infinity tests by bits (lavapipe

@@ -5,7 +5,9 @@
 use crate::array::Array;
 use crate::device::blocks::{BlockOperand, collapse, plan};
 use crate::device::params::{Params, base_i32, block_count};
-use crate::device::{Binding, Device, Kernel, PipelineKey, Variant};
+use crate::device::{
+    Binding, DEFAULT_EPT, DEFAULT_WG, Device, KernelDef, Needs, PipelineKey, Variant, When,
+};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, checked_numel};
@@ -344,7 +346,7 @@ pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()>
         buffer_bytes: storage.bytes(),
     };
     let blocks = plan(op, &shape, &[operand], dev.block_limits())?;
-    let key = PipelineKey::new(Kernel::Fill, Variant::one(dst.dtype));
+    let key = PipelineKey::new(&FILL, Variant::one(dst.dtype));
     dev.guarded(op, || {
         for b in &blocks {
             let mut p = Params::default();
@@ -391,7 +393,7 @@ pub(crate) fn fill_sequence(op: &'static str, dst: &Array, seq: &Sequence) -> Re
         buffer_bytes: storage.bytes(),
     };
     let blocks = plan(op, &[n], &[operand], dev.block_limits())?;
-    let key = PipelineKey::new(Kernel::Sequence, Variant::one(dst.dtype));
+    let key = PipelineKey::new(&SEQUENCE, Variant::one(dst.dtype));
     dev.guarded(op, || {
         for b in &blocks {
             let i0 = b.first_index;
@@ -434,3 +436,48 @@ pub(crate) fn fill_sequence(op: &'static str, dst: &Array, seq: &Sequence) -> Re
         Ok(())
     })
 }
+
+/// Strided fill with a scalar (`zeros`, `full`, `eye`), declared for the device: every dtype,
+/// compiled before `Device::new` returns.
+pub(crate) static FILL: KernelDef = KernelDef {
+    name: "fill",
+    entry: "main",
+    constants: &[("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
+    ops_per_element: 0,
+    uses_f32_math: KernelDef::no_f32_math,
+    variants: KernelDef::every_dtype,
+    wgsl: |v| {
+        format!(
+            "alias T = {};\nalias V = {};\n",
+            v.a.wgsl(),
+            v.a.wgsl_compute()
+        ) + include_str!("../../shaders/fill.wgsl")
+            + include_str!("../../shaders/strided_walk.wgsl")
+    },
+    when: When::Immediate,
+    eager: KernelDef::as_declared,
+    needs: Needs::NONE,
+    warm_up: false,
+};
+
+/// Arithmetic sequences (`arange`, `linspace`), declared for the device: every dtype but bool,
+/// compiled before `Device::new` returns.
+pub(crate) static SEQUENCE: KernelDef = KernelDef {
+    name: "sequence",
+    variants: |dtypes| {
+        dtypes
+            .iter()
+            .copied()
+            .filter(|&d| d != DType::Bool)
+            .map(Variant::one)
+            .collect()
+    },
+    wgsl: |v| {
+        format!(
+            "alias T = {};\nalias C = {};\n",
+            v.a.wgsl(),
+            v.a.wgsl_compute()
+        ) + include_str!("../../shaders/sequence.wgsl")
+    },
+    ..FILL
+};

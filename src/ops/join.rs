@@ -5,7 +5,7 @@
 use crate::array::Array;
 use crate::device::blocks::{BlockLimits, BlockOperand, Window, grid, plan_granular};
 use crate::device::params::Params;
-use crate::device::{Binding, Kernel, PipelineKey, Variant, Work};
+use crate::device::{Binding, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{SliceArg, checked_numel, normalize_axis};
@@ -542,7 +542,7 @@ pub(crate) fn gather(
     let (o, j, i, nn) = (outer as u64, nj as u64, inner as u64, n as u64);
     let dev = &x.device().inner;
     let limits = dev.block_limits();
-    let key = PipelineKey::new(Kernel::Take, Variant::one(x.dtype()));
+    let key = PipelineKey::new(&TAKE, Variant::one(x.dtype()));
     let max_dim = dev.limits.max_compute_workgroups_per_dimension;
     let i32_of =
         |v: usize| i32::try_from(v).map_err(|_| Error::overflow(op, format!("stride {v}")));
@@ -661,3 +661,16 @@ pub(crate) fn take_axis(
     gather(&x, &idx, &out, outer, shape[axis], inner)?;
     Ok(out)
 }
+
+/// Gather along one axis with an i32 index array (`shaders/take.wgsl`), any dtype. Declared for
+/// the device; in the eager plan.
+pub(crate) static TAKE: crate::device::KernelDef = crate::device::KernelDef {
+    when: crate::device::When::Eager,
+    ..crate::device::KernelDef::on_first_use(
+        "take",
+        "main",
+        &[("WG", crate::device::DEFAULT_WG)],
+        crate::device::KernelDef::every_dtype,
+        |v| format!("alias T = {};\n", v.a.wgsl()) + include_str!("../../shaders/take.wgsl"),
+    )
+};

@@ -13,7 +13,7 @@
 use super::{contiguous_window, window_elements};
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, Variant};
+use crate::device::{PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Axes;
@@ -477,7 +477,7 @@ fn compact(
         Take::Word => 1,
         Take::TwoWords => 2,
     };
-    let key = PipelineKey::new(Kernel::Compact, Variant::one(DType::U32)).with("MODE", mode);
+    let key = PipelineKey::new(&COMPACT, Variant::one(DType::U32)).with("MODE", mode);
     // One window of the input (its running count and elements, the count just before it
     // included) and one of the output per launch: a window's selected elements can land in any
     // output window, and each launch writes only its own.
@@ -522,3 +522,14 @@ fn compact(
     }
     Ok(out)
 }
+
+/// Stream compaction by a mask's running count (`shaders/compact.wgsl`): the selected flat
+/// indices or elements, in order, over 32-bit words (one u32 variant; `MODE` picks what is
+/// written). Declared for the device; compiled on first use.
+pub(crate) static COMPACT: crate::device::KernelDef = crate::device::KernelDef::on_first_use(
+    "compact",
+    "main",
+    &[("WG", crate::device::DEFAULT_WG)],
+    crate::device::KernelDef::words,
+    |_| include_str!("../../shaders/compact.wgsl").to_string(),
+);

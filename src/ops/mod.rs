@@ -3,7 +3,7 @@
 //! fit the adapter's limits, and recording them.
 
 mod closeness;
-mod constructors;
+pub(crate) mod constructors;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod counting;
 pub(crate) mod einsum;

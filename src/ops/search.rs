@@ -7,7 +7,7 @@
 use super::{contiguous_window, window_elements};
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, Variant};
+use crate::device::{PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -71,7 +71,7 @@ impl Array {
             _ => 3,
         };
         let dev = &self.device.inner;
-        let key = PipelineKey::new(Kernel::SearchSorted, Variant::one(DType::U32))
+        let key = PipelineKey::new(&SEARCHSORTED, Variant::one(DType::U32))
             .with("DTYPE", dtype_code)
             .with("RIGHT", (side == Side::Right) as u32);
         // Window by window: the sorted array in parts whose positions add up (each part is
@@ -113,3 +113,19 @@ impl Array {
         Ok(out)
     }
 }
+
+/// Binary search of sorted 1-d arrays (`shaders/searchsorted.wgsl`) over the key words of
+/// `DTYPE` (one u32 variant). Declared for the device; compiled on first use.
+pub(crate) static SEARCHSORTED: crate::device::KernelDef = crate::device::KernelDef::on_first_use(
+    "searchsorted",
+    "main",
+    &[("WG", crate::device::DEFAULT_WG)],
+    crate::device::KernelDef::words,
+    |_| {
+        concat!(
+            include_str!("../../shaders/sort_keys.wgsl"),
+            include_str!("../../shaders/searchsorted.wgsl")
+        )
+        .to_string()
+    },
+);

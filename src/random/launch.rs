@@ -4,7 +4,7 @@
 use super::philox::StreamPos;
 use crate::array::{Array, Storage};
 use crate::device::params::Params;
-use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, DeviceInner, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -80,12 +80,11 @@ pub(crate) fn key(
         _ if dev.is_cpu && units >= CPU_LONG_LAUNCH_UNITS => EPT_CPU,
         _ => EPT,
     };
-    let int64 =
-        dev.device.features().contains(wgpu::Features::SHADER_INT64) && dtype.size_bytes() == 4;
-    let kernel = if int64 {
-        Kernel::Philox64
+    let int64 = dev.device.features().contains(wgpu::Features::SHADER_INT64);
+    let kernel = if super::families::uses_int64(int64, dtype) {
+        &super::families::PHILOX64
     } else {
-        Kernel::Philox
+        &super::families::PHILOX
     };
     let mut k = PipelineKey::new(kernel, Variant::one(dtype));
     k.constants = vec![

@@ -51,6 +51,7 @@
 //! # Ok(()) }
 //! ```
 
+pub(crate) mod families;
 mod integers;
 pub(crate) mod launch;
 mod philox;

@@ -12,13 +12,13 @@
 
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Binding, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{Axes, SliceArg};
 use crate::ops::search::Side;
 
-mod weighted;
+pub(crate) mod weighted;
 
 /// The bins of [`Array::histogram`] (NumPy's `bins`).
 #[derive(Debug, Clone, Copy)]
@@ -324,7 +324,7 @@ fn count_into(op: &'static str, words: &Array, lo: u32, counts: &Array) -> Resul
     let first = words.layout.offset as i64;
     // Whole windows less the alignment slack, so each chunk fits one window.
     let chunk = ((max_window - dev.block_limits().offset_alignment) / 4) as i64;
-    let key = PipelineKey::new(Kernel::Bincount, Variant::one(DType::U32));
+    let key = PipelineKey::new(&BINCOUNT, Variant::one(DType::U32));
     let mut start = 0i64;
     while start < n {
         let len = chunk.min(n - start);
@@ -507,3 +507,13 @@ fn linspace(start: f64, stop: f64, num: usize, round: fn(f64) -> f64) -> Vec<f64
     }
     y
 }
+
+/// Counts of small non-negative integers by atomic adds, for bincount and histogram
+/// (`shaders/bincount.wgsl`; one u32 variant). Declared for the device; compiled on first use.
+pub(crate) static BINCOUNT: crate::device::KernelDef = crate::device::KernelDef::on_first_use(
+    "bincount",
+    "main",
+    &[("WG", crate::device::DEFAULT_WG)],
+    crate::device::KernelDef::words,
+    |_| include_str!("../../../shaders/bincount.wgsl").to_string(),
+);

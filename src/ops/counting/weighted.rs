@@ -7,7 +7,7 @@
 use crate::Device;
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, Variant};
+use crate::device::{PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Axes;
@@ -57,7 +57,7 @@ pub(super) fn sums(
     let end = sorted.searchsorted(&bin_values, Side::Right)?;
     let longest = end.sub(&start)?.max(Axes::All, false)?.to_vec::<i32>()?[0] as u64;
     let dev = &values.device.inner;
-    let key = PipelineKey::new(Kernel::BincountWeights, Variant::one(DType::F64));
+    let key = PipelineKey::new(&BINCOUNT_WEIGHTS, Variant::one(DType::F64));
     let bins = bins as u64;
     let (start_bind, start_base) = contiguous_window(op, &start, 0, bins, 4)?;
     let (end_bind, end_base) = contiguous_window(op, &end, 0, bins, 4)?;
@@ -86,3 +86,21 @@ pub(super) fn sums(
     }
     Ok(out)
 }
+
+/// Weighted counts, each bin's weights added in sequence in f64
+/// (`shaders/bincount_weights.wgsl`): compiled only where the adapter has f64. Declared for the device; compiled on first use.
+pub(crate) static BINCOUNT_WEIGHTS: crate::device::KernelDef =
+    crate::device::KernelDef::on_first_use(
+        "bincount_weights",
+        "main",
+        &[("WG", crate::device::DEFAULT_WG)],
+        |dtypes| {
+            dtypes
+                .iter()
+                .copied()
+                .filter(|&d| d == crate::dtype::DType::F64)
+                .map(crate::device::Variant::one)
+                .collect()
+        },
+        |_| include_str!("../../../shaders/bincount_weights.wgsl").to_string(),
+    );

@@ -6,8 +6,8 @@
 
 use super::rules::OpSet;
 use super::table::{BinaryOp, UnaryOp};
-use crate::device::wgsl_helpers::elementwise_prelude;
-use crate::device::{Constants, DEFAULT_EPT, DEFAULT_WG, KernelDef, Variant};
+use crate::device::wgsl_helpers::helpers;
+use crate::device::{Constants, DEFAULT_EPT, DEFAULT_WG, KernelDef, Needs, Variant, When};
 use crate::dtype::DType;
 
 /// How an element-wise kernel walks its operands.
@@ -20,6 +20,19 @@ pub(crate) enum Form {
 }
 
 const GRID: &[(&str, u32)] = &[("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)];
+
+/// Aliases of the element-wise kernels: `T`/`C` the input's storage/compute types, `O`/`R` the
+/// output's, and the helpers for `C`.
+fn elementwise_prelude(input: DType, output: DType) -> String {
+    format!(
+        "alias T = {};\nalias C = {};\nalias O = {};\nalias R = {};\n{}",
+        input.wgsl(),
+        input.wgsl_compute(),
+        output.wgsl(),
+        output.wgsl_compute(),
+        helpers("C", input)
+    )
+}
 
 /// The math library of a variant's compute type: f64 needs software versions (GLSL.std.450's
 /// are 32-bit only); f16 computes in f32.
@@ -141,7 +154,10 @@ macro_rules! family {
             uses_f32_math: |v| uses_math($set) && v.a != DType::F64,
             variants: |dtypes| variants($set, dtypes),
             wgsl: |v| wgsl($set, $form, v),
-            eager: |v| eager($set, $form, v),
+            when: When::Eager,
+            eager: |_, v| eager($set, $form, v),
+            needs: Needs::NONE,
+            warm_up: false,
         };
     };
 }
@@ -212,7 +228,10 @@ pub(crate) static WHERE: KernelDef = KernelDef {
             + include_str!("../../../shaders/where.wgsl")
             + include_str!("../../../shaders/strided_walk.wgsl")
     },
-    eager: |_| vec![vec![]],
+    when: When::Eager,
+    eager: KernelDef::as_declared,
+    needs: Needs::NONE,
+    warm_up: false,
 };
 
 /// The family of `set` over `form`.
@@ -232,20 +251,3 @@ pub(crate) fn family(set: OpSet, form: Form) -> &'static KernelDef {
         (OpSet::Compare, Form::Vec4) => &COMPARE_VEC4,
     }
 }
-
-/// The element-wise families, vec4 ones first (the most used), binary before unary.
-pub(crate) static FAMILIES: &[&KernelDef] = &[
-    &BINARY_FLOAT_VEC4,
-    &BINARY_INT_VEC4,
-    &COMPARE_VEC4,
-    &UNARY_FLOAT_VEC4,
-    &UNARY_INT_VEC4,
-    &PREDICATE_VEC4,
-    &BINARY_FLOAT,
-    &BINARY_INT,
-    &COMPARE,
-    &UNARY_FLOAT,
-    &UNARY_INT,
-    &PREDICATE,
-    &WHERE,
-];

@@ -12,7 +12,7 @@ use super::rules::OpSet;
 use crate::array::Array;
 use crate::device::blocks::{Block, BlockOperand, collapse, plan};
 use crate::device::params::{Params, block_count};
-use crate::device::{Binding, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -144,7 +144,7 @@ pub(crate) fn binary_into(
             let binds = bindings(&arrays, blk);
             let mut p = Params::default();
             if vec4_block(blk) {
-                let key = PipelineKey::new(Kernel::Def(family(set, Form::Vec4)), variant)
+                let key = PipelineKey::new(family(set, Form::Vec4), variant)
                     .with("EPT", 4)
                     .with("OP", code)
                     .with("SCALAR", mode);
@@ -155,7 +155,7 @@ pub(crate) fn binary_into(
                 scalar.push(&mut p);
                 dev.dispatch(&key, p.bytes(), &binds, blk.numel() / 4, &blk.shape)?;
             } else {
-                let key = PipelineKey::new(Kernel::Def(family(set, Form::Strided)), variant)
+                let key = PipelineKey::new(family(set, Form::Strided), variant)
                     .with("OP", code)
                     .with("SCALAR", mode);
                 p.strided_block(blk)?;
@@ -188,7 +188,7 @@ pub(crate) fn unary_into(
             let binds = bindings(&arrays, blk);
             let mut p = Params::default();
             if vec4_block(blk) {
-                let key = PipelineKey::new(Kernel::Def(family(set, Form::Vec4)), variant)
+                let key = PipelineKey::new(family(set, Form::Vec4), variant)
                     .with("EPT", 4)
                     .with("OP", code);
                 for w in &blk.windows {
@@ -197,8 +197,7 @@ pub(crate) fn unary_into(
                 p.u32(block_count(blk)? / 4);
                 dev.dispatch(&key, p.bytes(), &binds, blk.numel() / 4, &blk.shape)?;
             } else {
-                let key = PipelineKey::new(Kernel::Def(family(set, Form::Strided)), variant)
-                    .with("OP", code);
+                let key = PipelineKey::new(family(set, Form::Strided), variant).with("OP", code);
                 p.strided_block(blk)?;
                 dev.dispatch(&key, p.bytes(), &binds, blk.numel(), &blk.shape)?;
             }
@@ -222,7 +221,7 @@ pub(crate) fn where_into(
     }
     let arrays = [cond, a, b, out];
     let blocks = blocks_for(op, &arrays)?;
-    let key = PipelineKey::new(Kernel::Def(&WHERE), Variant::one(a.dtype()));
+    let key = PipelineKey::new(&WHERE, Variant::one(a.dtype()));
     dev.guarded(op, || {
         for blk in &blocks {
             let binds = bindings(&arrays, blk);

@@ -17,13 +17,12 @@
 
 #[macro_use]
 mod table_macro;
-mod families;
+pub(crate) mod families;
 mod kernels;
 mod nan_to_num;
 mod rules;
 mod table;
 
-pub(crate) use families::FAMILIES;
 use kernels::{ScalarValue, binary_into, unary_into, where_into};
 use rules::Plan;
 pub(crate) use rules::unsupported;

@@ -3,20 +3,23 @@
 //! launches whose operands fit one storage binding each (chunks over batch, rows, columns and K;
 //! later K chunks accumulate).
 
+pub(crate) mod families;
 mod plan;
 #[cfg(not(target_arch = "wasm32"))]
 mod record;
 mod sgb;
+mod sgb_source;
 mod strided;
 mod tune;
 
+use self::families::MATMUL_NAIVE;
 use self::plan::for_each_batch;
 use self::sgb::{run_sgb, sgb_fits};
+use self::sgb_source::TILE_ROWS;
 use self::strided::{launch_gemv, launch_strided, launch_tiled};
 use self::tune::tuned_kernel;
 use crate::array::Array;
-use crate::device::matmul_sgb::TILE_ROWS;
-use crate::device::{DeviceInner, Kernel};
+use crate::device::DeviceInner;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::broadcast_shapes;
@@ -234,7 +237,7 @@ fn run(
         }
         Some(MatmulKernel::Tiled) => for_each_batch(a, b, c, |p| launch_tiled(dev, &p)),
         Some(MatmulKernel::Naive) => {
-            for_each_batch(a, b, c, |p| launch_strided(dev, &p, Kernel::MatmulNaive))
+            for_each_batch(a, b, c, |p| launch_strided(dev, &p, &MATMUL_NAIVE))
         }
         None => for_each_batch(a, b, c, |p| launch_gemv(dev, &p)),
     }

@@ -4,10 +4,11 @@
 use crate::array::Array;
 use crate::device::blocks::BlockOperand;
 use crate::device::params::Params;
-use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant, Work};
+use crate::device::{Binding, DeviceInner, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
+use super::families::sgb_family;
 use super::plan::{Launch, Problem, View, flat3, limits, plan_mnk};
 use super::{MAX_LOOP_TRIPS, OP};
 
@@ -142,7 +143,7 @@ pub(super) fn run_sgb(
         8 * MAX_LOOP_TRIPS,
         &ops,
     )?;
-    let key = PipelineKey::new(Kernel::MatmulSgb(rows), Variant::one(DType::F32));
+    let key = PipelineKey::new(sgb_family(rows), Variant::one(DType::F32));
     let arrays = [&ap, &bp, &cp];
     dev.guarded(OP, || {
         for Launch {

@@ -3,10 +3,11 @@
 
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{DeviceInner, Kernel, PipelineKey, Variant, Work};
+use crate::device::{DeviceInner, KernelDef, PipelineKey, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
+use super::families::{MATMUL_GEMV, MATMUL_TILED};
 use super::plan::{Launch, Problem, View, bind, i32_of, plan_mnk, plan_mnk_from};
 use super::{MAX_LOOP_TRIPS, OP};
 
@@ -28,7 +29,7 @@ pub(super) fn launch_tiled(dev: &DeviceInner, p: &Problem) -> Result<()> {
         1
     };
     if s <= 1 {
-        return launch_strided(dev, p, Kernel::MatmulTiled);
+        return launch_strided(dev, p, &MATMUL_TILED);
     }
     let ks = p.k / s;
     let (m, n) = (p.m as usize, p.n as usize);
@@ -55,7 +56,7 @@ pub(super) fn launch_tiled(dev: &DeviceInner, p: &Problem) -> Result<()> {
         },
         c: pv,
     };
-    launch_strided_from(dev, &sliced, Kernel::MatmulTiled, false)?;
+    launch_strided_from(dev, &sliced, &MATMUL_TILED, false)?;
     let rest = p.k - s * ks;
     if rest > 0 {
         // The remainder of K adds to the first slice.
@@ -77,7 +78,7 @@ pub(super) fn launch_tiled(dev: &DeviceInner, p: &Problem) -> Result<()> {
             },
             c: View { bs: 0, ..pv },
         };
-        launch_strided_from(dev, &tail, Kernel::MatmulTiled, true)?;
+        launch_strided_from(dev, &tail, &MATMUL_TILED, true)?;
     }
     let ones = Array::ones(p.c.array.device(), &[s as usize], dtype)?;
     let sum = Problem {
@@ -110,7 +111,11 @@ pub(super) fn launch_tiled(dev: &DeviceInner, p: &Problem) -> Result<()> {
 }
 
 /// The tiled or naive kernel over strided operands.
-pub(super) fn launch_strided(dev: &DeviceInner, p: &Problem, kernel: Kernel) -> Result<()> {
+pub(super) fn launch_strided(
+    dev: &DeviceInner,
+    p: &Problem,
+    kernel: &'static KernelDef,
+) -> Result<()> {
     launch_strided_from(dev, p, kernel, false)
 }
 
@@ -118,7 +123,7 @@ pub(super) fn launch_strided(dev: &DeviceInner, p: &Problem, kernel: Kernel) -> 
 pub(super) fn launch_strided_from(
     dev: &DeviceInner,
     p: &Problem,
-    kernel: Kernel,
+    kernel: &'static KernelDef,
     add: bool,
 ) -> Result<()> {
     let ops = [
@@ -130,18 +135,14 @@ pub(super) fn launch_strided_from(
     // Splits at any row, column or k: the kernel checks bounds, and a long K may force single
     // rows per launch.
     // Loop trips per k-step: the k0 loop plus the 16-step inner loop.
-    let max_k = if kernel == Kernel::MatmulTiled {
+    let max_k = if kernel == &MATMUL_TILED {
         16 * 1024
     } else {
         MAX_LOOP_TRIPS
     };
     let launches = plan_mnk_from(dev, p, [1, 1, 1, 1], max_k, &ops, add)?;
     // Outputs per workgroup side: 64 for the tiled kernel, 16 for the naive one.
-    let side = if kernel == Kernel::MatmulTiled {
-        64
-    } else {
-        16
-    };
+    let side = if kernel == &MATMUL_TILED { 64 } else { 16 };
     dev.guarded(OP, || {
         for Launch {
             block: bl,
@@ -203,7 +204,7 @@ pub(super) fn launch_gemv(dev: &DeviceInner, p: &Problem) -> Result<()> {
         b: *v,
         c: p.c,
     };
-    let key = PipelineKey::new(Kernel::MatmulGemv, Variant::one(p.c.array.dtype()));
+    let key = PipelineKey::new(&MATMUL_GEMV, Variant::one(p.c.array.dtype()));
     let launches = plan_mnk(dev, &gp, [1, 1, 1, 1], 4 * MAX_LOOP_TRIPS, &ops)?;
     let max_dim = dev.limits.max_compute_workgroups_per_dimension;
     dev.guarded(OP, || {

@@ -1,9 +1,14 @@
 //! The one-time tune that picks a device's f32 kernel, kept in the device's extension cache,
 //! and the `impl Device` methods that report it.
 
+#[cfg(not(target_arch = "wasm32"))]
+use super::families::sgb_family;
+use super::families::{MATMUL_NAIVE, MATMUL_TILED};
+use super::sgb_source::TILE_ROWS;
 use crate::array::Array;
-use crate::device::matmul_sgb::TILE_ROWS;
-use crate::device::{DeviceInner, Kernel};
+use crate::device::DeviceInner;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::device::KernelDef;
 use crate::dtype::DType;
 use crate::error::Result;
 use std::sync::{Mutex, OnceLock};
@@ -51,8 +56,8 @@ pub(crate) fn tuned_kernel(dev: &DeviceInner, device: &crate::Device) -> Result<
             let _quiet = dev.compiler.pause();
             let t = tune(dev, device)?;
             dev.store_record(RECORD, encode(&t).as_bytes());
-            let chosen: Vec<Kernel> = match t.chosen {
-                MatmulKernel::SubgroupBroadcast { rows } => vec![Kernel::MatmulSgb(rows)],
+            let chosen: Vec<&'static KernelDef> = match t.chosen {
+                MatmulKernel::SubgroupBroadcast { rows } => vec![sgb_family(rows)],
                 _ => vec![],
             };
             dev.store_startup_choice(&chosen);
@@ -127,13 +132,13 @@ fn run_candidate(
             &a.expand_dims(0)?,
             &b.expand_dims(0)?,
             &c.expand_dims(0)?,
-            |p| launch_strided(dev, &p, Kernel::MatmulTiled),
+            |p| launch_strided(dev, &p, &MATMUL_TILED),
         ),
         MatmulKernel::Naive => for_each_batch(
             &a.expand_dims(0)?,
             &b.expand_dims(0)?,
             &c.expand_dims(0)?,
-            |p| launch_strided(dev, &p, Kernel::MatmulNaive),
+            |p| launch_strided(dev, &p, &MATMUL_NAIVE),
         ),
         MatmulKernel::SubgroupBroadcast { rows } => run_sgb(
             dev,

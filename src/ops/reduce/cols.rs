@@ -7,10 +7,11 @@
 //! rows kernel over those rows (a tree per column), so there are two stages at most.
 
 use super::common::{Reduction, new_partials, partial_dtype, u32_of, whole};
+use super::families::REDUCE_COLS;
 use super::rows::rows_stage2;
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Binding, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, PipelineKey, Variant};
 use crate::error::{Error, Result};
 
 /// Workgroup size of the columns kernel (no shared memory: only the launch granularity).
@@ -63,7 +64,7 @@ pub(super) fn reduce_cols(
         Some(pa) => (whole(pa), acc),
         None => (whole(out), out_dtype),
     };
-    let key = PipelineKey::bare(Kernel::ReduceCols, Variant::pair(dtype, dt))
+    let key = PipelineKey::bare(&REDUCE_COLS, Variant::pair(dtype, dt))
         .with("WG", COLS_WG as u32)
         .with("OP", op.code())
         .with("STAGE", 1)

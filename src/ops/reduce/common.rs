@@ -1,9 +1,9 @@
 //! What the reduction kernels and the scans share: the ops and their accumulator dtypes, strided
 //! axis groups, partial buffers and whole-array bindings.
 
+pub(crate) use super::op_codes::ReduceOp;
 use crate::array::Array;
 use crate::device::blocks::collapse;
-pub(crate) use crate::device::op_codes::ReduceOp;
 use crate::device::params::Params;
 use crate::device::{Binding, DeviceInner};
 use crate::dtype::DType;

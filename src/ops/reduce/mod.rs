@@ -14,7 +14,9 @@
 
 mod cols;
 pub(crate) mod common;
+pub(crate) mod families;
 mod nan;
+pub(crate) mod op_codes;
 mod plan;
 mod row_pieces;
 mod rows;

@@ -25,7 +25,7 @@ use super::rows::{
 };
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, DeviceInner, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -72,9 +72,9 @@ struct Stage<'a> {
 
 fn record(dev: &DeviceInner, s: Stage) -> Result<()> {
     let kernel = if s.op.is_arg() {
-        Kernel::ArgReduce
+        &super::families::ARGREDUCE
     } else {
-        Kernel::Reduce
+        &super::families::REDUCE
     };
     let mut key = PipelineKey::bare(kernel, s.variant)
         .with("WG", SWG as u32)

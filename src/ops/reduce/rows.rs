@@ -20,7 +20,7 @@ use super::common::{ReduceOp, Reduction, new_partials, partial_dtype, u32_of, wh
 use super::row_pieces::{piece_rows, row_pieces, segment_len};
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, DeviceInner, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -112,9 +112,9 @@ pub(super) fn record_rows(dev: &DeviceInner, l: RowsLaunch) -> Result<()> {
     let (mode, chunk, chunks) = l.layout;
     let u = unit(l.stage, l.variant.a);
     let kernel = if u.elems == 8 {
-        Kernel::ReduceRowsF16
+        &super::families::REDUCE_ROWS_F16
     } else {
-        Kernel::ReduceRows
+        &super::families::REDUCE_ROWS
     };
     let key = PipelineKey::bare(kernel, l.variant)
         .with("WG", ROWS_WG as u32)

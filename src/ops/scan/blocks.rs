@@ -12,9 +12,10 @@
 //! cumsum line of BENCHMARKS.md (the workgroup-per-line kernel it replaces ran a 1-d array on
 //! one core, in barriers).
 
+use super::families::{SCAN_BLOCKS, SCAN_BLOCKS_VEC4, SCAN_TOTALS, SCAN_TOTALS_VEC4};
 use crate::array::Array;
 use crate::device::params::{Params, base_i32};
-use crate::device::{Binding, DeviceInner, Kernel, PipelineKey, Variant};
+use crate::device::{Binding, DeviceInner, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::reduce::common::{Group, u32_of, whole};
@@ -93,9 +94,9 @@ pub(super) fn scan_blocks(
         && k.is_multiple_of(4)
         && block.is_multiple_of(4);
     let (totals_kernel, blocks_kernel) = if vec4 {
-        (Kernel::ScanTotalsVec4, Kernel::ScanBlocksVec4)
+        (&SCAN_TOTALS_VEC4, &SCAN_BLOCKS_VEC4)
     } else {
-        (Kernel::ScanTotals, Kernel::ScanBlocks)
+        (&SCAN_TOTALS, &SCAN_BLOCKS)
     };
     let key = |kernel| {
         PipelineKey::bare(kernel, variant)

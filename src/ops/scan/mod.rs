@@ -7,15 +7,16 @@
 //! segments of one row, each segment continuing from the last result of the one before.
 
 mod blocks;
+pub(crate) mod families;
 
 use self::blocks::{Lines, scan_blocks};
 use crate::array::Array;
 use crate::device::Binding;
-use crate::device::op_codes::ScanOp;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;
 use crate::ops::reduce::common::Group;
+use crate::ops::reduce::op_codes::ScanOp;
 
 impl Array {
     fn scan_op(&self, scan_op: ScanOp, axis: Option<isize>) -> Result<Array> {

@@ -3,9 +3,10 @@
 //! at once. The fastest kernel for small arrays on lavapipe; larger ones take the radix sort.
 
 use super::Sorted;
+use super::families::{SORT_KEYS, SORT_LOCAL};
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, SortPass, Variant};
+use crate::device::{PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::array_binding;
@@ -74,9 +75,7 @@ pub(crate) fn sort_rows(
             .u32(0);
         p
     };
-    let key = |pass| {
-        PipelineKey::new(Kernel::Sort(pass), Variant::one(DType::U32)).with("DTYPE", dtype_code)
-    };
+    let key = |pass| PipelineKey::new(pass, Variant::one(DType::U32)).with("DTYPE", dtype_code);
     dev.guarded(op, || {
         let pairs = [
             array_binding(&index, total, 4)?,
@@ -91,14 +90,14 @@ pub(crate) fn sort_rows(
         ];
         // One invocation per pair for the keys, two pairs per invocation for the blocks.
         dev.dispatch(
-            &key(SortPass::Keys),
+            &key(&SORT_KEYS),
             params(0, 0).bytes(),
             &with_src,
             total,
             &[total],
         )?;
         dev.dispatch(
-            &key(SortPass::Local),
+            &key(&SORT_LOCAL),
             params(0, 0).bytes(),
             &pairs,
             total / 2,

@@ -15,7 +15,7 @@
 use super::{finish, fits_one_binding, sort_fitting, sort_keys, sorted_output};
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, Variant};
+use crate::device::{PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::SliceArg;
@@ -121,7 +121,8 @@ fn scatter(op: &'static str, pos: &Array, src: &Array, out: &Array, add: u32) ->
     let (pos_bind, pos_base) = contiguous_window(op, pos, 0, count, 4)?;
     let (src_bind, src_base) = contiguous_window(op, src, 0, count, elem_bytes)?;
     let words = (elem_bytes / 4) as u32;
-    let key = PipelineKey::new(Kernel::Scatter, Variant::one(DType::U32)).with("WIDE", wide as u32);
+    let key = PipelineKey::new(&super::families::SCATTER, Variant::one(DType::U32))
+        .with("WIDE", wide as u32);
     let run = window_elements(dev, elem_bytes);
     let mut lo = 0;
     while lo < n {

@@ -15,6 +15,7 @@
 //! each element's rank among the other parts places.
 
 mod bitonic;
+pub(crate) mod families;
 mod merge;
 mod partition;
 pub use partition::lexsort;
@@ -23,7 +24,7 @@ mod radix;
 use super::array_binding;
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, Variant};
+use crate::device::{PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::layout::normalize_axis;
@@ -227,7 +228,7 @@ fn finish(
         .u32(n as u32)
         .u32(rows as u32)
         .u32((x.layout.offset as u64 * x.dtype().size_bytes() / 4) as u32);
-    let key = PipelineKey::new(Kernel::SortGather, Variant::one(DType::U32))
+    let key = PipelineKey::new(&families::SORT_GATHER, Variant::one(DType::U32))
         .with("WIDE", wide as u32)
         .with("INDICES", indices as u32)
         .with("FLAT", s.flat as u32);

@@ -5,9 +5,10 @@
 //! plus one per 8 bits of the row count.
 
 use super::Sorted;
+use super::families::{RADIX_COUNT, RADIX_SCATTER, SORT_KEYS};
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::device::{Kernel, PipelineKey, RadixPass, SortPass, Variant};
+use crate::device::{PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::array_binding;
@@ -80,8 +81,7 @@ pub(crate) fn sort_rows(
             array_binding(&a.lo, a.lo.len() as u64, 4)?,
             array_binding(x, total, x.dtype().size_bytes())?,
         ];
-        let key = PipelineKey::new(Kernel::Sort(SortPass::Keys), Variant::one(DType::U32))
-            .with("DTYPE", dtype_code);
+        let key = PipelineKey::new(&SORT_KEYS, Variant::one(DType::U32)).with("DTYPE", dtype_code);
         dev.dispatch(&key, p.bytes(), &binds, total, &[total])
     })?;
     // (source, shift) of every pass, least significant first.
@@ -100,10 +100,7 @@ pub(crate) fn sort_rows(
             .u32(shift)
             .u32(source)
             .u32(n as u32);
-        let key = |pass| {
-            PipelineKey::new(Kernel::Radix(pass), Variant::one(DType::U32))
-                .with("WIDE", wide as u32)
-        };
+        let key = |pass| PipelineKey::new(pass, Variant::one(DType::U32)).with("WIDE", wide as u32);
         let run = |pass, counts: &Array| {
             dev.guarded(op, || {
                 let binds = [
@@ -119,10 +116,10 @@ pub(crate) fn sort_rows(
                 dev.dispatch(&key(pass), p.bytes(), &binds, chunks, &[total])
             })
         };
-        run(RadixPass::Count, &counts)?;
+        run(&RADIX_COUNT, &counts)?;
         // Exclusive offsets, digit-major: where each chunk's pairs of each digit begin.
         let offsets = counts.cumsum(None)?.sub(&counts)?;
-        run(RadixPass::Scatter, &offsets)?;
+        run(&RADIX_SCATTER, &offsets)?;
         std::mem::swap(&mut a, &mut b);
     }
     Ok(Sorted {

@@ -7,7 +7,8 @@
 
 use std::fmt::Write;
 
-/// Tile heights (rows of C per invocation) the registry builds; every tile is 8 columns wide.
+/// Tile heights (rows of C per invocation) of the subgroup kernels (`families.rs`); every tile
+/// is 8 columns wide.
 pub(crate) const TILE_ROWS: [u32; 3] = [32, 16, 8];
 
 const HEADER: &str = "\
@@ -50,18 +51,6 @@ struct Params {
 @group(0) @binding(2) var<storage, read> b: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> c: array<vec4<f32>>;
 ";
-
-/// The entry point of the kernel whose tiles are `rows` x 8 (one of [`TILE_ROWS`]).
-pub(crate) fn entry_point(rows: u32) -> &'static str {
-    match rows {
-        32 => "main_32x8",
-        16 => "main_16x8",
-        _ => {
-            debug_assert_eq!(rows, 8, "tile heights are {TILE_ROWS:?}");
-            "main_8x8"
-        }
-    }
-}
 
 /// The complete WGSL for tiles of `rows` x 8: the shared declarations and one entry point.
 pub(crate) fn source(rows: u32) -> String {
@@ -131,7 +120,7 @@ fn kernel(s: &mut String, rows: u32) {
         s,
         "
 @compute @workgroup_size(8, WGY)
-fn {entry}(
+fn main_{rows}x8(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(local_invocation_id) lid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
@@ -154,7 +143,6 @@ fn {entry}(
     let abase = (p.a_base + wid.z * p.a_batch4) * 4u + lane;
     let b0 = p.b_base + wid.z * p.b_batch4;
 ",
-        entry = entry_point(rows)
     )
     .unwrap();
     for i in 0..rows {

@@ -1,0 +1,132 @@
+//! The matmul kernel families, declared for the device (`device::KernelDef`): the tiled kernel,
+//! the GEMV kernel, the naive baseline and the subgroup-broadcast f32 kernels of each tile
+//! height (`sgb_source.rs` generates their WGSL). Matmul, with einsum's contractions that run on
+//! it, is a named family: the `families` and `eager` plans compile it first and dispatch each f32
+//! pipeline once; of the subgroup kernels only the one a saved tune chose, where there is one.
+
+use super::sgb_source::{TILE_ROWS, source};
+use crate::device::{Adapter, Constants, DEFAULT_WG, KernelDef, Needs, Variant, When};
+use crate::dtype::DType;
+
+/// Every dtype but bool.
+fn numeric(dtypes: &[DType]) -> Vec<Variant> {
+    dtypes
+        .iter()
+        .copied()
+        .filter(|&d| d != DType::Bool)
+        .map(Variant::one)
+        .collect()
+}
+
+/// `T` the element type, `ACC` the type it accumulates in, then the shader file.
+fn with_types(v: Variant, file: &str) -> String {
+    format!(
+        "alias T = {};\nalias ACC = {};\n",
+        v.a.wgsl(),
+        v.a.wgsl_compute()
+    ) + file
+}
+
+/// Batched matmul over strided operands with shared-memory tiles (tiles fixed in the shader).
+pub(crate) static MATMUL_TILED: KernelDef = KernelDef {
+    name: "matmul_tiled",
+    entry: "main",
+    constants: &[],
+    ops_per_element: 0,
+    uses_f32_math: KernelDef::no_f32_math,
+    variants: numeric,
+    wgsl: |v| with_types(v, include_str!("../../../shaders/matmul_tiled.wgsl")),
+    when: When::Named,
+    eager: KernelDef::as_declared,
+    needs: Needs::NONE,
+    warm_up: true,
+};
+
+/// Matrix-vector products (matmul with M = 1 or N = 1).
+pub(crate) static MATMUL_GEMV: KernelDef = KernelDef {
+    name: "matmul_gemv",
+    entry: "main",
+    constants: &[("WG", DEFAULT_WG)],
+    ops_per_element: 0,
+    uses_f32_math: KernelDef::no_f32_math,
+    variants: numeric,
+    wgsl: |v| with_types(v, include_str!("../../../shaders/matmul_gemv.wgsl")),
+    when: When::Named,
+    eager: KernelDef::as_declared,
+    needs: Needs::NONE,
+    warm_up: true,
+};
+
+/// One invocation per output: the baseline benchmarks compare against.
+pub(crate) static MATMUL_NAIVE: KernelDef = KernelDef {
+    name: "matmul_naive",
+    entry: "main",
+    constants: &[],
+    ops_per_element: 0,
+    uses_f32_math: KernelDef::no_f32_math,
+    variants: numeric,
+    wgsl: |v| with_types(v, include_str!("../../../shaders/matmul_naive.wgsl")),
+    when: When::OnFirstUse,
+    eager: KernelDef::as_declared,
+    needs: Needs::NONE,
+    warm_up: false,
+};
+
+/// The subgroup kernel's WGSL for `rows`: WebGPU requires the directive before subgroup
+/// built-ins; naga 30 refuses it as not yet implemented (and needs none), so only the browser
+/// build says it.
+fn sgb_wgsl(rows: u32) -> String {
+    let directive = if cfg!(target_arch = "wasm32") {
+        "enable subgroups;\n"
+    } else {
+        ""
+    };
+    format!("{directive}{}", source(rows))
+}
+
+/// The start-up pipelines of a subgroup kernel: none when a saved tune chose another.
+fn sgb_plan(a: &Adapter, name: &str) -> Vec<Constants> {
+    match a.chosen {
+        Some(chosen) if !chosen.iter().any(|c| c == name) => vec![],
+        _ => vec![vec![]],
+    }
+}
+
+/// Declares the subgroup-broadcast kernel of one tile height.
+macro_rules! sgb {
+    ($static:ident, $rows:literal) => {
+        /// f32 matmul for 8-wide subgroups (lavapipe), this many rows per invocation.
+        pub(crate) static $static: KernelDef = KernelDef {
+            name: concat!("matmul_sgb", $rows, "x8"),
+            entry: concat!("main_", $rows, "x8"),
+            constants: &[("WGY", 2)],
+            ops_per_element: 0,
+            uses_f32_math: KernelDef::no_f32_math,
+            variants: |_| vec![Variant::one(DType::F32)],
+            wgsl: |_| sgb_wgsl($rows),
+            when: When::Named,
+            eager: |a, _| sgb_plan(a, concat!("matmul_sgb", $rows, "x8")),
+            needs: Needs {
+                subgroups_of_8: true,
+                int64: false,
+            },
+            warm_up: true,
+        };
+    };
+}
+
+sgb!(MATMUL_SGB32, 32);
+sgb!(MATMUL_SGB16, 16);
+sgb!(MATMUL_SGB8, 8);
+
+/// The subgroup kernel whose tiles are `rows` x 8 (one of [`TILE_ROWS`]).
+pub(crate) fn sgb_family(rows: u32) -> &'static KernelDef {
+    match rows {
+        32 => &MATMUL_SGB32,
+        16 => &MATMUL_SGB16,
+        _ => {
+            debug_assert_eq!(rows, 8, "tile heights are {TILE_ROWS:?}");
+            &MATMUL_SGB8
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! The reduction kernel families, declared for the device (`device::KernelDef`): value
+//! reductions in one stage over any strides (`reduce`), over contiguous rows read as vec4s
+//! (`reduce_rows`) or eight packed halves (`reduce_rows_f16x8`), down the columns of rows
+//! (`reduce_cols`), and the arg-reductions (`argreduce`). Variants are (input, output) pairs:
+//! the same dtype, f16 through f32 partials, and any/all into bool. In the eager plan, with the
+//! workgroup size (64), op codes, stages and modes their launches use.
+
+use super::op_codes::ReduceOp;
+use crate::device::wgsl_helpers::{helpers, truth_in};
+use crate::device::{
+    Adapter, Constants, DEFAULT_WG, KernelDef, Needs, Variant, When, combinations,
+};
+use crate::dtype::DType;
+
+/// Reductions and scans declare no `EPT` (WebGPU refuses a constant the shader lacks).
+const WG: &[(&str, u32)] = &[("WG", DEFAULT_WG)];
+
+/// The value reductions `reduce_ops.wgsl` computes.
+const VALUE_OPS: [ReduceOp; 8] = [
+    ReduceOp::Sum,
+    ReduceOp::Prod,
+    ReduceOp::Max,
+    ReduceOp::Min,
+    ReduceOp::Any,
+    ReduceOp::All,
+    ReduceOp::NanSum,
+    ReduceOp::NanProd,
+];
+
+/// The value reductions of variant `v`: into bool only any and all; the NaN-skipping ones read
+/// float arrays only (their partials are the plain sum's).
+fn value_codes(v: Variant) -> Vec<u32> {
+    VALUE_OPS
+        .iter()
+        .filter(|op| match v.b {
+            Some(DType::Bool) => matches!(op, ReduceOp::Any | ReduceOp::All),
+            _ => v.a.is_float() || !matches!(op, ReduceOp::NanSum | ReduceOp::NanProd),
+        })
+        .map(|op| op.code())
+        .collect()
+}
+
+/// (input, output) pairs: the same dtype; f16 through f32 partials; any/all into bool.
+fn value_variants(dtypes: &[DType]) -> Vec<Variant> {
+    let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
+    if dtypes.contains(&DType::F16) {
+        v.push(Variant::pair(DType::F16, DType::F32));
+        v.push(Variant::pair(DType::F32, DType::F16));
+    }
+    v.extend(
+        dtypes
+            .iter()
+            .filter(|&&d| d != DType::Bool)
+            .map(|&d| Variant::pair(d, DType::Bool)),
+    );
+    v
+}
+
+/// The prelude of the value reductions: accumulate in the compute type of the wider of input
+/// and output (any/all in u32), with its helpers and the op codes.
+fn value_prelude(v: Variant) -> String {
+    let b = v.b.unwrap_or(v.a);
+    let acc = if b == DType::Bool {
+        DType::Bool
+    } else if v.a == DType::F64 {
+        DType::F64
+    } else {
+        b
+    };
+    format!(
+        "alias In = {};\nalias Out = {};\nalias A = {};\n{}{}{}",
+        v.a.wgsl(),
+        b.wgsl(),
+        acc.wgsl_compute(),
+        helpers("A", acc),
+        truth_in(v.a),
+        ReduceOp::wgsl_constants()
+    )
+}
+
+/// The eager sets of the one-stage and row kernels: both stages, both modes.
+fn staged(_: &Adapter, v: Variant) -> Vec<Constants> {
+    combinations(&[
+        ("WG", vec![64]),
+        ("OP", value_codes(v)),
+        ("STAGE", vec![1, 2]),
+        ("MODE", vec![0, 1]),
+    ])
+}
+
+/// A value-reduction family: one of the kernel files after `reduce_ops.wgsl`.
+const fn value_family(
+    name: &'static str,
+    variants: fn(&[DType]) -> Vec<Variant>,
+    wgsl: fn(Variant) -> String,
+    eager: fn(&Adapter, Variant) -> Vec<Constants>,
+) -> KernelDef {
+    KernelDef {
+        name,
+        entry: "main",
+        constants: WG,
+        ops_per_element: 1,
+        uses_f32_math: KernelDef::no_f32_math,
+        variants,
+        wgsl,
+        when: When::Eager,
+        eager,
+        needs: Needs::NONE,
+        warm_up: false,
+    }
+}
+
+/// Value reductions (sum, prod, max, min, any, all, the NaN-skipping sum and product), one
+/// stage over any strides.
+pub(crate) static REDUCE: KernelDef = value_family(
+    "reduce",
+    value_variants,
+    |v| {
+        value_prelude(v)
+            + include_str!("../../../shaders/reduce_ops.wgsl")
+            + include_str!("../../../shaders/reduce_index.wgsl")
+            + include_str!("../../../shaders/reduce.wgsl")
+    },
+    staged,
+);
+
+/// Value reductions of contiguous rows read as vec4s (the fast path of `reduce`); f16 rows are
+/// read by the f16x8 kernel, so this one sees only their partials.
+pub(crate) static REDUCE_ROWS: KernelDef = value_family(
+    "reduce_rows",
+    |dtypes| {
+        let mut v = value_variants(dtypes);
+        v.retain(|x| x.a != DType::F16);
+        v
+    },
+    |v| {
+        value_prelude(v)
+            + include_str!("../../../shaders/reduce_ops.wgsl")
+            + include_str!("../../../shaders/reduce_rows_vec4.wgsl")
+            + include_str!("../../../shaders/reduce_rows.wgsl")
+    },
+    staged,
+);
+
+/// The same for f16 input in stage 1, eight packed halves per load: into f32 partials, f16
+/// results or bool (any/all).
+pub(crate) static REDUCE_ROWS_F16: KernelDef = value_family(
+    "reduce_rows_f16x8",
+    |dtypes| {
+        if dtypes.contains(&DType::F16) {
+            [DType::F32, DType::F16, DType::Bool]
+                .into_iter()
+                .map(|o| Variant::pair(DType::F16, o))
+                .collect()
+        } else {
+            vec![]
+        }
+    },
+    |v| {
+        value_prelude(v)
+            + include_str!("../../../shaders/reduce_ops.wgsl")
+            + include_str!("../../../shaders/reduce_rows_f16x8.wgsl")
+            + include_str!("../../../shaders/reduce_rows.wgsl")
+    },
+    staged,
+);
+
+/// Value reductions down the columns of rows (a leading axis of a contiguous array), stage 1
+/// only: it never turns f32 partials into f16.
+pub(crate) static REDUCE_COLS: KernelDef = value_family(
+    "reduce_cols",
+    |dtypes| {
+        let mut v = value_variants(dtypes);
+        v.retain(|&x| x != Variant::pair(DType::F32, DType::F16));
+        v
+    },
+    |v| {
+        value_prelude(v)
+            + include_str!("../../../shaders/reduce_ops.wgsl")
+            + include_str!("../../../shaders/reduce_cols.wgsl")
+    },
+    |_, v| {
+        combinations(&[
+            ("WG", vec![64]),
+            ("OP", value_codes(v)),
+            ("STAGE", vec![1]),
+            ("VEC", vec![0, 1]),
+            ("LANES", vec![8]),
+        ])
+    },
+);
+
+/// Arg-reductions (argmax, argmin), one stage. (input, accumulator): stage 1 reads the array
+/// (f16 into an f32 accumulator), stage 2 the partials; bool arrays are compared as i32.
+pub(crate) static ARGREDUCE: KernelDef = value_family(
+    "argreduce",
+    |dtypes| {
+        let mut v: Vec<Variant> = dtypes
+            .iter()
+            .filter(|&&d| d != DType::Bool && d != DType::F16)
+            .map(|&d| Variant::pair(d, d))
+            .collect();
+        if dtypes.contains(&DType::F16) {
+            v.push(Variant::pair(DType::F16, DType::F32));
+        }
+        v
+    },
+    |v| {
+        let b = v.b.unwrap_or(v.a);
+        format!(
+            "alias In = {};\nalias A = {};\n{}{}",
+            v.a.wgsl(),
+            b.wgsl_compute(),
+            helpers("A", b),
+            ReduceOp::wgsl_constants()
+        ) + include_str!("../../../shaders/reduce_index.wgsl")
+            + include_str!("../../../shaders/argreduce.wgsl")
+    },
+    |_, _| {
+        combinations(&[
+            ("WG", vec![64]),
+            ("OP", vec![ReduceOp::ArgMax.code(), ReduceOp::ArgMin.code()]),
+            ("STAGE", vec![1, 2]),
+        ])
+    },
+);

@@ -9,8 +9,8 @@
 //! exp,log,sin,cos,tanh). The worst errors measured are in BENCHMARKS.md, "f32 math".
 //!
 //! Bounds: 1 ulp for exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan, arctan, arcsin,
-//! arccos, pow and hypot; 2 ulps for sinh, cosh, tanh, sigmoid and arctan2 (the goal is
-//! 1 for exp/exp2/log/log2/sin/cos and 2 for the rest).
+//! arccos, pow and hypot; 2 ulps for sinh, cosh, tanh, arcsinh, arccosh, arctanh, sigmoid and
+//! arctan2 (the goal is 1 for exp/exp2/log/log2/sin/cos and 2 for the rest).
 
 #![allow(clippy::type_complexity)] // tables of (name, reference, op, bound) rows
 

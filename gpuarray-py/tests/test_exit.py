@@ -38,13 +38,18 @@ SCRIPTS = {
         "_, st = os.waitpid(pid, 0)\n"
         "sys.exit(os.waitstatus_to_exitcode(st))\n"
     ),
-    # Waits to be signalled after the answer (the plan, if any, still compiling). In short
-    # sleeps: Linux may hand the signal to one of the driver's threads, and then one long sleep
-    # runs to its end and the script returns before the interpreter looks at the pending signal
-    # (status 0: seen once on a loaded CI machine); Python looks after each short one.
-    "SIGINT": ONE_OP + "\nimport time\nwhile True:\n    time.sleep(0.05)\n",
+    # Waits to be signalled after the answer (the plan, if any, still compiling).
+    "SIGINT": ONE_OP + "; import time; time.sleep(60)",
     "SIGTERM": ONE_OP + "; import time; time.sleep(60)",
 }
+
+
+def _default_sigint():
+    """The child starts with SIGINT's default action, so its interpreter installs the
+    KeyboardInterrupt handler. A shell starts a background job (`cmd &`) with SIGINT ignored and
+    children inherit that: the script then never saw the signal (status 0 after its 60 s sleep,
+    or a hang) when CI itself ran in the background."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run(case, compile_mode):
@@ -58,7 +63,8 @@ def run(case, compile_mode):
         env["XDG_CACHE_HOME"] = home
         started = time.monotonic()
         p = subprocess.Popen([sys.executable, "-c", SCRIPTS[case]], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=_default_sigint)
         first = p.stdout.readline()
         if case in ("SIGINT", "SIGTERM") and first:
             p.send_signal(signal.SIGINT if case == "SIGINT" else signal.SIGTERM)

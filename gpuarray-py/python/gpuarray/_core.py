@@ -529,6 +529,14 @@ def _from_host(a: np.ndarray) -> ndarray:
     return ndarray._wrap(_g._Array.from_numpy(a))
 
 
+def _host_items(a):
+    """A nested list or tuple with its device arrays read back (``asarray([x[0], x[1]])``, as
+    NumPy and the Array API allow: each element is copied to the host explicitly here, once)."""
+    if isinstance(a, (list, tuple)) and any(isinstance(e, (ndarray, list, tuple)) for e in a):
+        return [e.get() if isinstance(e, ndarray) else _host_items(e) for e in a]
+    return a
+
+
 def asarray(a, dtype=None, copy=None) -> ndarray:
     """A device array from a NumPy array, a list, a scalar, or a ``gpuarray.ndarray``.
 
@@ -541,7 +549,7 @@ def asarray(a, dtype=None, copy=None) -> ndarray:
         return a.astype(dtype)
     if copy is False:
         raise ValueError("gpuarray.asarray always copies host data to the device (copy=False)")
-    h = np.asarray(a)
+    h = np.asarray(_host_items(a))
     if not h.dtype.isnative:
         h = h.astype(h.dtype.newbyteorder("="))  # big-endian data: the values, native order
     if dtype is not None:

@@ -44,8 +44,24 @@ def can_cast(from_, to, /):
     return np.can_cast(f, to, casting="safe")
 
 
+class _finfo:
+    """The standard's finfo object: its numbers are Python floats (NumPy's are NumPy scalars)."""
+
+    def __init__(self, f):
+        self.bits = int(f.bits)
+        self.eps = float(f.eps)
+        self.max = float(f.max)
+        self.min = float(f.min)
+        self.smallest_normal = float(f.smallest_normal)
+        self.dtype = f.dtype
+
+    def __repr__(self):
+        return (f"finfo(bits={self.bits}, eps={self.eps}, max={self.max}, min={self.min}, "
+                f"smallest_normal={self.smallest_normal}, dtype={self.dtype})")
+
+
 def finfo(type, /):
-    return np.finfo(type.dtype if isinstance(type, ndarray) else type)
+    return _finfo(np.finfo(type.dtype if isinstance(type, ndarray) else type))
 
 
 def iinfo(type, /):
@@ -269,17 +285,22 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    return _f.std(x, axis=axis, ddof=_correction(correction), keepdims=keepdims)
+    if float(correction) == int(correction):
+        return _f.std(x, axis=axis, ddof=int(correction), keepdims=keepdims)
+    return sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-    return _f.var(x, axis=axis, ddof=_correction(correction), keepdims=keepdims)
-
-
-def _correction(c):
-    if float(c) != int(c):
-        raise NotImplementedError("gpuarray supports whole-number corrections only")
-    return int(c)
+    if float(correction) == int(correction):
+        return _f.var(x, axis=axis, ddof=int(correction), keepdims=keepdims)
+    # A fractional correction: the population variance scaled by N / (N - correction), on the
+    # device (N: the elements each result reduces).
+    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    population = _f.var(x, axis=axis, ddof=0, keepdims=keepdims)
+    return population * (n / (n - correction)) if n != correction else population / 0.0
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
@@ -317,7 +338,7 @@ def concat(arrays, /, *, axis=0):
     return _f.concatenate(list(arrays), axis=axis)
 
 
-def expand_dims(x, /, *, axis=0):
+def expand_dims(x, /, axis=0):
     return _f.expand_dims(x, axis)
 
 

@@ -131,6 +131,15 @@ impl KernelDef {
     pub fn words(_: &[DType]) -> Vec<Variant> {
         vec![Variant::one(DType::U32)]
     }
+    /// One variant per dtype but bool.
+    pub fn numeric_dtypes(dtypes: &[DType]) -> Vec<Variant> {
+        dtypes
+            .iter()
+            .copied()
+            .filter(|&d| d != DType::Bool)
+            .map(Variant::one)
+            .collect()
+    }
     /// One variant per dtype.
     pub fn every_dtype(dtypes: &[DType]) -> Vec<Variant> {
         dtypes.iter().copied().map(Variant::one).collect()

@@ -464,14 +464,7 @@ pub(crate) static FILL: KernelDef = KernelDef {
 /// compiled before `Device::new` returns.
 pub(crate) static SEQUENCE: KernelDef = KernelDef {
     name: "sequence",
-    variants: |dtypes| {
-        dtypes
-            .iter()
-            .copied()
-            .filter(|&d| d != DType::Bool)
-            .map(Variant::one)
-            .collect()
-    },
+    variants: KernelDef::numeric_dtypes,
     wgsl: |v| {
         format!(
             "alias T = {};\nalias C = {};\n",

@@ -84,14 +84,7 @@ pub(crate) static PHILOX: KernelDef = KernelDef {
     constants: &[("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
-    variants: |dtypes| {
-        dtypes
-            .iter()
-            .copied()
-            .filter(|&d| d != DType::Bool)
-            .map(Variant::one)
-            .collect()
-    },
+    variants: KernelDef::numeric_dtypes,
     wgsl: |v| {
         wgsl(
             v,

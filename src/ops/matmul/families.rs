@@ -8,16 +8,6 @@ use super::sgb_source::{TILE_ROWS, source};
 use crate::device::{Adapter, Constants, DEFAULT_WG, KernelDef, Needs, Variant, When};
 use crate::dtype::DType;
 
-/// Every dtype but bool.
-fn numeric(dtypes: &[DType]) -> Vec<Variant> {
-    dtypes
-        .iter()
-        .copied()
-        .filter(|&d| d != DType::Bool)
-        .map(Variant::one)
-        .collect()
-}
-
 /// `T` the element type, `ACC` the type it accumulates in, then the shader file.
 fn with_types(v: Variant, file: &str) -> String {
     format!(
@@ -34,7 +24,7 @@ pub(crate) static MATMUL_TILED: KernelDef = KernelDef {
     constants: &[],
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
-    variants: numeric,
+    variants: KernelDef::numeric_dtypes,
     wgsl: |v| with_types(v, include_str!("../../../shaders/matmul_tiled.wgsl")),
     when: When::Named,
     eager: KernelDef::as_declared,
@@ -49,7 +39,7 @@ pub(crate) static MATMUL_GEMV: KernelDef = KernelDef {
     constants: &[("WG", DEFAULT_WG)],
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
-    variants: numeric,
+    variants: KernelDef::numeric_dtypes,
     wgsl: |v| with_types(v, include_str!("../../../shaders/matmul_gemv.wgsl")),
     when: When::Named,
     eager: KernelDef::as_declared,
@@ -64,7 +54,7 @@ pub(crate) static MATMUL_NAIVE: KernelDef = KernelDef {
     constants: &[],
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
-    variants: numeric,
+    variants: KernelDef::numeric_dtypes,
     wgsl: |v| with_types(v, include_str!("../../../shaders/matmul_naive.wgsl")),
     when: When::OnFirstUse,
     eager: KernelDef::as_declared,

@@ -5,7 +5,6 @@
 
 use crate::device::wgsl_helpers::helpers;
 use crate::device::{DEFAULT_WG, KernelDef, Needs, Variant, When, combinations};
-use crate::dtype::DType;
 use crate::ops::reduce::op_codes::ScanOp;
 
 fn wgsl(v: Variant) -> String {
@@ -26,14 +25,7 @@ const fn scan(name: &'static str, entry: &'static str) -> KernelDef {
         constants: &[("WG", DEFAULT_WG)],
         ops_per_element: 1,
         uses_f32_math: KernelDef::no_f32_math,
-        variants: |dtypes| {
-            dtypes
-                .iter()
-                .copied()
-                .filter(|&d| d != DType::Bool)
-                .map(Variant::one)
-                .collect()
-        },
+        variants: KernelDef::numeric_dtypes,
         wgsl,
         when: When::Eager,
         eager: |_, _| {

@@ -8,8 +8,8 @@
 // libm are listed in tests/math_f64.rs.
 //
 // Things the shader compiler is allowed to do shape the code: it may reassociate additions with
-// constants (lavapipe turns `(x + 1) - 1` into `x`) and folds `x * 0` to 0, so no function relies
-// on compensated sums (Fast2Sum/Dekker), and NaN, infinities and signed zeros are handled by
+// constants (lavapipe turns `(x + 1) - 1` into `x`) and folds `x * 0` to 0, so a compensated sum
+// (Fast2Sum) is formed only through `opaque` (log1p, arccosh), and NaN, infinities and signed zeros are handled by
 // explicit tests before any arithmetic. frexp is not used: naga types its f64 exponent as i64,
 // which needs SHADER_INT64; `split_exponent` gets the exponent exactly from an f32 conversion.
 
@@ -60,6 +60,14 @@ fn rint_(x: f64) -> f64 {
 // to f64 (written out: naga folds no f64 division).
 const DEG2RAD: f64 = 0.017453292519943295lf;
 const RAD2DEG: f64 = 57.29577951308232lf;
+
+// x, through a multiplication by 1 that the compiler cannot see (the skeleton's element count is
+// below 2^31, math_f32.wgsl's `opaque`): the few error terms below (log1p's 1 + x, arccosh's
+// argument) are formed from a sum that passes through here, so Mesa cannot fold `(1 + x) - 1`
+// into x. A fused multiply-add of x * 1 with a sum rounds exactly as the sum does.
+fn opaque(x: f64) -> f64 {
+    return x * f64(1u + (p.count >> 31u));
+}
 
 // a b: the name math_f32.wgsl gives a product kept out of fused multiply-adds. Plain here: the
 // f64 functions promise accuracy, not bits, across drivers (see above).
@@ -173,6 +181,12 @@ fn expm1_(x: f64) -> f64 {
 // s = f / (2 + f), log(1 + f) = f - f^2/2 + s (f^2/2 + R(s^2)), R a remez polynomial
 // (error < 2^-58.45 on the interval).
 fn log_parts(f: f64, e: f64) -> f64 {
+    return log_parts_c(f, e, 0.0lf);
+}
+
+// log_parts plus a small correction c (|c| < ulp(f)), added beside e ln2's low part so that it
+// costs no rounding of its own (log1p_ passes the error of forming 1 + x).
+fn log_parts_c(f: f64, e: f64, c: f64) -> f64 {
     let hfsq = 0.5lf * f * f;
     let s = f / (2.0lf + f);
     let z = s * s;
@@ -182,7 +196,7 @@ fn log_parts(f: f64, e: f64) -> f64 {
     let t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01
         + w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
     let r = t2 + t1;
-    return e * LN2_HI - ((hfsq - (s * (hfsq + r) + e * LN2_LO)) - f);
+    return e * LN2_HI - ((hfsq - (s * (hfsq + r) + (e * LN2_LO + c))) - f);
 }
 
 // log2(1 + f) = hi + lo, for f as in log_parts (FreeBSD msun's e_log2.c): f - f^2/2 is cut to
@@ -264,6 +278,12 @@ fn log10_(x: f64) -> f64 {
 }
 
 fn log1p_(x: f64) -> f64 {
+    return log1p_lo(x, 0.0lf);
+}
+
+// log1p(x + lo) for a small tail lo (|lo| below half an ulp of x): arccosh passes the part of
+// its argument that one double cannot hold.
+fn log1p_lo(x: f64, lo: f64) -> f64 {
     if (is_nan(x) || x < -1.0lf) {
         return nan_value();
     }
@@ -278,10 +298,18 @@ fn log1p_(x: f64) -> f64 {
         return x;
     }
     if (x > -0.29289321881345247560 && x < 0.41421356237309504880) {
-        return log_parts(x, 0.0lf);
+        return log_parts_c(x, 0.0lf, lo / (1.0lf + x));
     }
-    // Farther out |log1p(x)| > 0.34, so rounding 1 + x costs under half an ulp.
-    return log_(1.0lf + x);
+    // Farther out 1 + x is rounded to u, which alone would cost up to 1.4 ulp of the result near
+    // x = 0.41 (fdlibm's log1p): the rounding error, recovered exactly (Fast2Sum; for u >= 4 the
+    // order of the operands changes), is added back as log(1 + x) - log(u) ~ (1 + x - u) / u.
+    let u = opaque(1.0lf + x);
+    var c = lo / u;
+    if (u < 0x1p54) {
+        c = (select(x - (u - 1.0lf), 1.0lf - (u - x), u >= 4.0lf) + lo) / u;
+    }
+    let fe = log_split(u);
+    return log_parts_c(fe.x, fe.y, c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -722,6 +750,28 @@ fn asinh_(x: f64) -> f64 {
     return select(r, -r, x < 0.0lf);
 }
 
+// arccosh(1 + t) = log1p(t + sqrt(2t + t^2)) for 0 < t < 1. Rounding the argument alone costs up
+// to 1.3 ulp of the result, so its error is carried to log1p_lo: each product is split with the
+// leading 24 bits of a factor (through f32) so that th * th and th * tl are exact, sums keep their
+// rounding error (Fast2Sum, larger operand first), and the square root's residual a - s^2 gives
+// its tail. Fusing a multiply into an add changes no exact term here.
+fn acosh_near_one(t: f64) -> f64 {
+    let th = f64(f32(t));
+    let tl = t - th;
+    let p = t * t;
+    let p_lo = ((th * th - p) + 2.0lf * th * tl) + tl * tl;
+    let a = opaque(2.0lf * t + p);
+    let a_lo = (p - (a - 2.0lf * t)) + p_lo;
+    let s = sqrt(a);
+    let sh = f64(f32(s));
+    let sl = s - sh;
+    let residual = ((a - sh * sh) - 2.0lf * sh * sl) - sl * sl;
+    let s_lo = (residual + a_lo) / (2.0lf * s);
+    let u = opaque(t + s);
+    let u_lo = (t - (u - s)) + s_lo;
+    return log1p_lo(u, u_lo);
+}
+
 fn acosh_(x: f64) -> f64 {
     if (is_nan(x)) {
         return x;
@@ -729,9 +779,11 @@ fn acosh_(x: f64) -> f64 {
     if (x < 1.0lf) {
         return nan_value();
     }
+    if (x == 1.0lf) {
+        return 0.0lf;
+    }
     if (x < 2.0lf) {
-        let t = x - 1.0lf;
-        return log1p_(t + sqrt(t * t + 2.0lf * t));
+        return acosh_near_one(x - 1.0lf);
     }
     if (x < 0x1p26) {
         return log_(2.0lf * x - 1.0lf / (x + sqrt(x * x - 1.0lf)));

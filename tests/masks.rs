@@ -365,3 +365,107 @@ fn putmask_and_place_cycle_as_numpy_does() {
         Err(Error::Shape { op: "place", .. })
     ));
 }
+
+/// NumPy's tril/triu, written out: element (.., i, j) is kept when j - i <= k (tril) or >= k.
+fn triangle_reference(x: &[f64], shape: &[usize], k: isize, lower: bool) -> Vec<f64> {
+    let (n, m) = match shape {
+        [len] => (*len, *len),
+        [.., n, m] => (*n, *m),
+        [] => unreachable!(),
+    };
+    let per = n * m;
+    let batches = if shape.len() == 1 {
+        1
+    } else {
+        x.len() / per.max(1)
+    };
+    let mut out = Vec::with_capacity(batches * per);
+    for b in 0..batches {
+        for i in 0..n {
+            for j in 0..m {
+                let d = j as isize - i as isize;
+                let keep = if lower { d <= k } else { d >= k };
+                // A 1-D input is every row of the matrix.
+                let v = if shape.len() == 1 {
+                    x[j]
+                } else {
+                    x[b * per + i * m + j]
+                };
+                out.push(if keep { v } else { 0.0 });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn tril_and_triu_match_the_reference() {
+    let Some(dev) = common::device() else { return };
+    let shapes: [&[usize]; 8] = [
+        &[4, 4],
+        &[3, 5],
+        &[5, 2],
+        &[2, 3, 4],
+        &[4],
+        &[0, 3],
+        &[3, 0],
+        &[1, 1],
+    ];
+    for dtype in [DType::F32, DType::I32, DType::Bool, DType::F64] {
+        if !common::supports(&dev, dtype, "tril/triu") {
+            continue;
+        }
+        for shape in shapes {
+            let len: usize = shape.iter().product();
+            let x: Vec<f64> = values(len, len as u64 + 3)
+                .into_iter()
+                .map(|v| {
+                    if dtype == DType::Bool {
+                        f64::from(truthy(v))
+                    } else if v.is_nan() {
+                        7.0
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            let a = common::upload(&dev, &x, shape, dtype);
+            for k in [-7, -2, -1, 0, 1, 2, 7, isize::MIN, isize::MAX] {
+                for lower in [true, false] {
+                    let got = if lower { a.tril(k) } else { a.triu(k) }.unwrap();
+                    let want = triangle_reference(&x, shape, k, lower);
+                    let out_shape: Vec<usize> = if shape.len() == 1 {
+                        vec![shape[0], shape[0]]
+                    } else {
+                        shape.to_vec()
+                    };
+                    assert_eq!(got.shape(), &out_shape[..], "{dtype:?} {shape:?}");
+                    assert_eq!(got.dtype(), dtype);
+                    assert!(
+                        same(&common::read(&got), &want),
+                        "{dtype:?} {shape:?} k={k} lower={lower}"
+                    );
+                }
+            }
+        }
+    }
+    // A transposed view is read in place.
+    let x: Vec<f64> = (0..12).map(f64::from).collect();
+    let a = common::upload(&dev, &x, &[3, 4], DType::F32).t();
+    let mut xt = vec![0.0; 12];
+    for i in 0..4 {
+        for j in 0..3 {
+            xt[i * 3 + j] = x[j * 4 + i];
+        }
+    }
+    assert!(same(
+        &common::read(&a.tril(-1).unwrap()),
+        &triangle_reference(&xt, &[4, 3], -1, true)
+    ));
+    // A 0-d array is refused with the operation's name.
+    let s = common::upload(&dev, &[1.0], &[], DType::F32);
+    match s.triu(0) {
+        Err(Error::InvalidArgument { op, .. }) => assert_eq!(op, "triu"),
+        other => panic!("triu of a 0-d array: {other:?}"),
+    }
+}

@@ -256,6 +256,18 @@ impl PyArr {
         view(py, self.array().diagonal(offset, axis1, axis2))
     }
 
+    /// `numpy.tril`: the triangle on and below diagonal `k` of the last two axes.
+    fn tril(&self, py: Python<'_>, k: isize) -> PyResult<PyArr> {
+        let a = self.array();
+        wait(py, || a.tril(k)).map(PyArr::new)
+    }
+
+    /// `numpy.triu`: the triangle on and above diagonal `k` of the last two axes.
+    fn triu(&self, py: Python<'_>, k: isize) -> PyResult<PyArr> {
+        let a = self.array();
+        wait(py, || a.triu(k)).map(PyArr::new)
+    }
+
     /// A converted copy on the device (always a new array, even to the same dtype).
     fn astype(&self, py: Python<'_>, dtype: &str) -> PyResult<PyArr> {
         let dt = parse_dtype(dtype)?;

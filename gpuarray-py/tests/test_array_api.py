@@ -366,3 +366,17 @@ def test_what_array_api_tests_found():
     x = ga.asarray(a)
     t = gx.asarray([[x[i, j] for i in range(2)] for j in range(3)])
     assert t.dtype == np.float32 and np.array_equal(t.get(), a.T)
+    # Comparing with None is NumPy's all-unequal, not a TypeError (it raised one inside
+    # indexing with a slice of 0-d arrays, which test_repeat reached).
+    b = ga.asarray([True, False])
+    assert (b == None).get().tolist() == [False, False]  # noqa: E711
+    assert (None != b).get().tolist() == [True, True]  # noqa: E711
+    one = ga.asarray(1)
+    assert gx.repeat(b, 1).get().tolist() == [True, False]
+    assert b[one - 1 : one + 1].get().tolist() == [True, False]
+    # tril/triu: the standard's keyword k and its rule of at least two dimensions.
+    m = np.arange(12, dtype=np.float32).reshape(3, 4)
+    assert np.array_equal(gx.tril(gx.asarray(m), k=-1).get(), np.tril(m, -1))
+    assert np.array_equal(gx.triu(gx.asarray(m), k=2).get(), np.triu(m, 2))
+    with pytest.raises(ValueError):
+        gx.tril(gx.asarray([1.0, 2.0]))

@@ -73,6 +73,9 @@ CASES = {
                   (np.tensordot, (M, M), dict(axes=0)), (np.tensordot, (F, M[:, :5]), dict(axes=([1, 2], [0, 1])))],
     "trace": [(np.trace, (M,), {}), (np.trace, (F,), dict(offset=1, axis1=1, axis2=2)), (np.trace, (I,), {})],
     "diagonal": [(np.diagonal, (F,), dict(offset=-1, axis1=0, axis2=2))],
+    "tril": [(np.tril, (F,), {}), (np.tril, (M,), dict(k=-2)), (np.tril, (B,), dict(k=1)), (np.tril, (V,), {}),
+             (np.tril, (I.transpose(2, 0, 1),), dict(k=3)), (np.tril, (F[:, :0],), {})],
+    "triu": [(np.triu, (F,), dict(k=1)), (np.triu, (M.T,), {}), (np.triu, (I,), dict(k=-1)), (np.triu, (V[:4],), dict(k=2))],
     "einsum": [(np.einsum, ("ijk,ikm->ijm", F, F.transpose(0, 2, 1)), {}), (np.einsum, ("ii", M[:, :4]), {}),
                (np.einsum, ("ij,j->i", M, V), dict(optimize=True)), (np.einsum, ("...j,j", M, V), dict(optimize="optimal")),
                (np.einsum, ("ij,jk,kl->il", M, M.T, M), dict(optimize="greedy")), (np.einsum, (I, [0, 1, 2], [2, 0]), {}),
@@ -242,7 +245,9 @@ def test_like_and_introspection_dispatch():
      lambda m: m.take(m.zeros((3,)), [3]),
      lambda m: m.var(m.zeros((3,)), axis=3),
      lambda m: m.moveaxis(m.zeros((2, 3)), 0, 5),
-     lambda m: m.trace(m.zeros((3,)))],
+     lambda m: m.trace(m.zeros((3,))),
+     lambda m: m.tril(m.zeros(())),
+     lambda m: m.triu(m.zeros(()), k=1)],
 )
 def test_errors_match_numpy(f):
     with pytest.raises(Exception) as want:

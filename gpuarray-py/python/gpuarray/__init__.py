@@ -31,7 +31,8 @@ from ._functions import (
     einsum, einsum_path, empty, empty_like, expand_dims, eye, flip, full, full_like, hstack,
     identity, inner, kron, linspace, logsumexp, matmul, max, mean, min, moveaxis, ones,
     ones_like, outer, pad, prod, relu, sigmoid, softmax, ravel, ravel_multi_index, repeat, reshape, roll, round, split, squeeze, stack,
-    sort, std, sum, swapaxes, take, tensordot, tile, trace, transpose, unravel_index, var, vdot,
+    sort, std, sum, swapaxes, take, tensordot, tile, trace, transpose, tril, triu, unravel_index,
+    var, vdot,
     vstack, where, zeros, zeros_like,
 )
 from . import random  # noqa: E402

@@ -346,6 +346,25 @@ class ndarray(NDArrayOperatorsMixin):
 
 
     # ---- NumPy protocols ------------------------------------------------------------------
+    # NumPy compares an array with None element by element as objects: all unequal. (The mixin
+    # would hand None to the ufunc, which takes no objects.)
+    def __eq__(self, other):
+        if other is None:
+            return self._compared_with_none(False)
+        return NDArrayOperatorsMixin.__eq__(self, other)
+
+    def __ne__(self, other):
+        if other is None:
+            return self._compared_with_none(True)
+        return NDArrayOperatorsMixin.__ne__(self, other)
+
+    __hash__ = None
+
+    def _compared_with_none(self, value):
+        from ._creation import full
+
+        return full(self.shape, value, dtype=np.bool_, device=self.device)
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         from ._ufuncs import array_ufunc
 

@@ -80,6 +80,8 @@ from ._linalg import (  # noqa: F401
     tensordot,
     trace,
     diagonal,
+    tril,
+    triu,
     einsum,
     einsum_path,
 )

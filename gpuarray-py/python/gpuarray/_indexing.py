@@ -186,9 +186,15 @@ def _parse_key(key, shape):
         front = adv_at != list(range(adv_at[0], adv_at[0] + len(adv_at)))
         adv = adv[0] + (front,) if len(adv) == 1 else (None, adv, front)
     # Trailing full slices add nothing; an all-full key is the array itself.
-    if adv is None and all(isinstance(k, slice) and k == slice(None) for k in items):
+    if adv is None and all(_is_full_slice(k) for k in items):
         return [], None
     return items, adv
+
+
+def _is_full_slice(k):
+    # Attribute by attribute: comparing slices compares their parts with ==, and a part may be
+    # an array.
+    return isinstance(k, slice) and k.start is None and k.stop is None and k.step is None
 
 
 def _whole_mask(key, shape):

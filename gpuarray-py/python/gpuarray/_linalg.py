@@ -93,6 +93,24 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     return sum(d, axis=-1, dtype=dtype, out=out)
 
 
+def _triangle(name, m, k):
+    m = _arr(m)
+    if m.ndim == 0:
+        # NumPy's own rejection (its tri() gets no size from a 0-d shape).
+        raise TypeError(f"{name} needs an array of at least one dimension, got a 0-d array")
+    return ndarray._wrap(getattr(m._a, name)(operator.index(k)))
+
+
+@implements(np.tril)
+def tril(m, k=0):
+    return _triangle("tril", m, k)
+
+
+@implements(np.triu)
+def triu(m, k=0):
+    return _triangle("triu", m, k)
+
+
 @implements(np.diagonal)
 def diagonal(a, offset=0, axis1=0, axis2=1):
     return _arr(a).diagonal(offset, axis1, axis2)

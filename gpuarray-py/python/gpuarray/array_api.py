@@ -108,6 +108,18 @@ def empty_like(x, /, *, dtype=None, device=None):
     return _f.empty_like(x, dtype=dtype)
 
 
+def tril(x, /, *, k=0):
+    if x.ndim < 2:
+        raise ValueError(f"tril needs an array of at least 2 dimensions, got shape {x.shape}")
+    return _f.tril(x, k=k)
+
+
+def triu(x, /, *, k=0):
+    if x.ndim < 2:
+        raise ValueError(f"triu needs an array of at least 2 dimensions, got shape {x.shape}")
+    return _f.triu(x, k=k)
+
+
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     return _f.eye(n_rows, n_cols, k=k, dtype=float if dtype is None else dtype)
 

@@ -1,7 +1,8 @@
 // Strided binary skeleton: o[view] = op(a[view], b[view]) over one block of at most 8 axes.
 //
 // Prepended by the host: the aliases `T`/`C` (input storage/compute type), `O`/`R` (output
-// storage/compute type), the dtype helpers, and an op file defining `fn op(a: C, b: C) -> R`
+// storage/compute type), the dtype helpers, the bindings `a` (1), `b` (2) and `o` (3) with their
+// `load_*`/`store_o` (device/element_access.rs), and an op file defining `fn op(a: C, b: C) -> R`
 // (selected by its `OP` override), and strided_walk.wgsl. Strides are in elements (0 on broadcast axes, negative on
 // reversed views); `*_base` is the window-relative index of the block's first element. The host
 // keeps every index inside its window, so the i32 arithmetic cannot overflow.
@@ -28,18 +29,15 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> a: array<T>;
-@group(0) @binding(2) var<storage, read> b: array<T>;
-@group(0) @binding(3) var<storage, read_write> o: array<O>;
 
-fn apply(x: T, y: T) -> O {
+fn apply(x: C, y: C) -> R {
     if (SCALAR == 1u) {
-        return O(op(C(x), p.scalar));
+        return op(x, p.scalar);
     }
     if (SCALAR == 2u) {
-        return O(op(p.scalar, C(x)));
+        return op(p.scalar, x);
     }
-    return O(op(C(x), C(y)));
+    return op(x, y);
 }
 
 fn axis_strides(d: u32) -> vec4<i32> {
@@ -62,12 +60,12 @@ fn main(
     var at = walk_from(start, vec4<i32>(p.a_base, p.b_base, p.o_base, 0), &coord);
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        let x = a[at.x];
+        let x = load_a(at.x);
         var y = x;
         if (SCALAR == 0u) {
-            y = b[at.y];
+            y = load_b(at.y);
         }
-        o[at.z] = apply(x, y);
+        store_o(at.z, apply(x, y));
         walk_next(&coord, &at);
     }
 }

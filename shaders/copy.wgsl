@@ -1,11 +1,12 @@
 // Strided copy with conversion: dst[view] = convert(src[view]) over one block of at most 8 axes.
 //
-// The host prepends `alias Src = ..; alias Dst = ..;`, `fn convert(Src) -> Dst` (to bool: non-zero is
-// true) and `enable f16;` when needed. Both
-// operands are addressed through their own window of their buffer: `*_base` is the window-relative
-// index of the block's first element and the strides are in elements (negative for reversed views,
-// 0 for broadcast axes). The host guarantees every index stays inside its window, so the i32
-// arithmetic cannot overflow. The walk itself is strided_walk.wgsl.
+// The host prepends the bindings `src` (1) and `dst` (2) with their `load_src`/`store_dst`
+// (element_access.rs: word, word-pair and packed dtypes alike), `alias SrcC = ..; alias DstC = ..;`
+// (their compute types), `fn convert(SrcC) -> DstC` (to bool: non-zero is true) and `enable f16;`
+// when needed. Both operands are addressed through their own window of their buffer: `*_base` is
+// the window-relative index of the block's first element and the strides are in elements
+// (negative for reversed views, 0 for broadcast axes). The host guarantees every index stays
+// inside its window, so the i32 arithmetic cannot overflow. The walk itself is strided_walk.wgsl.
 
 override WG: u32 = 256u;
 // Elements per invocation: a run of EPT consecutive block elements (see strided_walk.wgsl).
@@ -22,8 +23,6 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> src: array<Src>;
-@group(0) @binding(2) var<storage, read_write> dst: array<Dst>;
 
 fn axis_strides(a: u32) -> vec4<i32> {
     return vec4<i32>(p.src_strides[a / 4u][a % 4u], p.dst_strides[a / 4u][a % 4u], 0, 0);
@@ -43,7 +42,7 @@ fn main(
     var at = walk_from(start, vec4<i32>(p.src_base, p.dst_base, 0, 0), &coord);
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        dst[at.y] = convert(src[at.x]);
+        store_dst(at.y, convert(load_src(at.x)));
         walk_next(&coord, &at);
     }
 }

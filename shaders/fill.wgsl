@@ -1,8 +1,9 @@
 // Strided fill: dst[view] = value over one block of at most 8 axes (full, ones, eye's diagonal,
 // assignment of a scalar to a view).
 //
-// The host prepends `alias T = ..;` (the stored type) and `alias V = ..;` (the type the value
-// travels in: f32 for f16 arrays, so the uniform buffer never holds f16).
+// The host prepends `alias V = ..;` (the dtype's compute type, which the value travels in: f32
+// for f16 arrays, so the uniform buffer never holds f16; a word pair for 64-bit integers) and the
+// binding `dst` (1) with its `store_dst` (element_access.rs).
 
 override WG: u32 = 256u;
 // Elements per invocation: a run of EPT consecutive block elements (see strided_walk.wgsl).
@@ -18,7 +19,6 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read_write> dst: array<T>;
 
 fn axis_strides(a: u32) -> vec4<i32> {
     return vec4<i32>(p.strides[a / 4u][a % 4u], 0, 0, 0);
@@ -36,10 +36,10 @@ fn main(
     }
     var coord: array<u32, 8>;
     var at = walk_from(start, vec4<i32>(p.base, 0, 0, 0), &coord);
-    let value = T(p.value);
+    let value = p.value;
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        dst[at.x] = value;
+        store_dst(at.x, value);
         walk_next(&coord, &at);
     }
 }

@@ -1,9 +1,10 @@
 // Arithmetic sequences into a contiguous block: arange and linspace.
 //
-// out[i] = start + i * step, computed in the compute type C (f32 for f16 and f32, f64 for f64,
-// wrapping integer arithmetic for i32 and u32). `last_index` marks the element that must be
-// exactly `last` (linspace's endpoint); 0xffffffff disables it. The host prepends
-// `alias T = ..; alias C = ..;`.
+// out[i] = start + i * step (the host's `seq_value`), computed in the compute type C (f32 for
+// f16 and f32, f64 for f64, wrapping integer arithmetic for the integers: i32/u32 for 8-, 16- and
+// 32-bit ones, word pairs for 64-bit ones). `last_index` marks the element that must be exactly
+// `last` (linspace's endpoint); 0xffffffff disables it. The host prepends `alias C = ..;`, the
+// binding `dst` (1) with its `store_dst` (device/element_access.rs) and `fn seq_value(i: u32) -> C`.
 
 override WG: u32 = 256u;
 // Elements per invocation: fewer, fuller workgroups (each workgroup costs a coroutine switch on
@@ -20,7 +21,6 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read_write> dst: array<T>;
 
 @compute @workgroup_size(WG)
 fn main(
@@ -39,9 +39,9 @@ fn main(
 }
 
 fn element(i: u32) {
-    var v = p.start + C(i) * p.step;
+    var v = seq_value(i);
     if (i == p.last_index) {
         v = p.last;
     }
-    dst[p.base + i] = T(v);
+    store_dst(i32(p.base + i), v);
 }

@@ -1,8 +1,10 @@
 // Strided unary skeleton: o[view] = op(a[view]) over one block of at most 8 axes.
 //
 // Prepended by the host: the aliases `T`/`C` (input storage/compute type), `O`/`R` (output
-// storage/compute type), the dtype helpers, and an op file defining `fn op(a: C) -> R` (selected
-// by its `OP` override), and strided_walk.wgsl. Indexing as in binary.wgsl.
+// storage/compute type), the dtype helpers, the bindings `a` (1) and `o` (2) with `load_a` and
+// `store_o` (device/element_access.rs: packed dtypes are loaded widened and stored into their
+// byte), an op file defining `fn op(a: C) -> R` (selected by its `OP` override), and
+// strided_walk.wgsl. Indexing as in binary.wgsl.
 
 override WG: u32 = 256u;
 override EPT: u32 = 8u;
@@ -18,8 +20,6 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> a: array<T>;
-@group(0) @binding(2) var<storage, read_write> o: array<O>;
 
 fn axis_strides(d: u32) -> vec4<i32> {
     return vec4<i32>(p.a_strides[d / 4u][d % 4u], p.o_strides[d / 4u][d % 4u], 0, 0);
@@ -39,7 +39,7 @@ fn main(
     var at = walk_from(start, vec4<i32>(p.a_base, p.o_base, 0, 0), &coord);
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        o[at.y] = O(op(C(a[at.x])));
+        store_o(at.y, op(load_a(at.x)));
         walk_next(&coord, &at);
     }
 }

@@ -1,5 +1,6 @@
 // Strided select: o[view] = select(b[view], a[view], cond[view] != 0) over one block of at most 8
-// axes (`where(cond, a, b)`). `cond` is a bool array (u32 0/1); the host prepends `alias T = ..;`,
+// axes (`where(cond, a, b)`). `cond` is a bool array (u32 0/1); the host prepends the bindings
+// `a` (2), `b` (3) and `o` (4) with their `load_*`/`store_o` (device/element_access.rs, any dtype),
 // and strided_walk.wgsl follows.
 
 override WG: u32 = 256u;
@@ -21,9 +22,6 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> cond: array<u32>;
-@group(0) @binding(2) var<storage, read> a: array<T>;
-@group(0) @binding(3) var<storage, read> b: array<T>;
-@group(0) @binding(4) var<storage, read_write> o: array<T>;
 
 fn axis_strides(d: u32) -> vec4<i32> {
     let q = d / 4u;
@@ -46,9 +44,9 @@ fn main(
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
         if (cond[at.x] != 0u) {
-            o[at.w] = a[at.y];
+            store_o(at.w, load_a(at.y));
         } else {
-            o[at.w] = b[at.z];
+            store_o(at.w, load_b(at.z));
         }
         walk_next(&coord, &at);
     }

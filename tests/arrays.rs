@@ -443,12 +443,27 @@ fn constructors_are_exact() {
 #[test]
 fn astype_follows_documented_conversions() {
     let Some(dev) = common::device() else { return };
-    // Truncation toward zero; out of range saturates to the largest value both types hold
-    // (WGSL's rule: 2^31 - 128 is the largest f32 below 2^31).
-    let f = Array::from_slice(&dev, &[-2.75f32, -0.5, 0.0, 1.5, 2.99, 1e10, -1e10], &[7]).unwrap();
+    // Truncation toward zero; out of range (either side) and NaN give i32::MIN, as NumPy's
+    // cast does on x86-64 (cvttss2si's integer indefinite).
+    let f = Array::from_slice(
+        &dev,
+        &[
+            -2.75f32,
+            -0.5,
+            0.0,
+            1.5,
+            2.99,
+            1e10,
+            -1e10,
+            f32::NAN,
+            2147483520.0,
+        ],
+        &[9],
+    )
+    .unwrap();
     assert_eq!(
         f.astype(DType::I32).unwrap().to_vec::<i32>().unwrap(),
-        vec![-2, 0, 0, 1, 2, 2147483520, i32::MIN]
+        vec![-2, 0, 0, 1, 2, i32::MIN, i32::MIN, i32::MIN, 2147483520]
     );
     let i = Array::from_slice(&dev, &[-1i32, 0, 7, i32::MIN], &[4]).unwrap();
     assert_eq!(

@@ -36,7 +36,8 @@ fn selections_match_the_reference_for_every_dtype() {
     let shape = [4usize, 7, 3];
     let x = values(84, 5);
     let m = values(84, 6);
-    for dtype in DType::ALL {
+    // The word dtypes: the emulated integers refuse these ops for now (integer_dtypes.rs).
+    for dtype in DType::WORD {
         if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
         }
@@ -210,7 +211,8 @@ fn selections_past_one_storage_binding() {
     let x = values(n, 7);
     let m = values(n, 8);
     let mask = Array::from_slice(&dev, &m, &[n]).unwrap();
-    for dtype in DType::ALL {
+    // The word dtypes: the emulated integers refuse these ops for now (integer_dtypes.rs).
+    for dtype in DType::WORD {
         if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
         }

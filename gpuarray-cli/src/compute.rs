@@ -13,7 +13,7 @@ pub struct RunArgs {
     /// Where to save the result (.npy); without it the result is printed.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Convert the operands to this dtype first (f32, f16, f64, i32, u32).
+    /// Convert the operands to this dtype first (f32, f16, f64, i32, u32, i64, u8, ...).
     #[arg(long, value_parser = parse_dtype)]
     dtype: Option<DType>,
     /// Timed runs (after one untimed warm-up run).

@@ -118,19 +118,21 @@ fn parse_backend(s: &str) -> Result<Backend, String> {
         .ok_or_else(|| format!("unknown backend {s:?}: expected vulkan, metal, dx12 or gl"))
 }
 
-/// `f32`, `float32`, ... → the dtype.
+/// `f32`, `float32`, `u8`, `uint8`, ... → the dtype (gpuarray's short names and NumPy's).
 pub fn parse_dtype(s: &str) -> Result<DType, String> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "f32" | "float32" => Ok(DType::F32),
-        "f16" | "float16" | "half" => Ok(DType::F16),
-        "f64" | "float64" | "double" => Ok(DType::F64),
-        "i32" | "int32" => Ok(DType::I32),
-        "u32" | "uint32" => Ok(DType::U32),
-        "bool" => Ok(DType::Bool),
-        _ => Err(format!(
-            "unknown dtype {s:?}: expected f32, f16, f64, i32, u32 or bool"
-        )),
+    let s = s.trim().to_ascii_lowercase();
+    match s.as_str() {
+        "half" => return Ok(DType::F16),
+        "double" => return Ok(DType::F64),
+        _ => {}
     }
+    DType::ALL
+        .into_iter()
+        .find(|d| d.name() == s || d.numpy_name() == s)
+        .ok_or_else(|| {
+            let names: Vec<&str> = DType::ALL.iter().map(|d| d.name()).collect();
+            format!("unknown dtype {s:?}: expected one of {}", names.join(", "))
+        })
 }
 
 /// The environment's device configuration with the command line's adapter options on top.

@@ -22,8 +22,8 @@ pub(crate) fn dtype_name(d: DType) -> &'static str {
 pub(crate) fn parse_dtype(name: &str) -> PyResult<DType> {
     DType::from_numpy_name(name).ok_or_else(|| {
         PyTypeError::new_err(format!(
-            "gpuarray has no dtype {name}: the dtypes are bool, int32, uint32, float16, \
-             float32 and float64"
+            "gpuarray has no dtype {name}: the dtypes are bool, int8/16/32/64, uint8/16/32/64, \
+             float16, float32 and float64"
         ))
     })
 }
@@ -139,6 +139,12 @@ impl PyArr {
             DType::F64 => upload::<f64>(py, arr)?,
             DType::I32 => upload::<i32>(py, arr)?,
             DType::U32 => upload::<u32>(py, arr)?,
+            DType::I64 => upload::<i64>(py, arr)?,
+            DType::U64 => upload::<u64>(py, arr)?,
+            DType::I8 => upload::<i8>(py, arr)?,
+            DType::U8 => upload::<u8>(py, arr)?,
+            DType::I16 => upload::<i16>(py, arr)?,
+            DType::U16 => upload::<u16>(py, arr)?,
             DType::Bool => {
                 let a = arr.cast::<numpy::PyArrayDyn<bool>>()?;
                 let shape = a.shape().to_vec();
@@ -159,6 +165,12 @@ impl PyArr {
             DType::F64 => download::<f64>(py, a),
             DType::I32 => download::<i32>(py, a),
             DType::U32 => download::<u32>(py, a),
+            DType::I64 => download::<i64>(py, a),
+            DType::U64 => download::<u64>(py, a),
+            DType::I8 => download::<i8>(py, a),
+            DType::U8 => download::<u8>(py, a),
+            DType::I16 => download::<i16>(py, a),
+            DType::U16 => download::<u16>(py, a),
             DType::Bool => {
                 let a2 = a.clone();
                 let v = wait(py, move || a2.to_vec_bool())?;

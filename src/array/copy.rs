@@ -2,8 +2,9 @@
 
 use super::Array;
 use crate::device::blocks::{BlockOperand, collapse, plan};
+use crate::device::element_access::{read_access, write_access};
 use crate::device::params::Params;
-use crate::device::wgsl_helpers::{saturation, truth_in};
+use crate::device::wgsl_helpers::{helpers, saturation, truth_in};
 use crate::device::{
     Binding, DEFAULT_EPT, DEFAULT_WG, KernelDef, Needs, PipelineKey, Variant, When,
 };
@@ -99,26 +100,103 @@ pub(crate) static COPY: KernelDef = KernelDef {
     warm_up: false,
 };
 
-/// `Src` and `Dst`, the conversion, then the kernel. To bool: NumPy's bool(), non-zero (NaN
-/// included) is true, tested by bits (lavapipe's `NaN != 0` is false). Float to integer
-/// saturates (WGSL's rule), spelled out because not every backend honours it (naga's GLSL output
-/// on Mesa wraps 1e10 to i32::MIN).
+/// The bindings with their element access, the conversion, then the kernel.
 fn copy_wgsl(v: Variant) -> String {
-    let b = v.b.unwrap_or(v.a);
-    let convert = if b == DType::Bool {
-        format!(
-            "alias In = Src;\n{}fn convert(x: Src) -> Dst {{ return select(0u, 1u, truth_in(x)); }}\n",
-            truth_in(v.a)
-        )
-    } else if let Some((lo, hi)) = saturation(v.a, b) {
-        format!("fn convert(x: Src) -> Dst {{ return Dst(clamp(x, {lo}, {hi})); }}\n")
+    let (src, dst) = (v.a, v.b.unwrap_or(v.a));
+    let mut s = format!(
+        "alias SrcC = {};\nalias DstC = {};\n",
+        src.wgsl_compute(),
+        dst.wgsl_compute()
+    );
+    s += &read_access("src", 1, src);
+    s += &write_access("dst", 2, dst);
+    // The word-pair arithmetic and NumPy's float-to-integer conversions (int64.wgsl), only where
+    // the pair uses them: the start-up plan compiles every word pair.
+    let float_to_int = src.is_float() && dst.is_int() && dst != DType::U32;
+    if is_pair(src) || is_pair(dst) || float_to_int {
+        s += include_str!("../../shaders/mulhilo.wgsl");
+        s += include_str!("../../shaders/int64.wgsl");
+        if src == DType::F64 || dst == DType::F64 {
+            s += &helpers("f64", DType::F64);
+            s += include_str!("../../shaders/int64_f64.wgsl");
+        }
+    }
+    s += &convert(src, dst);
+    s + include_str!("../../shaders/copy.wgsl") + include_str!("../../shaders/strided_walk.wgsl")
+}
+
+/// `fn convert(x: SrcC) -> DstC`, NumPy's cast from `src` to `dst` on the compute types.
+///
+/// - To bool: NumPy's bool(), non-zero (NaN included) is true, tested by bits (lavapipe's
+///   `NaN != 0` is false).
+/// - Float to the signed integers and to uint64: NumPy's x86-64 results (`int64.wgsl`):
+///   truncation, and NaN, infinities and out-of-range values give the integer indefinite value
+///   (i32::MIN, i64::MIN); to 8/16 bits through int32, keeping the low bits.
+/// - Float to uint32 saturates (WGSL's rule; NumPy's own results there depend on its SIMD loops),
+///   spelled out because not every backend honours it (naga's GLSL output on Mesa wraps).
+/// - Between integers: the low bits (wrapping), sign- or zero-extended by the source's sign.
+/// - 64-bit integers to floats: correctly rounded.
+fn convert(src: DType, dst: DType) -> String {
+    let body = if dst == DType::Bool {
+        if is_pair(src) {
+            "return select(0u, 1u, any(x != vec2<u32>(0u)));".to_string()
+        } else {
+            return format!(
+                "alias In = SrcC;\n{}fn convert(x: SrcC) -> DstC {{ return select(0u, 1u, truth_in(x)); }}\n",
+                truth_in(compute_dtype(src))
+            );
+        }
+    } else if src == DType::F64 && dst == DType::F16 {
+        // Straight to f16 (rounded once; f16 travels as f32, which holds it exactly).
+        "return f32(f16(x));".to_string()
+    } else if src.is_float() {
+        let f = if src == DType::F64 { "f64" } else { "f32" };
+        match dst {
+            DType::I64 => format!("return {f}_to_i64(x);"),
+            DType::U64 => format!("return {f}_to_u64(x);"),
+            DType::I32 | DType::I8 | DType::I16 => format!("return {f}_to_i32_x86(x);"),
+            DType::U8 | DType::U16 => format!("return u32({f}_to_i32_x86(x));"),
+            _ => match saturation(compute_dtype(src), dst) {
+                Some((lo, hi)) => format!("return DstC(clamp(x, {lo}, {hi}));"),
+                None => "return DstC(x);".to_string(),
+            },
+        }
+    } else if is_pair(src) {
+        let signed = src == DType::I64;
+        match dst {
+            DType::F32 | DType::F16 if signed => "return i64_to_f32(x);".to_string(),
+            DType::F32 | DType::F16 => "return u64_to_f32(x);".to_string(),
+            DType::F64 if signed => "return i64_to_f64(x);".to_string(),
+            DType::F64 => "return u64_to_f64(x);".to_string(),
+            d if is_pair(d) => "return x;".to_string(),
+            d if d.wgsl_compute() == "i32" => "return bitcast<i32>(x.x);".to_string(),
+            _ => "return x.x;".to_string(),
+        }
+    } else if is_pair(dst) {
+        // A 32-bit (or widened 8/16-bit) integer or bool: extend by the source's sign.
+        if src.wgsl_compute() == "i32" {
+            "return vec2<u32>(bitcast<u32>(x), select(0u, 0xffffffffu, x < 0));".to_string()
+        } else {
+            "return vec2<u32>(x, 0u);".to_string()
+        }
     } else {
-        "fn convert(x: Src) -> Dst { return Dst(x); }\n".to_string()
+        "return DstC(x);".to_string()
     };
-    format!(
-        "alias Src = {};\nalias Dst = {};\n{convert}",
-        v.a.wgsl(),
-        b.wgsl()
-    ) + include_str!("../../shaders/copy.wgsl")
-        + include_str!("../../shaders/strided_walk.wgsl")
+    format!("fn convert(x: SrcC) -> DstC {{ {body} }}\n")
+}
+
+/// Whether `d` is stored as a word pair.
+fn is_pair(d: DType) -> bool {
+    matches!(d, DType::I64 | DType::U64)
+}
+
+/// The word dtype whose WGSL type is `d`'s compute type (f16 computes as f32, the packed
+/// integers as i32/u32), for the helpers written per word dtype.
+fn compute_dtype(d: DType) -> DType {
+    match d {
+        DType::F16 => DType::F32,
+        DType::I8 | DType::I16 => DType::I32,
+        DType::U8 | DType::U16 => DType::U32,
+        other => other,
+    }
 }

@@ -57,7 +57,7 @@ impl Default for PrintOptions {
 /// The elements to print, in row-major order of the shown shape.
 enum Values {
     Float(Vec<f64>),
-    Int(Vec<i64>),
+    Int(Vec<i128>),
     Bool(Vec<bool>),
 }
 
@@ -87,37 +87,25 @@ impl Array {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn format(&self, options: &PrintOptions) -> Result<String> {
         let plan = self.print_plan(options)?;
-        let values = match plan.view.dtype {
-            DType::F32 => Values::Float(
-                plan.view
-                    .to_vec::<f32>()?
-                    .into_iter()
-                    .map(f64::from)
-                    .collect(),
-            ),
-            DType::F16 => Values::Float(
-                plan.view
-                    .to_vec::<half::f16>()?
-                    .into_iter()
-                    .map(f64::from)
-                    .collect(),
-            ),
-            DType::F64 => Values::Float(plan.view.to_vec::<f64>()?),
-            DType::I32 => Values::Int(
-                plan.view
-                    .to_vec::<i32>()?
-                    .into_iter()
-                    .map(i64::from)
-                    .collect(),
-            ),
-            DType::U32 => Values::Int(
-                plan.view
-                    .to_vec::<u32>()?
-                    .into_iter()
-                    .map(i64::from)
-                    .collect(),
-            ),
-            DType::Bool => Values::Bool(plan.view.to_vec_bool()?),
+        let v = &plan.view;
+        macro_rules! read {
+            ($t:ty, $kind:ident, $wide:ty) => {
+                Values::$kind(v.to_vec::<$t>()?.into_iter().map(<$wide>::from).collect())
+            };
+        }
+        let values = match v.dtype {
+            DType::F32 => read!(f32, Float, f64),
+            DType::F16 => read!(half::f16, Float, f64),
+            DType::F64 => Values::Float(v.to_vec::<f64>()?),
+            DType::I32 => read!(i32, Int, i128),
+            DType::U32 => read!(u32, Int, i128),
+            DType::I64 => read!(i64, Int, i128),
+            DType::U64 => read!(u64, Int, i128),
+            DType::I8 => read!(i8, Int, i128),
+            DType::U8 => read!(u8, Int, i128),
+            DType::I16 => read!(i16, Int, i128),
+            DType::U16 => read!(u16, Int, i128),
+            DType::Bool => Values::Bool(v.to_vec_bool()?),
         };
         Ok(self.render(options, &plan, &values))
     }
@@ -135,36 +123,29 @@ impl Array {
     pub async fn format_async(&self, options: &PrintOptions) -> Result<String> {
         let plan = self.print_plan(options)?;
         let v = &plan.view;
+        macro_rules! read {
+            ($t:ty, $kind:ident, $wide:ty) => {
+                Values::$kind(
+                    v.to_vec_async::<$t>()
+                        .await?
+                        .into_iter()
+                        .map(<$wide>::from)
+                        .collect(),
+                )
+            };
+        }
         let values = match v.dtype {
-            DType::F32 => Values::Float(
-                v.to_vec_async::<f32>()
-                    .await?
-                    .into_iter()
-                    .map(f64::from)
-                    .collect(),
-            ),
-            DType::F16 => Values::Float(
-                v.to_vec_async::<half::f16>()
-                    .await?
-                    .into_iter()
-                    .map(f64::from)
-                    .collect(),
-            ),
+            DType::F32 => read!(f32, Float, f64),
+            DType::F16 => read!(half::f16, Float, f64),
             DType::F64 => Values::Float(v.to_vec_async::<f64>().await?),
-            DType::I32 => Values::Int(
-                v.to_vec_async::<i32>()
-                    .await?
-                    .into_iter()
-                    .map(i64::from)
-                    .collect(),
-            ),
-            DType::U32 => Values::Int(
-                v.to_vec_async::<u32>()
-                    .await?
-                    .into_iter()
-                    .map(i64::from)
-                    .collect(),
-            ),
+            DType::I32 => read!(i32, Int, i128),
+            DType::U32 => read!(u32, Int, i128),
+            DType::I64 => read!(i64, Int, i128),
+            DType::U64 => read!(u64, Int, i128),
+            DType::I8 => read!(i8, Int, i128),
+            DType::U8 => read!(u8, Int, i128),
+            DType::I16 => read!(i16, Int, i128),
+            DType::U16 => read!(u16, Int, i128),
             DType::Bool => Values::Bool(v.to_vec_bool_async().await?),
         };
         Ok(self.render(options, &plan, &values))
@@ -239,7 +220,8 @@ impl Array {
         if (size == 0 && shape.len() != 1) || size > options.threshold {
             extras.push(format!("shape={}", python_tuple(shape)));
         }
-        if !matches!(self.dtype, DType::F64 | DType::Bool) || size == 0 {
+        // NumPy leaves out its defaults: float64, int64 (the default integer) and bool.
+        if !matches!(self.dtype, DType::F64 | DType::I64 | DType::Bool) || size == 0 {
             extras.push(format!("dtype={}", self.dtype.numpy_name()));
         }
         if extras.is_empty() {

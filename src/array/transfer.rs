@@ -258,9 +258,26 @@ impl Array {
     }
 
     /// A new contiguous array of `dtype` (always a copy, like `numpy.astype`), converted on the
-    /// GPU. Float to integer truncates toward zero and, out of range, saturates to the largest
-    /// value both types represent (WGSL's rule; NumPy leaves that case undefined); i32 ↔ u32
-    /// reinterpret the bits; f64 → f32/f16 rounds to nearest, overflowing to ±inf.
+    /// GPU with NumPy's results on x86-64:
+    ///
+    /// - float to signed integer truncates toward zero; NaN, ±inf and values out of range give
+    ///   the "integer indefinite" `MIN` of int32/int64, and int8/int16 (and uint8/uint16) keep the
+    ///   low bits of the int32 result (`300.5` → int8 `44`, `-1.0` → uint8 `255`);
+    /// - float to uint64: values in [2^63, 2^64) exactly, the rest through int64 (so `-1.0` gives
+    ///   `2^64 - 1`); float to uint32 saturates to `[0, 2^32 - 128]` (f32) or `[0, 2^32 - 1]` (f64);
+    /// - between integers: the low bits (wrapping), extended by the source's sign;
+    /// - integers to floats round to nearest (int64/uint64 to f32 and f64 correctly);
+    /// - f64 → f32/f16 rounds to nearest, overflowing to ±inf; to bool: non-zero (NaN too).
+    ///
+    /// ```
+    /// use gpuarray::{Array, DType};
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = Array::from_slice(&dev, &[300.5f32, -1.0, 1e10], &[3])?;
+    /// assert_eq!(x.astype(DType::U8)?.to_vec::<u8>()?, vec![44, 255, 0]);
+    /// assert_eq!(x.astype(DType::I64)?.to_vec::<i64>()?, vec![300, -1, 10_000_000_000]);
+    /// # Ok(()) }
+    /// ```
     pub fn astype(&self, dtype: DType) -> Result<Array> {
         self.copy_as("astype", dtype)
     }

@@ -97,6 +97,14 @@ impl DeviceInner {
         if let Some(p) = self.compiler.pipelines.get(key) {
             return Ok(p);
         }
+        // A family is built only for the variants it declares: a dtype it does not take is an
+        // error here, never a shader compiled for a type its WGSL was not written for.
+        if !(key.kernel.variants)(&self.dtypes).contains(&key.variant) {
+            return Err(Error::Unsupported {
+                op: key.kernel.name,
+                feature: format!("no {} kernel for {}", key.kernel.name, key.variant),
+            });
+        }
         let _compile = self
             .profiler
             .host_call("compile", super::profile::CallKind::Compile);

@@ -131,18 +131,23 @@ impl KernelDef {
     pub fn words(_: &[DType]) -> Vec<Variant> {
         vec![Variant::one(DType::U32)]
     }
-    /// One variant per dtype but bool.
+    /// One variant per word dtype ([`DType::WORD`]) but bool.
     pub fn numeric_dtypes(dtypes: &[DType]) -> Vec<Variant> {
         dtypes
             .iter()
             .copied()
-            .filter(|&d| d != DType::Bool)
+            .filter(|&d| d != DType::Bool && d.is_word())
             .map(Variant::one)
             .collect()
     }
-    /// One variant per dtype.
+    /// One variant per word dtype ([`DType::WORD`]).
     pub fn every_dtype(dtypes: &[DType]) -> Vec<Variant> {
-        dtypes.iter().copied().map(Variant::one).collect()
+        dtypes
+            .iter()
+            .copied()
+            .filter(|d| d.is_word())
+            .map(Variant::one)
+            .collect()
     }
     /// The family's starting constants, once per variant.
     pub fn as_declared(_: &Adapter, _: Variant) -> Vec<Constants> {

@@ -11,6 +11,7 @@ mod compiler;
 mod config;
 #[cfg(not(target_arch = "wasm32"))]
 mod disk_cache;
+pub(crate) mod element_access;
 #[cfg(not(target_arch = "wasm32"))]
 mod exit_guard;
 mod extensions;

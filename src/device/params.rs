@@ -36,6 +36,12 @@ impl Params {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
+    /// A `vec2<u32>` word pair (a 64-bit integer, low word first; 8-byte aligned).
+    pub fn u64(&mut self, v: u64) -> &mut Self {
+        self.align(8);
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
     /// `array<vec4<u32>, 2>`: up to 8 extents, unused ones 1.
     pub fn shape8(&mut self, shape: &[u64]) -> &mut Self {
         self.align(16);

@@ -22,6 +22,7 @@ use std::collections::HashSet;
 /// The pipelines compiled before `Device::new` returns, whatever the mode: what creating an
 /// array (zeros, ones, arange, transfers of views) needs.
 pub(crate) fn immediate(dtypes: &[DType], families: &[&'static KernelDef]) -> Vec<PipelineKey> {
+    let dtypes = &planned(dtypes);
     families
         .iter()
         .filter(|f| f.when == When::Immediate)
@@ -31,6 +32,13 @@ pub(crate) fn immediate(dtypes: &[DType], families: &[&'static KernelDef]) -> Ve
                 .map(move |v| PipelineKey::new(f, v))
         })
         .collect()
+}
+
+/// The dtypes a start-up plan covers: those WGSL stores one scalar per element
+/// ([`DType::WORD`]). The emulated integer dtypes (word pairs, packed bytes) compile on first
+/// use, so a program that never makes one pays nothing for them.
+fn planned(dtypes: &[DType]) -> Vec<DType> {
+    dtypes.iter().copied().filter(|d| d.is_word()).collect()
 }
 
 /// The keys of family `f`'s variant `v` with each constant set.
@@ -60,6 +68,11 @@ pub(crate) fn background(
     if mode == CompileMode::Lazy {
         return keys;
     }
+    let words = planned(a.dtypes);
+    let a = &Adapter {
+        dtypes: &words,
+        ..*a
+    };
     let offered = |when: When| {
         families
             .iter()

@@ -72,6 +72,54 @@ pub(crate) fn helpers(ty: &str, dtype: DType) -> String {
              fn lowest() -> {ty} {{ return ~2147483647; }}\n\
              fn highest() -> {ty} {{ return 2147483647; }}\n"
         ),
+        // The packed integers compute widened: i32/u32 helpers with their own range.
+        DType::I8 | DType::I16 => {
+            let hi = if dtype == DType::I8 { 127 } else { 32767 };
+            format!(
+                "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
+                 fn is_inf(x: {ty}) -> bool {{ return false; }}\n\
+                 fn sign_bit(x: {ty}) -> bool {{ return x < 0; }}\n\
+                 fn nan_value() -> {ty} {{ return 0; }}\n\
+                 fn inf_value() -> {ty} {{ return {hi}; }}\n\
+                 fn lowest() -> {ty} {{ return {lo}; }}\n\
+                 fn highest() -> {ty} {{ return {hi}; }}\n",
+                lo = -hi - 1
+            )
+        }
+        DType::U8 | DType::U16 => {
+            let hi = if dtype == DType::U8 { 255 } else { 65535 };
+            format!(
+                "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
+                 fn is_inf(x: {ty}) -> bool {{ return false; }}\n\
+                 fn sign_bit(x: {ty}) -> bool {{ return false; }}\n\
+                 fn nan_value() -> {ty} {{ return 0u; }}\n\
+                 fn inf_value() -> {ty} {{ return {hi}u; }}\n\
+                 fn lowest() -> {ty} {{ return 0u; }}\n\
+                 fn highest() -> {ty} {{ return {hi}u; }}\n"
+            )
+        }
+        // Word pairs, low word first; int64 reads the high word's top bit as the sign.
+        DType::I64 | DType::U64 => {
+            let signed = dtype == DType::I64;
+            let (lo, hi, sign) = if signed {
+                (
+                    "vec2<u32>(0u, 0x80000000u)",
+                    "vec2<u32>(0xffffffffu, 0x7fffffffu)",
+                    "(x.y >> 31u) != 0u",
+                )
+            } else {
+                ("vec2<u32>(0u)", "vec2<u32>(0xffffffffu)", "false")
+            };
+            format!(
+                "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
+                 fn is_inf(x: {ty}) -> bool {{ return false; }}\n\
+                 fn sign_bit(x: {ty}) -> bool {{ return {sign}; }}\n\
+                 fn nan_value() -> {ty} {{ return vec2<u32>(0u); }}\n\
+                 fn inf_value() -> {ty} {{ return {hi}; }}\n\
+                 fn lowest() -> {ty} {{ return {lo}; }}\n\
+                 fn highest() -> {ty} {{ return {hi}; }}\n"
+            )
+        }
         DType::U32 | DType::Bool => format!(
             "fn is_nan(x: {ty}) -> bool {{ return false; }}\n\
              fn is_inf(x: {ty}) -> bool {{ return false; }}\n\

@@ -12,7 +12,8 @@ mod sealed {
 }
 
 /// A host type that `ndarray` arrays of gpuarray's dtypes hold: `f32`, `f64`, `half::f16`,
-/// `i32`, `u32` (the [`Element`](crate::Element) types) and `bool` ([`DType::Bool`]).
+/// `i32`, `u32`, `i64`, `u64`, `i8`, `u8`, `i16`, `u16` (the [`Element`](crate::Element) types)
+/// and `bool` ([`DType::Bool`]).
 /// Sealed: only these types implement it.
 ///
 /// ```
@@ -45,7 +46,7 @@ macro_rules! element {
         }
     )*};
 }
-element!(f32, f64, half::f16, i32, u32);
+element!(f32, f64, half::f16, i32, u32, i64, u64, i8, u8, i16, u16);
 
 impl sealed::Sealed for bool {}
 impl HostElement for bool {

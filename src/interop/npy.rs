@@ -1,6 +1,6 @@
 //! NumPy's `.npy` and `.npz` files (feature `npy`), through the `npyz` crate: load and save
 //! arrays of every gpuarray dtype (bool as NumPy's `|b1`), C or Fortran order, little- or
-//! big-endian. Other dtypes (int64, complex, strings, structured, ...) are `Err(Unsupported)`
+//! big-endian. Other dtypes (complex, strings, structured, ...) are `Err(Unsupported)`
 //! naming them; a truncated or corrupt file is `Err(InvalidFile)`, never a panic, and data is
 //! never allocated for more elements than the file really holds.
 //!
@@ -80,6 +80,12 @@ fn dtype_of(op: &'static str, path: &Path, dtype: &npyz::DType) -> Result<DType>
             (TypeChar::Int, 4) => Some(DType::I32),
             (TypeChar::Uint, 4) => Some(DType::U32),
             (TypeChar::Bool, 1) => Some(DType::Bool),
+            (TypeChar::Int, 8) => Some(DType::I64),
+            (TypeChar::Uint, 8) => Some(DType::U64),
+            (TypeChar::Int, 1) => Some(DType::I8),
+            (TypeChar::Uint, 1) => Some(DType::U8),
+            (TypeChar::Int, 2) => Some(DType::I16),
+            (TypeChar::Uint, 2) => Some(DType::U16),
             _ => None,
         };
         if let Some(d) = ours {
@@ -89,7 +95,7 @@ fn dtype_of(op: &'static str, path: &Path, dtype: &npyz::DType) -> Result<DType>
     Err(Error::Unsupported {
         op,
         feature: format!(
-            "{}: dtype {} (gpuarray has float16, float32, float64, int32, uint32 and bool)",
+            "{}: dtype {} (gpuarray has float16/32/64, int8/16/32/64, uint8/16/32/64 and bool)",
             path.display(),
             numpy_name(dtype)
         ),
@@ -188,7 +194,23 @@ fn read_npy(
         shape.clone()
     };
     let reader = counting.inner;
+    // Each dtype's elements through its own host type (npyz swaps big-endian files).
+    macro_rules! plain {
+        ($t:ty) => {
+            Array::from_slice(
+                device,
+                &read_elements::<$t, _>(op, path, header, reader, n)?,
+                &file_shape,
+            )
+        };
+    }
     let a = match dtype {
+        DType::I64 => plain!(i64),
+        DType::U64 => plain!(u64),
+        DType::I8 => plain!(i8),
+        DType::U8 => plain!(u8),
+        DType::I16 => plain!(i16),
+        DType::U16 => plain!(u16),
         DType::F32 => Array::from_slice(
             device,
             &read_elements::<f32, _>(op, path, header, reader, n)?,
@@ -234,7 +256,7 @@ impl Array {
     ///
     /// Errors: `Err(Io)` when the file cannot be read, `Err(InvalidFile)` when it is not a valid
     /// `.npy` file (wrong magic, corrupt header, truncated data), `Err(Unsupported)` naming the
-    /// dtype when gpuarray has none like it (int64, complex, ...), and the device's errors.
+    /// dtype when gpuarray has none like it (complex, datetime, ...), and the device's errors.
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
@@ -256,7 +278,8 @@ impl Array {
     }
 
     /// Saves the array as a NumPy `.npy` file (feature `npy`): C order, little-endian, NumPy's
-    /// dtype (`<f4`, `<f2`, `<f8`, `<i4`, `<u4`, `|b1`). `np.load` reads it.
+    /// dtype (`<f4`, `<f2`, `<f8`, `<i4`, `<u4`, `|b1`, `<i8`, `<u8`, `|i1`, `|u1`, `<i2`, `<u2`).
+    /// `np.load` reads it.
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
@@ -296,6 +319,12 @@ fn write_to(op: &'static str, path: &Path, a: &Array, w: impl Write) -> Result<(
         DType::I32 => put(w, &shape, a.to_vec::<i32>()?),
         DType::U32 => put(w, &shape, a.to_vec::<u32>()?),
         DType::Bool => put(w, &shape, a.to_vec_bool()?),
+        DType::I64 => put(w, &shape, a.to_vec::<i64>()?),
+        DType::U64 => put(w, &shape, a.to_vec::<u64>()?),
+        DType::I8 => put(w, &shape, a.to_vec::<i8>()?),
+        DType::U8 => put(w, &shape, a.to_vec::<u8>()?),
+        DType::I16 => put(w, &shape, a.to_vec::<i16>()?),
+        DType::U16 => put(w, &shape, a.to_vec::<u16>()?),
     };
     written.map_err(|e| io_error(op, path, e))
 }

@@ -4,6 +4,7 @@
 
 use crate::array::Array;
 use crate::device::blocks::{BlockOperand, collapse, plan};
+use crate::device::element_access::write_access;
 use crate::device::params::{Params, base_i32, block_count};
 use crate::device::{
     Binding, DEFAULT_EPT, DEFAULT_WG, Device, KernelDef, Needs, PipelineKey, Variant, When,
@@ -142,16 +143,16 @@ impl Array {
                 format!("arange({start:?}, {stop:?}, {step:?}) has {len:e} elements"),
             ));
         }
-        if let Some((min, max)) = int_range(dtype).filter(|_| len > 0.0) {
+        if let Some((min, end)) = int_range(dtype).filter(|_| len > 0.0) {
             // The kernel's integer arithmetic wraps, so a value past the dtype's range would come
             // out with the wrong sign: refuse, naming the first value that does not fit.
             let last = start + (len - 1.0) * step;
-            if let Some(bad) = [start, last].into_iter().find(|v| !(min..=max).contains(v)) {
+            if let Some(bad) = [start, last].into_iter().find(|v| !(min..end).contains(v)) {
                 return Err(Error::invalid(
                     op,
                     format!(
                         "arange({start:?}, {stop:?}, {step:?}) reaches {bad:?}, outside {dtype}'s \
-                         range {min}..={max}"
+                         range {min} <= value < {end}"
                     ),
                 ));
             }
@@ -287,11 +288,13 @@ impl Array {
     }
 }
 
-/// The range of an integer dtype as f64 (both ends exact), `None` for floats and bool.
+/// The range of an integer dtype as f64, `[lo, hi)` (both ends exact), `None` for floats and
+/// bool.
 fn int_range(dtype: DType) -> Option<(f64, f64)> {
+    let bits = 8 * dtype.size_bytes() as i32;
     match dtype {
-        DType::I32 => Some((f64::from(i32::MIN), f64::from(i32::MAX))),
-        DType::U32 => Some((0.0, f64::from(u32::MAX))),
+        d if d.is_signed_int() => Some((-(2f64.powi(bits - 1)), 2f64.powi(bits - 1))),
+        d if d.is_int() => Some((0.0, 2f64.powi(bits))),
         _ => None,
     }
 }
@@ -299,15 +302,18 @@ fn int_range(dtype: DType) -> Option<(f64, f64)> {
 /// `Err(InvalidArgument)` unless `value` converts to `dtype` by truncation: the fill kernel's
 /// `as` conversion would turn NaN into 0 and 1e20 into `i32::MAX` without a word.
 fn check_fill_value(op: &'static str, value: f64, dtype: DType) -> Result<()> {
-    let Some((min, max)) = int_range(dtype) else {
+    let Some((min, end)) = int_range(dtype) else {
         return Ok(());
     };
-    if value.is_finite() && (min..=max).contains(&value.trunc()) {
+    let t = value.trunc();
+    if value.is_finite() && t >= min && t < end {
         return Ok(());
     }
     Err(Error::invalid(
         op,
-        format!("cannot convert the fill value {value:?} to {dtype} (range {min}..={max})"),
+        format!(
+            "cannot convert the fill value {value:?} to {dtype} (range {min} <= value < {end})"
+        ),
     ))
 }
 
@@ -318,8 +324,10 @@ fn push_value(p: &mut Params, dtype: DType, v: f64) {
     match dtype {
         DType::F32 | DType::F16 => p.f32(v as f32),
         DType::F64 => p.f64(v),
-        DType::I32 => p.i32(v as i32),
-        DType::U32 => p.u32(v as u32),
+        DType::I32 | DType::I8 | DType::I16 => p.i32(v as i32),
+        DType::U32 | DType::U8 | DType::U16 => p.u32(v as u32),
+        DType::I64 => p.u64(v as i64 as u64),
+        DType::U64 => p.u64(v as u64),
         // NumPy's bool(): anything but zero is true (NaN included).
         DType::Bool => p.u32(u32::from(v != 0.0)),
     };
@@ -416,7 +424,8 @@ pub(crate) fn fill_sequence(op: &'static str, dst: &Array, seq: &Sequence) -> Re
                     // Two's-complement wrapping: u32 sequences with negative steps count down.
                     let word = |v: i64| v as u32;
                     match dst.dtype {
-                        DType::I32 => p.i32(s as i32).i32(step as i32).i32(0),
+                        DType::I64 | DType::U64 => p.u64(s as u64).u64(step as u64).u64(0),
+                        d if d.is_signed_int() => p.i32(s as i32).i32(step as i32).i32(0),
                         _ => p.u32(word(s)).u32(word(step)).u32(0),
                     };
                 }
@@ -445,13 +454,12 @@ pub(crate) static FILL: KernelDef = KernelDef {
     constants: &[("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
-    variants: KernelDef::every_dtype,
+    // Every dtype: the emulated integers (word pairs, packed) through their `store_dst`.
+    variants: |dtypes| dtypes.iter().copied().map(Variant::one).collect(),
     wgsl: |v| {
-        format!(
-            "alias T = {};\nalias V = {};\n",
-            v.a.wgsl(),
-            v.a.wgsl_compute()
-        ) + include_str!("../../shaders/fill.wgsl")
+        format!("alias V = {};\n", v.a.wgsl_compute())
+            + &write_access("dst", 1, v.a)
+            + include_str!("../../shaders/fill.wgsl")
             + include_str!("../../shaders/strided_walk.wgsl")
     },
     when: When::Immediate,
@@ -460,17 +468,32 @@ pub(crate) static FILL: KernelDef = KernelDef {
     warm_up: false,
 };
 
-/// Arithmetic sequences (`arange`, `linspace`), declared for the device: every dtype but bool,
-/// compiled before `Device::new` returns.
+/// Arithmetic sequences (`arange`, `linspace`), declared for the device: every dtype but bool
+/// (the 64-bit integers in word-pair arithmetic), compiled before `Device::new` returns.
 pub(crate) static SEQUENCE: KernelDef = KernelDef {
     name: "sequence",
-    variants: KernelDef::numeric_dtypes,
+    variants: |dtypes| {
+        dtypes
+            .iter()
+            .copied()
+            .filter(|&d| d != DType::Bool)
+            .map(Variant::one)
+            .collect()
+    },
     wgsl: |v| {
-        format!(
-            "alias T = {};\nalias C = {};\n",
-            v.a.wgsl(),
-            v.a.wgsl_compute()
-        ) + include_str!("../../shaders/sequence.wgsl")
+        let value = if matches!(v.a, DType::I64 | DType::U64) {
+            concat!(
+                include_str!("../../shaders/mulhilo.wgsl"),
+                include_str!("../../shaders/int64.wgsl"),
+                "fn seq_value(i: u32) -> C { return add64(p.start, mul64(vec2<u32>(i, 0u), p.step)); }\n"
+            )
+        } else {
+            "fn seq_value(i: u32) -> C { return p.start + C(i) * p.step; }\n"
+        };
+        format!("alias C = {};\n", v.a.wgsl_compute())
+            + &write_access("dst", 1, v.a)
+            + value
+            + include_str!("../../shaders/sequence.wgsl")
     },
     ..FILL
 };

@@ -458,6 +458,7 @@ fn compact(
     take: Take,
     dtype: DType,
 ) -> Result<Array> {
+    crate::error::require_word_dtypes(op, &[dtype, src.map_or(DType::U32, |s| s.dtype)])?;
     let device = scan.device();
     let out = Array::empty(op, device, &[total], dtype)?;
     let count = scan.len() as u64;

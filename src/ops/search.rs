@@ -38,6 +38,7 @@ impl Array {
     pub fn searchsorted(&self, v: &Array, side: Side) -> Result<Array> {
         let op = "searchsorted";
         self.same_device(op, v)?;
+        crate::error::require_word_dtypes(op, &[self.dtype, v.dtype])?;
         if self.ndim() != 1 {
             return Err(Error::shape(
                 op,

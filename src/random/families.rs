@@ -54,7 +54,7 @@ fn plan(a: &Adapter, v: Variant) -> Vec<Constants> {
             add(Dist::IntCount, &[1]);
             add(Dist::IntEmit, &[1]);
         }
-        DType::Bool => return vec![],
+        _ => return vec![],
     }
     add(Dist::Bernoulli, units);
     let mut sets = Vec::new();

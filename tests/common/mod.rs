@@ -286,6 +286,66 @@ pub fn upload(dev: &Device, data: &[f64], shape: &[usize], dtype: DType) -> Arra
             let v: Vec<bool> = data.iter().map(|&x| x != 0.0).collect();
             Array::from_bools(dev, &v, shape).unwrap()
         }
+        _ => {
+            let v: Vec<i128> = data.iter().map(|&x| x as i128).collect();
+            upload_ints(dev, &v, shape, dtype)
+        }
+    }
+}
+
+/// Uploads integers as an array of the integer (or bool) `dtype`, each wrapped to the dtype's
+/// width as a NumPy integer cast does.
+pub fn upload_ints(dev: &Device, data: &[i128], shape: &[usize], dtype: DType) -> Array {
+    macro_rules! up {
+        ($t:ty) => {{
+            let v: Vec<$t> = data.iter().map(|&x| x as $t).collect();
+            Array::from_slice(dev, &v, shape).unwrap()
+        }};
+    }
+    match dtype {
+        DType::I32 => up!(i32),
+        DType::U32 => up!(u32),
+        DType::I64 => up!(i64),
+        DType::U64 => up!(u64),
+        DType::I8 => up!(i8),
+        DType::U8 => up!(u8),
+        DType::I16 => up!(i16),
+        DType::U16 => up!(u16),
+        DType::Bool => {
+            let v: Vec<bool> = data.iter().map(|&x| x != 0).collect();
+            Array::from_bools(dev, &v, shape).unwrap()
+        }
+        d => panic!("upload_ints: {d} is not an integer dtype"),
+    }
+}
+
+/// Reads an integer (or bool) array back exactly.
+pub fn read_ints(a: &Array) -> Vec<i128> {
+    macro_rules! down {
+        ($t:ty) => {
+            a.to_vec::<$t>()
+                .unwrap()
+                .into_iter()
+                .map(i128::from)
+                .collect()
+        };
+    }
+    match a.dtype() {
+        DType::I32 => down!(i32),
+        DType::U32 => down!(u32),
+        DType::I64 => down!(i64),
+        DType::U64 => down!(u64),
+        DType::I8 => down!(i8),
+        DType::U8 => down!(u8),
+        DType::I16 => down!(i16),
+        DType::U16 => down!(u16),
+        DType::Bool => a
+            .to_vec_bool()
+            .unwrap()
+            .into_iter()
+            .map(i128::from)
+            .collect(),
+        d => panic!("read_ints: {d} is not an integer dtype"),
     }
 }
 
@@ -323,6 +383,7 @@ pub fn read(a: &Array) -> Vec<f64> {
             .into_iter()
             .map(|b| if b { 1.0 } else { 0.0 })
             .collect(),
+        _ => read_ints(a).into_iter().map(|x| x as f64).collect(),
     }
 }
 

@@ -90,6 +90,7 @@ impl Array {
     /// bincount's input as i32/u32 words (contiguous) and its largest value, after NumPy's
     /// checks (1-d, integers, no negatives); `None` when empty.
     fn bincount_input(&self, op: &'static str) -> Result<Option<(Array, u32)>> {
+        crate::error::require_word_dtypes(op, &[self.dtype])?;
         if self.ndim() != 1 {
             return Err(Error::shape(
                 op,
@@ -195,6 +196,10 @@ impl Array {
         range: Option<(f64, f64)>,
         weights: Option<&Array>,
     ) -> Result<(Array, Array)> {
+        crate::error::require_word_dtypes(op, &[self.dtype])?;
+        if let Some(w) = weights {
+            crate::error::require_word_dtypes(op, &[w.dtype])?;
+        }
         if self.dtype == DType::Bool {
             return Err(Error::Unsupported {
                 op,

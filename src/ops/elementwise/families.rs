@@ -6,6 +6,7 @@
 
 use super::rules::OpSet;
 use super::table::{BinaryOp, UnaryOp};
+use crate::device::element_access::{read_access, write_access};
 use crate::device::wgsl_helpers::helpers;
 use crate::device::{Constants, DEFAULT_EPT, DEFAULT_WG, KernelDef, Needs, Variant, When};
 use crate::dtype::DType;
@@ -69,22 +70,39 @@ fn wgsl(set: OpSet, form: Form, v: Variant) -> String {
         ));
         s.push_str(math(v));
     }
-    s.push_str(match set {
-        OpSet::UnaryFloat => include_str!("../../../shaders/unary_float.wgsl"),
-        OpSet::UnaryInt => include_str!("../../../shaders/unary_int.wgsl"),
-        OpSet::Predicate => include_str!("../../../shaders/unary_predicate.wgsl"),
-        OpSet::BinaryFloat => include_str!("../../../shaders/binary_float.wgsl"),
-        OpSet::BinaryInt => include_str!("../../../shaders/binary_int.wgsl"),
-        OpSet::Compare => include_str!("../../../shaders/binary_compare.wgsl"),
+    let pair = matches!(v.a, DType::I64 | DType::U64);
+    if pair {
+        // The word-pair arithmetic (int64.wgsl, int64_ops.wgsl) in the dtype's signedness.
+        s.push_str(&format!("const SIGNED: bool = {};\n", v.a == DType::I64));
+        s.push_str(include_str!("../../../shaders/mulhilo.wgsl"));
+        s.push_str(include_str!("../../../shaders/int64.wgsl"));
+        s.push_str(include_str!("../../../shaders/int64_ops.wgsl"));
+    }
+    s.push_str(match (set, pair) {
+        (OpSet::UnaryFloat, _) => include_str!("../../../shaders/unary_float.wgsl"),
+        (OpSet::UnaryInt, false) => include_str!("../../../shaders/unary_int.wgsl"),
+        (OpSet::UnaryInt, true) => include_str!("../../../shaders/unary_int64.wgsl"),
+        (OpSet::Predicate, false) => include_str!("../../../shaders/unary_predicate.wgsl"),
+        (OpSet::Predicate, true) => include_str!("../../../shaders/unary_predicate64.wgsl"),
+        (OpSet::BinaryFloat, _) => include_str!("../../../shaders/binary_float.wgsl"),
+        (OpSet::BinaryInt, false) => include_str!("../../../shaders/binary_int.wgsl"),
+        (OpSet::BinaryInt, true) => include_str!("../../../shaders/binary_int64.wgsl"),
+        (OpSet::Compare, false) => include_str!("../../../shaders/binary_compare.wgsl"),
+        (OpSet::Compare, true) => include_str!("../../../shaders/binary_compare64.wgsl"),
     });
     let walk = include_str!("../../../shaders/strided_walk.wgsl");
     match (unary, form) {
         (true, Form::Strided) => {
+            s.push_str(&read_access("a", 1, v.a));
+            s.push_str(&write_access("o", 2, out));
             s.push_str(include_str!("../../../shaders/unary.wgsl"));
             s.push_str(walk);
         }
         (true, Form::Vec4) => s.push_str(include_str!("../../../shaders/unary_vec4.wgsl")),
         (false, Form::Strided) => {
+            s.push_str(&read_access("a", 1, v.a));
+            s.push_str(&read_access("b", 2, v.a));
+            s.push_str(&write_access("o", 3, out));
             s.push_str(include_str!("../../../shaders/binary.wgsl"));
             s.push_str(walk);
         }
@@ -93,12 +111,13 @@ fn wgsl(set: OpSet, form: Form, v: Variant) -> String {
     s
 }
 
-/// The dtypes `set`'s kernel is built for: those some table row runs on it.
-fn variants(set: OpSet, dtypes: &[DType]) -> Vec<Variant> {
+/// The dtypes `set`'s kernel over `form` is built for: those some table row runs on it (the
+/// `vec4` forms read whole words of one element each: word dtypes only).
+fn variants(set: OpSet, form: Form, dtypes: &[DType]) -> Vec<Variant> {
     dtypes
         .iter()
         .copied()
-        .filter(|&d| !codes(set, d).is_empty())
+        .filter(|&d| !codes(set, d).is_empty() && (form == Form::Strided || d.is_word()))
         .map(Variant::one)
         .collect()
 }
@@ -152,7 +171,7 @@ macro_rules! family {
             constants: GRID,
             ops_per_element: 1,
             uses_f32_math: |v| uses_math($set) && v.a != DType::F64,
-            variants: |dtypes| variants($set, dtypes),
+            variants: |dtypes| variants($set, $form, dtypes),
             wgsl: |v| wgsl($set, $form, v),
             when: When::Eager,
             eager: |_, v| eager($set, $form, v),
@@ -222,9 +241,12 @@ pub(crate) static WHERE: KernelDef = KernelDef {
     constants: GRID,
     ops_per_element: 1,
     uses_f32_math: KernelDef::no_f32_math,
+    // Every dtype: the operands go through their element access.
     variants: |dtypes| dtypes.iter().copied().map(Variant::one).collect(),
     wgsl: |v| {
-        format!("alias T = {};\n", v.a.wgsl())
+        read_access("a", 2, v.a)
+            + &read_access("b", 3, v.a)
+            + &write_access("o", 4, v.a)
             + include_str!("../../../shaders/where.wgsl")
             + include_str!("../../../shaders/strided_walk.wgsl")
     },

@@ -23,6 +23,8 @@ pub(crate) enum ScalarValue {
     F64(f64),
     I32(i32),
     U32(u32),
+    /// A 64-bit integer's word pair.
+    U64(u64),
 }
 
 impl ScalarValue {
@@ -39,17 +41,23 @@ impl ScalarValue {
         Ok(match dtype {
             DType::F32 | DType::F16 => ScalarValue::F32(value as f32),
             DType::F64 => ScalarValue::F64(value),
-            DType::I32 => {
-                if value.fract() != 0.0 || !(-2147483648.0..=2147483647.0).contains(&value) {
+            d if d.is_int() => {
+                // [lo, end) of the dtype, both exact in f64.
+                let bits = 8 * d.size_bytes() as i32;
+                let (lo, end) = if d.is_signed_int() {
+                    (-(2f64.powi(bits - 1)), 2f64.powi(bits - 1))
+                } else {
+                    (0.0, 2f64.powi(bits))
+                };
+                if value.fract() != 0.0 || !(lo..end).contains(&value) {
                     return Err(bad());
                 }
-                ScalarValue::I32(value as i32)
-            }
-            DType::U32 => {
-                if value.fract() != 0.0 || !(0.0..=4294967295.0).contains(&value) {
-                    return Err(bad());
+                match d {
+                    DType::I64 => ScalarValue::U64(value as i64 as u64),
+                    DType::U64 => ScalarValue::U64(value as u64),
+                    _ if d.is_signed_int() => ScalarValue::I32(value as i32),
+                    _ => ScalarValue::U32(value as u32),
                 }
-                ScalarValue::U32(value as u32)
             }
             DType::Bool => {
                 if value != 0.0 && value != 1.0 {
@@ -57,6 +65,7 @@ impl ScalarValue {
                 }
                 ScalarValue::U32(value as u32)
             }
+            _ => unreachable!("every dtype is a float, an integer or bool"),
         })
     }
 
@@ -66,6 +75,7 @@ impl ScalarValue {
             ScalarValue::F64(v) => p.f64(v),
             ScalarValue::I32(v) => p.i32(v),
             ScalarValue::U32(v) => p.u32(v),
+            ScalarValue::U64(v) => p.u64(v),
         };
     }
 }
@@ -143,7 +153,7 @@ pub(crate) fn binary_into(
         for blk in &blocks {
             let binds = bindings(&arrays, blk);
             let mut p = Params::default();
-            if vec4_block(blk) {
+            if vec4_block(blk) && a.dtype().is_word() {
                 let key = PipelineKey::new(family(set, Form::Vec4), variant)
                     .with("EPT", 4)
                     .with("OP", code)
@@ -187,7 +197,7 @@ pub(crate) fn unary_into(
         for blk in &blocks {
             let binds = bindings(&arrays, blk);
             let mut p = Params::default();
-            if vec4_block(blk) {
+            if vec4_block(blk) && a.dtype().is_word() {
                 let key = PipelineKey::new(family(set, Form::Vec4), variant)
                     .with("EPT", 4)
                     .with("OP", code);

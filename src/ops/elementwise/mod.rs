@@ -176,10 +176,14 @@ fn check_int_exponent(arr: &Array, other: Operand, scalar_left: bool) -> Result<
     }
 }
 
-/// Whether a non-empty integer exponent array holds a negative value (its minimum, read back).
+/// Whether a non-empty integer exponent array holds a negative value (`any(e < 0)`, read back;
+/// never for unsigned dtypes).
 #[cfg(not(target_arch = "wasm32"))]
 fn has_negative(e: &Array) -> Result<bool> {
-    Ok(e.min(crate::Axes::All, false)?.item::<i32>()? < 0)
+    if !e.dtype.is_signed_int() {
+        return Ok(false);
+    }
+    Ok(e.lt(0.0)?.any(crate::Axes::All, false)?.to_vec_bool()?[0])
 }
 
 /// On wasm32 the minimum cannot be read back without blocking: integer powers with an array

@@ -24,7 +24,8 @@ impl Array {
             DType::F64 => f64::MAX,
             DType::F32 => f64::from(f32::MAX),
             DType::F16 => f64::from(crate::f16::MAX),
-            DType::I32 | DType::U32 | DType::Bool => return self.astype(self.dtype()),
+            // Integers and bool hold no NaN or infinity: a copy, as in NumPy.
+            _ => return self.astype(self.dtype()),
         };
         let is_nan = self.isnan()?;
         let is_pos = self.eq(f64::INFINITY)?;

@@ -42,6 +42,8 @@ fn value_codes(v: Variant) -> Vec<u32> {
 
 /// (input, output) pairs: the same dtype; f16 through f32 partials; any/all into bool.
 fn value_variants(dtypes: &[DType]) -> Vec<Variant> {
+    let dtypes: Vec<DType> = dtypes.iter().copied().filter(|d| d.is_word()).collect();
+    let dtypes = &dtypes[..];
     let mut v: Vec<Variant> = dtypes.iter().map(|&d| Variant::pair(d, d)).collect();
     if dtypes.contains(&DType::F16) {
         v.push(Variant::pair(DType::F16, DType::F32));
@@ -197,7 +199,7 @@ pub(crate) static ARGREDUCE: KernelDef = value_family(
     |dtypes| {
         let mut v: Vec<Variant> = dtypes
             .iter()
-            .filter(|&&d| d != DType::Bool && d != DType::F16)
+            .filter(|&&d| d != DType::Bool && d != DType::F16 && d.is_word())
             .map(|&d| Variant::pair(d, d))
             .collect();
         if dtypes.contains(&DType::F16) {

@@ -83,6 +83,7 @@ impl Array {
 
     fn sorted(&self, op: &'static str, axis: Option<isize>, indices: bool) -> Result<Array> {
         self.device.inner.check_alive(op)?;
+        crate::error::require_word_dtypes(op, &[self.dtype])?;
         // The rows to sort: the axis moved last (or everything flattened), contiguous.
         let (rows_view, back): (Array, Option<Vec<usize>>) = match axis {
             None => (self.contiguous()?.reshape(&[-1])?, None),
@@ -104,6 +105,7 @@ impl Array {
             DType::F64 => (rows_view, 3),
             DType::F16 => (rows_view.astype(DType::F32)?, 2),
             DType::Bool => (rows_view.astype(DType::U32)?, 0),
+            _ => unreachable!("the emulated dtypes were refused above"),
         };
         let shape = work.shape().to_vec();
         let n = shape.last().copied().unwrap_or(1);
@@ -145,6 +147,7 @@ pub(crate) fn sort_by_key(
     keys: &Array,
     payload: &Array,
 ) -> Result<(Array, Array)> {
+    crate::error::require_word_dtypes(op, &[keys.dtype, payload.dtype])?;
     let n = keys.len();
     let code = match keys.dtype {
         DType::U32 => 0,

@@ -13,12 +13,15 @@ that tests/npy.rs computes independently:
            (a float64, then rounded to the file's dtype)
     int32: (i * 2654435761) mod 2**32, read as a two's-complement int32
     uint32: (i * 2654435761) mod 2**32
+    int8/16/64, uint8/16/64: (i * 11400714819323198485) mod 2**64, its low 8/16/64 bits (signed:
+           read as two's complement)
     bool: i % 3 == 0
 
-Files: <dtype>_<order>_<endian>.npy for dtypes f2 f4 f8 i4 u4 b1, order c or f (Fortran), endian
-le or be (bool: `|b1`, no byte order) of shape (3, 4, 5); f8_0d.npy (shape ()), f4_empty.npy
-(shape (0, 3)), i4_1d.npy (shape (7,)); unsupported_<name>.npy of dtypes gpuarray lacks (int64,
-complex64, <U3 strings, uint8); stored.npz (numpy.savez) and compressed.npz
+Files: <dtype>_<order>_<endian>.npy for dtypes f2 f4 f8 i4 u4 b1 i8 u8 i1 u1 i2 u2, order c or f
+(Fortran), endian le or be (bool and the 1-byte integers: `|b1`, `|i1`, `|u1`, no byte order) of
+shape (3, 4, 5); f8_0d.npy (shape ()), f4_empty.npy (shape (0, 3)), i4_1d.npy (shape (7,));
+unsupported_<name>.npy of dtypes gpuarray lacks (complex64, <U3 strings; int64 and uint8 from
+before they were added, now loaded); stored.npz (numpy.savez) and compressed.npz
 (numpy.savez_compressed), each with a = f4 C order (3, 4, 5), b = i4 Fortran (3, 4, 5),
 c = b1 (3, 4, 5), s = f8 0-d.
 """
@@ -47,7 +50,16 @@ def array(kind, shape):
         return words.reshape(shape)
     if kind == "b1":
         return np.array([i % 3 == 0 for i in range(n)], dtype=bool).reshape(shape)
+    if kind in WIDE:
+        wide = np.array([(i * 11400714819323198485) % 2**64 for i in range(n)], dtype=np.uint64)
+        unsigned = {1: np.uint8, 2: np.uint16, 8: np.uint64}[int(kind[1])]
+        low = wide.astype(unsigned)
+        return (low if kind[0] == "u" else low.view(kind)).reshape(shape)
     raise ValueError(kind)
+
+
+WIDE = ("i8", "u8", "i1", "u1", "i2", "u2")
+ONE_BYTE = ("b1", "i1", "u1")
 
 
 def npz_arrays():
@@ -60,10 +72,10 @@ def npz_arrays():
 
 
 def write():
-    for kind in ("f2", "f4", "f8", "i4", "u4", "b1"):
+    for kind in ("f2", "f4", "f8", "i4", "u4", "b1") + WIDE:
         for order in ("c", "f"):
             for endian in ("le", "be"):
-                if kind == "b1" and endian == "be":
+                if kind in ONE_BYTE and endian == "be":
                     continue
                 a = array(kind, SHAPE)
                 if endian == "be":
@@ -72,7 +84,7 @@ def write():
                     a = a.astype(a.dtype.newbyteorder("<"))
                 if order == "f":
                     a = np.asfortranarray(a)
-                e = "le" if kind == "b1" else endian
+                e = "le" if kind in ONE_BYTE else endian
                 np.save(os.path.join(HERE, f"{kind}_{order}_{e}.npy"), a)
     np.save(os.path.join(HERE, "f8_0d.npy"), array("f8", ()))
     np.save(os.path.join(HERE, "f4_empty.npy"), array("f4", (0, 3)))

@@ -1,0 +1,715 @@
+//! The emulated integer dtypes (int64/uint64 as word pairs, int8/uint8/int16/uint16 packed):
+//! transfers, constructors, every cast between every pair of dtypes against a reference written
+//! here from NumPy's rules on x86-64, packed outputs through odd offsets, negative strides,
+//! transposes and views that share words with untouched elements, interleaved writers, arrays
+//! across binding windows, printing, and the ops that do not take them yet refusing cleanly.
+
+mod common;
+
+use common::{read_ints, upload_ints, xorshift};
+use gpuarray::{Array, DType, Error, SliceArg};
+use half::f16;
+
+const EMULATED: [DType; 6] = [
+    DType::I64,
+    DType::U64,
+    DType::I8,
+    DType::U8,
+    DType::I16,
+    DType::U16,
+];
+
+/// Bits of an integer dtype.
+fn bits(d: DType) -> u32 {
+    8 * d.size_bytes() as u32
+}
+
+/// `x` wrapped to `d`'s width and read with its signedness (a NumPy integer cast).
+fn wrap(x: i128, d: DType) -> i128 {
+    if d == DType::Bool {
+        return i128::from(x != 0);
+    }
+    let b = bits(d);
+    let m = x.rem_euclid(1i128 << b);
+    if d.is_signed_int() && m >= 1i128 << (b - 1) {
+        m - (1i128 << b)
+    } else {
+        m
+    }
+}
+
+/// The boundary values of the issue, wrapped to `d`, plus pseudo-random ones.
+fn int_values(d: DType, n_random: usize, seed: u64) -> Vec<i128> {
+    let mut v: Vec<i128> = vec![
+        0,
+        1,
+        -1,
+        2,
+        127,
+        128,
+        -128,
+        -129,
+        255,
+        256,
+        32767,
+        32768,
+        -32769,
+        65535,
+        65536,
+        (1 << 31) - 1,
+        1 << 31,
+        (1 << 31) + 1,
+        -(1 << 31),
+        -(1 << 31) - 1,
+        (1 << 32) - 1,
+        1 << 32,
+        (1 << 32) + 1,
+        (1 << 53) - 1,
+        1 << 53,
+        (1 << 53) + 1,
+        -(1 << 53) - 1,
+        i128::from(i64::MAX),
+        i128::from(i64::MIN),
+        i128::from(u64::MAX),
+        (1 << 63) + (1 << 39) + 1,
+        // Ties of f32 (ulp 2 at 2^24, 2^17 at 2^40) and f64 (ulp 2 at 2^53): to even.
+        (1 << 24) + 1,
+        (1 << 24) + 3,
+        (1 << 40) + (1 << 16),
+        (1 << 40) + 3 * (1 << 16),
+        -(1 << 40) - 3 * (1 << 16),
+        (1 << 53) + 3,
+    ];
+    let mut next = xorshift(seed);
+    v.extend((0..n_random).map(|_| i128::from(next() as i64) >> (next() % 64)));
+    v.into_iter().map(|x| wrap(x, d)).collect()
+}
+
+/// Float values that exercise truncation, rounding and NumPy's out-of-range results.
+fn float_values() -> Vec<f64> {
+    let p = |e: i32| 2f64.powi(e);
+    vec![
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        127.9,
+        -128.9,
+        255.5,
+        300.5,
+        -300.5,
+        65504.0,
+        -65504.0,
+        p(24) + 1.0,
+        p(31) - 128.0,
+        p(31),
+        -p(31),
+        p(32) + 7.0,
+        1e10,
+        -1e10,
+        p(53) + 2.0,
+        p(62) * 1.5,
+        p(63),
+        -p(63),
+        p(63) * 1.5,
+        p(64),
+        -p(64),
+        1e30,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ]
+}
+
+/// One element of any dtype, as the reference sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Value {
+    Float(f64),
+    Int(i128),
+}
+
+/// NumPy's float -> int64 on x86-64 (cvttsd2si): truncation, NaN and out-of-range to i64::MIN.
+fn f_to_i64(x: f64) -> i128 {
+    let t = x.trunc();
+    if x.is_nan() || !(-(2f64.powi(63))..2f64.powi(63)).contains(&t) {
+        i128::from(i64::MIN)
+    } else {
+        t as i128
+    }
+}
+
+/// NumPy's float -> int32 on x86-64 (cvttss2si): what it casts to 8- and 16-bit through.
+fn f_to_i32_x86(x: f64) -> i128 {
+    let t = x.trunc();
+    if x.is_nan() || !(-(2f64.powi(31))..2f64.powi(31)).contains(&t) {
+        i128::from(i32::MIN)
+    } else {
+        t as i128
+    }
+}
+
+/// The reference cast of `v` (an element of `src`) to `dst`, or `None` where the result is
+/// left to the implementation (a NaN to uint32, which saturating WGSL does not define).
+fn cast(v: Value, src: DType, dst: DType) -> Option<Value> {
+    Some(match (v, dst) {
+        (Value::Float(x), DType::Bool) => Value::Int(i128::from(x != 0.0)),
+        (Value::Int(i), DType::Bool) => Value::Int(i128::from(i != 0)),
+        (Value::Float(x), DType::F32) => Value::Float(f64::from(x as f32)),
+        (Value::Float(x), DType::F64) => Value::Float(x),
+        (Value::Float(x), DType::F16) => Value::Float(f64::from(f16::from_f64(x))),
+        // Integers to floats: correctly rounded (Rust's casts round to nearest even).
+        (Value::Int(i), DType::F32) => Value::Float(f64::from(i as f32)),
+        (Value::Int(i), DType::F64) => Value::Float(i as f64),
+        (Value::Int(i), DType::F16) => Value::Float(f64::from(f16::from_f32(i as f32))),
+        (Value::Int(i), d) => Value::Int(wrap(i, d)),
+        // Floats to uint32 saturate (WGSL's rule) to bounds the source type holds.
+        (Value::Float(x), DType::U32) => {
+            if x.is_nan() {
+                return None;
+            }
+            let hi = if src == DType::F64 {
+                4294967295.0
+            } else {
+                4294967040.0
+            };
+            Value::Int(x.trunc().clamp(0.0, hi) as i128)
+        }
+        (Value::Float(x), DType::I64) => Value::Int(f_to_i64(x)),
+        (Value::Float(x), DType::U64) => Value::Int(wrap(
+            if !x.is_nan() && x >= 2f64.powi(63) {
+                f_to_i64(x - 2f64.powi(63)) ^ i128::from(i64::MIN)
+            } else {
+                f_to_i64(x)
+            },
+            DType::U64,
+        )),
+        (Value::Float(x), d) => Value::Int(wrap(f_to_i32_x86(x), d)),
+    })
+}
+
+/// The source array of `d` for the cast table, and its elements as the reference reads them.
+fn source(dev: &gpuarray::Device, d: DType) -> (Array, Vec<Value>) {
+    if d.is_float() {
+        let x: Vec<f64> = float_values()
+            .into_iter()
+            .map(|x| match d {
+                DType::F32 => f64::from(x as f32),
+                DType::F16 => f64::from(f16::from_f64(x)),
+                _ => x,
+            })
+            .collect();
+        let a = common::upload(dev, &x, &[x.len()], d);
+        (a, x.into_iter().map(Value::Float).collect())
+    } else {
+        let x = int_values(d, 40, bits(d) as u64);
+        let a = upload_ints(dev, &x, &[x.len()], d);
+        (a, x.into_iter().map(Value::Int).collect())
+    }
+}
+
+fn read_values(a: &Array) -> Vec<Value> {
+    if a.dtype().is_float() {
+        common::read(a).into_iter().map(Value::Float).collect()
+    } else {
+        read_ints(a).into_iter().map(Value::Int).collect()
+    }
+}
+
+fn same(a: Value, b: Value) -> bool {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => {
+            (x.is_nan() && y.is_nan()) || (x == y && x.is_sign_negative() == y.is_sign_negative())
+        }
+        (x, y) => x == y,
+    }
+}
+
+#[test]
+fn transfers_round_trip_every_width_and_odd_length() {
+    let Some(dev) = common::device() else { return };
+    for d in EMULATED {
+        assert!(dev.supports(d), "{d} is emulated on every adapter");
+        for n in [1usize, 2, 3, 5, 7, 1023] {
+            let x: Vec<i128> = int_values(d, n, 7).into_iter().take(n).collect();
+            let a = upload_ints(&dev, &x, &[n], d);
+            assert_eq!((a.dtype(), a.len()), (d, n));
+            assert_eq!(read_ints(&a), x, "{d} n={n}");
+            // A view at an odd offset reads its own elements (contiguous copy of a slice).
+            if n > 2 {
+                let v = a.slice(&[SliceArg::range(Some(1), None, 1)]).unwrap();
+                assert_eq!(read_ints(&v), x[1..].to_vec(), "{d} n={n} [1:]");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_cast_between_every_pair_matches_numpy() {
+    let Some(dev) = common::device() else { return };
+    let dtypes: Vec<DType> = DType::ALL
+        .into_iter()
+        .filter(|&d| common::supports(&dev, d, "casts"))
+        .collect();
+    let mut checked = 0;
+    for &src in &dtypes {
+        let (a, values) = source(&dev, src);
+        for &dst in &dtypes {
+            let got = read_values(&a.astype(dst).unwrap());
+            assert_eq!(got.len(), values.len());
+            for (i, (&v, &g)) in values.iter().zip(&got).enumerate() {
+                let Some(want) = cast(v, src, dst) else {
+                    continue;
+                };
+                assert!(
+                    same(g, want),
+                    "{src} -> {dst}: element {i} {v:?} gave {g:?}, NumPy gives {want:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} casts checked");
+}
+
+#[test]
+fn constructors_fill_every_width_with_exact_values() {
+    let Some(dev) = common::device() else { return };
+    for d in EMULATED {
+        let z = Array::zeros(&dev, &[5], d).unwrap();
+        assert_eq!(read_ints(&z), vec![0; 5]);
+        let o = Array::ones(&dev, &[3, 3], d).unwrap();
+        assert_eq!(read_ints(&o), vec![1; 9]);
+        let (lo, hi) = if d.is_signed_int() {
+            (-(1i128 << (bits(d) - 1)), (1i128 << (bits(d) - 1)) - 1)
+        } else {
+            (0, (1i128 << bits(d)) - 1)
+        };
+        // The ends of the range that f64 holds exactly (i64::MAX and u64::MAX do not fit).
+        for v in [lo, hi.min(1 << 53), -1] {
+            let r = Array::full(&dev, &[7], v as f64, d);
+            if v < lo {
+                assert!(matches!(r, Err(Error::InvalidArgument { .. })), "{d} {v}");
+                continue;
+            }
+            assert_eq!(read_ints(&r.unwrap()), vec![v; 7], "{d} full {v}");
+        }
+        // Outside the range: refused with the range, as for int32.
+        match Array::full(&dev, &[2], (hi as f64) * 4.0 + 4.0, d) {
+            Err(Error::InvalidArgument { op, msg }) => {
+                assert_eq!(op, "full");
+                assert!(msg.contains(d.name()), "{msg}");
+            }
+            other => panic!("{d}: {other:?}"),
+        }
+        // fill() of a strided view writes only the view.
+        let a = upload_ints(&dev, &(0..10).collect::<Vec<_>>(), &[10], d);
+        let v = if d.is_signed_int() { -2 } else { 200 };
+        a.slice(&[SliceArg::range(Some(1), None, 3)])
+            .unwrap()
+            .fill(v as f64)
+            .unwrap();
+        let want: Vec<i128> = (0..10).map(|i| if i % 3 == 1 { v } else { i }).collect();
+        assert_eq!(read_ints(&a), want, "{d} fill of a[1::3]");
+    }
+}
+
+/// Writes through views whose elements share words with elements outside them: only the view
+/// changes (the neighbours' bytes are intact), whatever the offset, stride or order.
+#[test]
+fn packed_outputs_leave_neighbouring_elements_intact() {
+    let Some(dev) = common::device() else { return };
+    for d in [DType::I8, DType::U8, DType::I16, DType::U16, DType::I64] {
+        let n = 61usize;
+        let base: Vec<i128> = (0..n as i128).map(|i| wrap(i * 7 + 3, d)).collect();
+        let cases: [(isize, Option<isize>, isize); 5] = [
+            (0, None, 2),
+            (1, None, 2),
+            (3, Some(50), 5),
+            (60, None, -1),
+            (59, Some(0), -3),
+        ];
+        for (start, stop, step) in cases {
+            let a = upload_ints(&dev, &base, &[n], d);
+            let view = a
+                .slice(&[SliceArg::range(Some(start), stop, step)])
+                .unwrap();
+            let m = view.len();
+            let src: Vec<i128> = (0..m as i128).map(|i| wrap(-1000 - i, d)).collect();
+            view.assign(&upload_ints(&dev, &src, &[m], d)).unwrap();
+            let mut want = base.clone();
+            let mut k = start;
+            for s in &src {
+                want[k as usize] = *s;
+                k += step;
+            }
+            assert_eq!(read_ints(&a), want, "{d} a[{start}:{stop:?}:{step}] = ...");
+        }
+        // A transposed destination: rows of a (5, 7) matrix written through its transpose.
+        let a = upload_ints(&dev, &base[..35], &[5, 7], d);
+        let t = a.t();
+        let src: Vec<i128> = (0..35).map(|i| wrap(500 + i, d)).collect();
+        t.assign(&upload_ints(&dev, &src, &[7, 5], d)).unwrap();
+        let got = read_ints(&a);
+        for r in 0..5 {
+            for c in 0..7 {
+                assert_eq!(got[r * 7 + c], src[c * 5 + r], "{d} transposed ({r}, {c})");
+            }
+        }
+    }
+}
+
+/// Eight threads each write one of eight interleaved uint8 views of one buffer (a[t::8]):
+/// every byte ends up written by its own thread, none lost to a neighbour's word.
+#[test]
+fn interleaved_uint8_writers_lose_nothing() {
+    let Some(dev) = common::device() else { return };
+    let n = 8 * 1000 + 5;
+    let a = Array::zeros(&dev, &[n], DType::U8).unwrap();
+    std::thread::scope(|s| {
+        for t in 0..8isize {
+            let a = a.clone();
+            let dev = dev.clone();
+            s.spawn(move || {
+                let view = a.slice(&[SliceArg::range(Some(t), None, 8)]).unwrap();
+                let vals: Vec<i128> = vec![i128::from(t as u8 + 1); view.len()];
+                view.assign(&upload_ints(&dev, &vals, &[view.len()], DType::U8))
+                    .unwrap();
+            });
+        }
+    });
+    let got = read_ints(&a);
+    for (i, &g) in got.iter().enumerate() {
+        assert_eq!(g, (i % 8) as i128 + 1, "byte {i}");
+    }
+}
+
+/// Copies and casts across binding windows: a device with 64 KiB bindings, arrays of a few
+/// hundred KiB, sliced at odd offsets.
+#[test]
+fn packed_and_pair_arrays_cross_binding_windows() {
+    let Some(dev) = common::device_with_binding(64 << 10) else {
+        return;
+    };
+    for d in [DType::U8, DType::I16, DType::I64] {
+        let n = (300 << 10) / d.size_bytes() as usize + 3;
+        let mut next = xorshift(d.size_bytes());
+        let x: Vec<i128> = (0..n).map(|_| wrap(i128::from(next()), d)).collect();
+        let a = upload_ints(&dev, &x, &[n], d);
+        let v = a.slice(&[SliceArg::range(Some(3), None, 3)]).unwrap();
+        let want: Vec<i128> = x[3..].iter().step_by(3).copied().collect();
+        assert_eq!(read_ints(&v), want, "{d} strided view");
+        let wide = v.astype(DType::I64).unwrap();
+        assert_eq!(read_ints(&wide), want, "{d} -> i64");
+        let back = wide.astype(d).unwrap();
+        assert_eq!(read_ints(&back), want, "i64 -> {d}");
+    }
+}
+
+#[test]
+fn printing_matches_numpy() {
+    let Some(dev) = common::device() else { return };
+    let a = upload_ints(&dev, &[1, -2, 300], &[3], DType::I64);
+    assert_eq!(a.to_string(), "array([  1,  -2, 300])");
+    let b = upload_ints(&dev, &[0, 255], &[2], DType::U8);
+    assert_eq!(b.to_string(), "array([  0, 255], dtype=uint8)");
+    let c = upload_ints(&dev, &[i128::from(u64::MAX)], &[1], DType::U64);
+    assert_eq!(c.to_string(), "array([18446744073709551615], dtype=uint64)");
+    let d = upload_ints(&dev, &[-32768, 7], &[2], DType::I16);
+    assert_eq!(d.to_string(), "array([-32768,      7], dtype=int16)");
+}
+
+/// An op with no kernels for these dtypes refuses them naming itself and the dtype; nothing
+/// runs on their bytes as if they were 32-bit words, and arrays made before still read back.
+#[test]
+fn ops_without_emulated_kernels_refuse_them() {
+    let Some(dev) = common::device() else { return };
+    let a = upload_ints(&dev, &[3, 1, 2], &[3], DType::I64);
+    let b = upload_ints(&dev, &[1, 2, 3], &[3], DType::U8);
+    let idx = upload_ints(&dev, &[0, 2], &[2], DType::I32);
+    let results = [
+        ("sum", a.sum(gpuarray::Axes::All, false).map(|_| ())),
+        ("cumsum", b.cumsum(Some(0)).map(|_| ())),
+        ("sort", b.sort(Some(-1)).map(|_| ())),
+        ("take", a.take(&idx, None).map(|_| ())),
+        ("argmax", b.argmax(None, false).map(|_| ())),
+    ];
+    for (what, r) in results {
+        match r {
+            Err(Error::Unsupported { feature, .. }) => {
+                assert!(
+                    feature.contains("i64") || feature.contains("u8"),
+                    "{what}: {feature}"
+                );
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    assert_eq!(read_ints(&a), vec![3, 1, 2]);
+    assert_eq!(read_ints(&b), vec![1, 2, 3]);
+}
+
+/// NumPy's result of the integer binary ufunc `name` on `x`, `y` of `d` (computed here in i128,
+/// then wrapped to `d`), or `None` where the result is not an integer of `d` or NumPy raises.
+fn int_binary_reference(name: &str, x: i128, y: i128, d: DType) -> Option<i128> {
+    let b = bits(d) as i128;
+    Some(match name {
+        "add" => wrap(x + y, d),
+        "subtract" => wrap(x - y, d),
+        "multiply" => wrap(x.wrapping_mul(y), d),
+        "floor_divide" if y == 0 => 0,
+        "floor_divide" => wrap(
+            x.div_euclid(y) - i128::from(y < 0 && x.rem_euclid(y) != 0),
+            d,
+        ),
+        "remainder" if y == 0 => 0,
+        "remainder" => wrap(
+            x - y * (x.div_euclid(y) - i128::from(y < 0 && x.rem_euclid(y) != 0)),
+            d,
+        ),
+        "fmod" if y == 0 => 0,
+        "fmod" => wrap(x % y, d),
+        "maximum" | "fmax" => x.max(y),
+        "minimum" | "fmin" => x.min(y),
+        "bitwise_and" => wrap(x & y, d),
+        "bitwise_or" => wrap(x | y, d),
+        "bitwise_xor" => wrap(x ^ y, d),
+        // NumPy: a count outside [0, bits) shifts everything out (the sign in for >>).
+        "left_shift" => {
+            if (0..b).contains(&y) {
+                wrap(x << y, d)
+            } else {
+                0
+            }
+        }
+        "right_shift" => {
+            if (0..b).contains(&y) {
+                x >> y
+            } else if x < 0 {
+                -1
+            } else {
+                0
+            }
+        }
+        "power" if y < 0 => return None,
+        "power" => {
+            // By squaring, each product wrapped (its low bits are the true power's).
+            let (mut r, mut base, mut e) = (1i128, x, y);
+            while e > 0 {
+                if e & 1 == 1 {
+                    r = wrap(r.wrapping_mul(base), d);
+                }
+                base = wrap(base.wrapping_mul(base), d);
+                e >>= 1;
+            }
+            r
+        }
+        "gcd" => wrap(gcd(x, y), d),
+        "lcm" => {
+            let g = gcd(x, y);
+            if g == 0 {
+                0
+            } else {
+                // The low bits of |x / g| |y| (a product past 2^127 wraps, keeping them).
+                wrap((x / g).abs().wrapping_mul(y.abs()), d)
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn int_unary_reference(name: &str, x: i128, d: DType) -> Option<i128> {
+    Some(match name {
+        "negative" => wrap(-x, d),
+        "absolute" => wrap(x.abs(), d),
+        "sign" => x.signum(),
+        "square" => wrap(x.wrapping_mul(x), d),
+        "invert" => wrap(!x, d),
+        "floor" | "ceil" | "trunc" | "rint" | "round" => x,
+        "relu" => x.max(0),
+        // NumPy's integer 1/x: truncated, and 1/0 the integer indefinite value of the
+        // conversion NumPy goes through (int64's for 64-bit, int32's low bits for the others).
+        "reciprocal" if x == 0 && d == DType::I64 => i128::from(i64::MIN),
+        "reciprocal" if x == 0 && d == DType::U64 => 0,
+        "reciprocal" if x == 0 => wrap(i128::from(i32::MIN), d),
+        "reciprocal" => 1 / x,
+        _ => return None,
+    })
+}
+
+/// Every integer ufunc of the op table on the emulated dtypes, arrays and scalars, against the
+/// wrapping reference above: the packed ones computed widened and stored into their own bits,
+/// the 64-bit ones in word-pair arithmetic.
+#[test]
+fn integer_elementwise_ops_wrap_as_numpy() {
+    let Some(dev) = common::device() else { return };
+    let mut checked = 0usize;
+    for d in EMULATED {
+        let base = int_values(d, 24, 11);
+        let n = base.len();
+        // Every pair of a value list with itself, as two arrays (and shift counts 0..=40).
+        let xs: Vec<i128> = (0..n * n).map(|i| base[i / n]).collect();
+        let ys: Vec<i128> = (0..n * n).map(|i| base[i % n]).collect();
+        // Shift counts from 0 past the width (and, wrapped, negative ones for the signed).
+        let counts: Vec<i128> = (0..n * n)
+            .map(|i| wrap((i % (bits(d) as usize + 9)) as i128 - 1, d))
+            .collect();
+        let x = upload_ints(&dev, &xs, &[n, n], d);
+        let y = upload_ints(&dev, &ys, &[n, n], d);
+        let c = upload_ints(&dev, &counts, &[n, n], d);
+        for op in gpuarray::elementwise_ops() {
+            if !op.supports(d) {
+                continue;
+            }
+            if op.arity == 2 {
+                let shift = matches!(op.numpy, "left_shift" | "right_shift");
+                let (rhs, rv) = if shift { (&c, &counts) } else { (&y, &ys) };
+                if op.numpy == "power" && rv.iter().any(|&v| v < 0) {
+                    // NumPy refuses negative integer exponents: so does the op (tested in
+                    // tests/elementwise.rs); use the magnitudes here.
+                    continue;
+                }
+                let got = op.call(&[(&x).into(), rhs.into()]).unwrap();
+                let want_dtype = op.result_dtype(d).unwrap();
+                assert_eq!(got.dtype(), want_dtype, "{} {d}", op.numpy);
+                if want_dtype == DType::Bool || want_dtype.is_float() {
+                    let got = common::read(&got);
+                    for i in 0..xs.len() {
+                        let (a, b) = (xs[i], rv[i]);
+                        let want = match op.numpy {
+                            "equal" => f64::from(a == b),
+                            "not_equal" => f64::from(a != b),
+                            "less" => f64::from(a < b),
+                            "less_equal" => f64::from(a <= b),
+                            "greater" => f64::from(a > b),
+                            "greater_equal" => f64::from(a >= b),
+                            "logical_and" => f64::from(a != 0 && b != 0),
+                            "logical_or" => f64::from(a != 0 || b != 0),
+                            "logical_xor" => f64::from((a != 0) != (b != 0)),
+                            "divide" => a as f64 / b as f64,
+                            other => panic!("no reference for {other} on {d}"),
+                        };
+                        let same = got[i] == want || (got[i].is_nan() && want.is_nan());
+                        assert!(same, "{}({a}, {b}) on {d}: {} vs {want}", op.numpy, got[i]);
+                        checked += 1;
+                    }
+                    continue;
+                }
+                let got = read_ints(&got);
+                for i in 0..xs.len() {
+                    let Some(want) = int_binary_reference(op.numpy, xs[i], rv[i], d) else {
+                        panic!("no reference for {} on {d}", op.numpy);
+                    };
+                    assert_eq!(got[i], want, "{}({}, {}) on {d}", op.numpy, xs[i], rv[i]);
+                    checked += 1;
+                }
+                // A scalar on the right: the same op with each element's partner 3.
+                let got = read_ints(&op.call(&[(&x).into(), 3.into()]).unwrap());
+                for i in 0..xs.len() {
+                    let want = int_binary_reference(op.numpy, xs[i], 3, d).unwrap();
+                    assert_eq!(got[i], want, "{}({}, 3) on {d}", op.numpy, xs[i]);
+                }
+            } else {
+                let got = op.call(&[(&x).into()]).unwrap();
+                if got.dtype() != d {
+                    // Predicates: an integer is never NaN or infinite.
+                    assert_eq!(got.dtype(), DType::Bool, "{} {d}", op.numpy);
+                    let got = read_ints(&got);
+                    for i in 0..xs.len() {
+                        let want = match op.numpy {
+                            "isnan" | "isinf" => false,
+                            "isfinite" => true,
+                            "logical_not" => xs[i] == 0,
+                            "signbit" => xs[i] < 0,
+                            other => panic!("no reference for {other} on {d}"),
+                        };
+                        assert_eq!(got[i], i128::from(want), "{}({}) on {d}", op.numpy, xs[i]);
+                    }
+                    continue;
+                }
+                let got = read_ints(&got);
+                for i in 0..xs.len() {
+                    let Some(want) = int_unary_reference(op.numpy, xs[i], d) else {
+                        panic!("no reference for {} on {d}", op.numpy);
+                    };
+                    assert_eq!(got[i], want, "{}({}) on {d}", op.numpy, xs[i]);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 50_000, "{checked} results checked");
+}
+
+/// The ops built on copies, fills and sequences take the emulated dtypes as they are: joins,
+/// flips, rolls, tiles, pads, `eye`, `linspace`, `where`, and `arange` past 2^31.
+#[test]
+fn copy_based_ops_and_sequences_take_every_width() {
+    let Some(dev) = common::device() else { return };
+    for d in EMULATED {
+        let x: Vec<i128> = (0..6).map(|i| wrap(i * 50 - 120, d)).collect();
+        let a = upload_ints(&dev, &x, &[2, 3], d);
+        let j = gpuarray::concatenate(&[&a, &a], 1).unwrap();
+        let want: Vec<i128> = [&x[0..3], &x[0..3], &x[3..6], &x[3..6]].concat();
+        assert_eq!((j.dtype(), read_ints(&j)), (d, want), "{d} concatenate");
+        let s = gpuarray::stack(&[&a, &a], 0).unwrap();
+        assert_eq!(read_ints(&s), [&x[..], &x[..]].concat(), "{d} stack");
+        let f = a.flip(Some(1)).unwrap();
+        assert_eq!(
+            read_ints(&f),
+            vec![x[2], x[1], x[0], x[5], x[4], x[3]],
+            "{d} flip"
+        );
+        let r = a.roll(1, None).unwrap();
+        assert_eq!(
+            read_ints(&r),
+            vec![x[5], x[0], x[1], x[2], x[3], x[4]],
+            "{d} roll"
+        );
+        let t = a.tile(&[1, 2]).unwrap();
+        assert_eq!(
+            read_ints(&t),
+            [&x[0..3], &x[0..3], &x[3..6], &x[3..6]].concat(),
+            "{d} tile"
+        );
+        let p = a.pad(&[(0, 0), (1, 1)], 7.0).unwrap();
+        let want: Vec<i128> = [&[7][..], &x[0..3], &[7, 7], &x[3..6], &[7]].concat();
+        assert_eq!(read_ints(&p), want, "{d} pad");
+        let e = Array::eye_k(&dev, 2, 3, 1, d).unwrap();
+        assert_eq!(read_ints(&e), vec![0, 1, 0, 0, 0, 1], "{d} eye");
+        let l = Array::linspace(&dev, 0.0, 100.0, 5, d).unwrap();
+        assert_eq!(read_ints(&l), vec![0, 25, 50, 75, 100], "{d} linspace");
+        let c = Array::from_bools(&dev, &[true, false, true, false, false, true], &[2, 3]).unwrap();
+        let w = gpuarray::where_(&c, &a, 1.0).unwrap();
+        let want: Vec<i128> = (0..6)
+            .map(|i| if [0, 2, 5].contains(&i) { x[i] } else { 1 })
+            .collect();
+        assert_eq!(read_ints(&w), want, "{d} where");
+        let g = Array::arange(&dev, 3.0, 40.0, 9.0, d).unwrap();
+        assert_eq!(read_ints(&g), vec![3, 12, 21, 30, 39], "{d} arange");
+    }
+    // Past int32 and with a negative step, exactly.
+    let big = Array::arange(&dev, 4294967290.0, 4294967300.0, 3.0, DType::I64).unwrap();
+    assert_eq!(
+        read_ints(&big),
+        vec![4294967290, 4294967293, 4294967296, 4294967299]
+    );
+    let down = Array::arange(&dev, -2147483640.0, -2147483660.0, -7.0, DType::I64).unwrap();
+    assert_eq!(
+        read_ints(&down),
+        vec![-2147483640, -2147483647, -2147483654]
+    );
+    // arange takes f64 arguments: values below 2^53 are exact.
+    let huge = (1i128 << 52) + 7;
+    let h = Array::arange(&dev, huge as f64, huge as f64 + 5.0, 2.0, DType::U64).unwrap();
+    assert_eq!(read_ints(&h), vec![huge, huge + 2, huge + 4]);
+}

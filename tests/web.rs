@@ -75,6 +75,76 @@ async fn every_variant_compiles_in_the_browser() {
     check_clean(&dev).await;
 }
 
+/// int64 and uint8, emulated in WebGPU as everywhere: transfers, casts, and wrapping integer
+/// ops give NumPy's values (independent references written out here).
+#[wasm_bindgen_test]
+async fn int64_and_uint8_are_exact_in_the_browser() {
+    let dev = device().await;
+    for d in [
+        DType::I64,
+        DType::U64,
+        DType::I8,
+        DType::U8,
+        DType::I16,
+        DType::U16,
+    ] {
+        assert!(dev.supports(d), "{d}");
+    }
+    let x: Vec<i64> = vec![i64::MIN, -1, 0, 1 << 40, (1 << 53) + 1, i64::MAX];
+    let a = Array::from_slice(&dev, &x, &[6]).unwrap();
+    assert_eq!(a.to_vec_async::<i64>().await.unwrap(), x);
+    // Wrapping add and multiply, and floor division with NumPy's signs.
+    let sum = a.add(&a).unwrap().to_vec_async::<i64>().await.unwrap();
+    assert_eq!(
+        sum,
+        x.iter().map(|v| v.wrapping_add(*v)).collect::<Vec<_>>()
+    );
+    let three = Array::from_slice(&dev, &[3i64; 6], &[6]).unwrap();
+    let prod = a.mul(&three).unwrap().to_vec_async::<i64>().await.unwrap();
+    assert_eq!(
+        prod,
+        x.iter().map(|v| v.wrapping_mul(3)).collect::<Vec<_>>()
+    );
+    let q = a
+        .floor_divide(&three)
+        .unwrap()
+        .to_vec_async::<i64>()
+        .await
+        .unwrap();
+    assert_eq!(q, x.iter().map(|v| v.div_euclid(3)).collect::<Vec<_>>());
+    // int64 -> f32 rounds correctly (2^53 + 1 -> 2^53), -> uint8 keeps the low byte.
+    let f = a
+        .astype(DType::F32)
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    assert_eq!(f, x.iter().map(|&v| v as f32).collect::<Vec<_>>());
+    let b = a
+        .astype(DType::U8)
+        .unwrap()
+        .to_vec_async::<u8>()
+        .await
+        .unwrap();
+    assert_eq!(b, x.iter().map(|&v| v as u8).collect::<Vec<_>>());
+    // uint8 arithmetic wraps; a strided write leaves the neighbouring bytes alone.
+    let img: Vec<u8> = (0..=255).collect();
+    let u = Array::from_slice(&dev, &img, &[256]).unwrap();
+    let w = u.add(200.0).unwrap().to_vec_async::<u8>().await.unwrap();
+    assert_eq!(
+        w,
+        img.iter().map(|v| v.wrapping_add(200)).collect::<Vec<_>>()
+    );
+    let odd = u.slice(&[SliceArg::range(Some(1), None, 2)]).unwrap();
+    odd.fill(7.0).unwrap();
+    let got = u.to_vec_async::<u8>().await.unwrap();
+    let want: Vec<u8> = (0..=255u8)
+        .map(|i| if i % 2 == 1 { 7 } else { i })
+        .collect();
+    assert_eq!(got, want);
+    check_clean(&dev).await;
+}
+
 #[wasm_bindgen_test]
 async fn round_trips_of_every_dtype() {
     let dev = device().await;

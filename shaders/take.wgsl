@@ -4,7 +4,8 @@
 // [lo, hi) of the taken axis, since which row a j reads depends on the data. When the axis is
 // larger than one binding, the host runs one pass per range of rows and each pass writes only
 // the outputs whose index falls in its range. Indices are i32, already checked on the host to lie
-// in [-n, n); negative ones count from the end, as in NumPy. The host prepends `alias T = ..;`.
+// in [-n, n); negative ones count from the end, as in NumPy. The host prepends the bindings `x`
+// (1) and `out` (3) with their `load_x`/`store_out` (device/element_access.rs: any dtype).
 
 override WG: u32 = 256u;
 
@@ -26,9 +27,7 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> x: array<T>;
 @group(0) @binding(2) var<storage, read> idx: array<i32>;
-@group(0) @binding(3) var<storage, read_write> out: array<T>;
 
 @compute @workgroup_size(WG)
 fn main(
@@ -52,5 +51,5 @@ fn main(
         return;
     }
     let src = p.x_base + i32(o) * p.x_os + (k - p.lo) * p.x_as + i32(i) * p.x_is;
-    out[p.out_base + i32(o) * p.out_os + i32(j) * p.out_js + i32(i)] = x[src];
+    store_out(p.out_base + i32(o) * p.out_os + i32(j) * p.out_js + i32(i), load_x(src));
 }

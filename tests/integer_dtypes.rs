@@ -427,20 +427,33 @@ fn ops_without_emulated_kernels_refuse_them() {
     let Some(dev) = common::device() else { return };
     let a = upload_ints(&dev, &[3, 1, 2], &[3], DType::I64);
     let b = upload_ints(&dev, &[1, 2, 3], &[3], DType::U8);
-    let idx = upload_ints(&dev, &[0, 2], &[2], DType::I32);
     let results = [
         ("sum", a.sum(gpuarray::Axes::All, false).map(|_| ())),
         ("cumsum", b.cumsum(Some(0)).map(|_| ())),
         ("sort", b.sort(Some(-1)).map(|_| ())),
-        ("take", a.take(&idx, None).map(|_| ())),
+        ("max", a.max(gpuarray::Axes::All, false).map(|_| ())),
         ("argmax", b.argmax(None, false).map(|_| ())),
+        ("matmul", a.reshape(&[1, 3]).unwrap().matmul(&a).map(|_| ())),
+        (
+            "searchsorted",
+            a.searchsorted(&a, gpuarray::Side::Left).map(|_| ()),
+        ),
+        ("bincount", b.bincount(0).map(|_| ())),
+        (
+            "integers",
+            gpuarray::random::Generator::new(&dev, 1)
+                .integers(0, 9, &[4], DType::I64)
+                .map(|_| ()),
+        ),
     ];
     for (what, r) in results {
         match r {
-            Err(Error::Unsupported { feature, .. }) => {
+            // Unsupported, or (random's own dtype check) InvalidArgument: either names the dtype.
+            Err(e @ (Error::Unsupported { .. } | Error::InvalidArgument { .. })) => {
+                let text = e.to_string();
                 assert!(
-                    feature.contains("i64") || feature.contains("u8"),
-                    "{what}: {feature}"
+                    text.contains("i64") || text.contains("u8"),
+                    "{what}: {text}"
                 );
             }
             other => panic!("{what}: {other:?}"),
@@ -712,4 +725,89 @@ fn copy_based_ops_and_sequences_take_every_width() {
     let huge = (1i128 << 52) + 7;
     let h = Array::arange(&dev, huge as f64, huge as f64 + 5.0, 2.0, DType::U64).unwrap();
     assert_eq!(read_ints(&h), vec![huge, huge + 2, huge + 4]);
+}
+
+/// `take` gathers every dtype, with indices of every integer dtype (NumPy's int64 intp among
+/// them): negative indices count from the end, and an index out of bounds is NumPy's error,
+/// naming it, however wide the index dtype.
+#[test]
+fn take_gathers_every_width_with_every_index_dtype() {
+    let Some(dev) = common::device() else { return };
+    let pos: [i128; 5] = [4, 0, -1, 2, -5];
+    for d in EMULATED {
+        let x: Vec<i128> = (0..15).map(|i| wrap(i * 1000 - 7000, d)).collect();
+        let a = upload_ints(&dev, &x, &[3, 5], d);
+        for id in [DType::I32, DType::I64, DType::U64, DType::I8, DType::U16] {
+            let want_idx: Vec<i128> = if id.is_signed_int() {
+                pos.to_vec()
+            } else {
+                pos.iter().map(|&p| p.rem_euclid(5)).collect()
+            };
+            let idx = upload_ints(&dev, &want_idx, &[5], id);
+            let got = read_ints(&a.take(&idx, Some(1)).unwrap());
+            let mut want = Vec::new();
+            for r in 0..3 {
+                for &k in &want_idx {
+                    want.push(x[r * 5 + k.rem_euclid(5) as usize]);
+                }
+            }
+            assert_eq!(got, want, "take of {d} with {id} indices");
+        }
+    }
+    let a = upload_ints(&dev, &[1, 2, 3], &[3], DType::U8);
+    for (v, id) in [
+        (3i128, DType::I64),
+        (-4, DType::I64),
+        (1 << 40, DType::I64),
+        (1 << 63, DType::U64),
+    ] {
+        let idx = upload_ints(&dev, &[0, v, 1], &[3], id);
+        match a.take(&idx, None) {
+            Err(Error::InvalidArgument { op, msg }) => {
+                assert_eq!(op, "take");
+                assert!(
+                    msg.contains(&format!(
+                        "index {v} is out of bounds for axis 0 with size 3"
+                    )),
+                    "{msg}"
+                );
+            }
+            other => panic!("take with {v}: {other:?}"),
+        }
+    }
+    assert_eq!(read_ints(&a), vec![1, 2, 3]);
+}
+
+/// `a[mask]` of every width (word pairs move as two words, packed elements widened and packed
+/// again) and `nonzero` of an int64 array, against the host's selection.
+#[test]
+fn masks_select_every_width() {
+    let Some(dev) = common::device() else { return };
+    let n = 1001usize;
+    let keep: Vec<bool> = (0..n).map(|i| (i * 7) % 5 < 2).collect();
+    let mask = Array::from_bools(&dev, &keep, &[n]).unwrap();
+    for d in EMULATED {
+        let x: Vec<i128> = int_values(d, n, 3).into_iter().take(n).collect();
+        let a = upload_ints(&dev, &x, &[n], d);
+        let got = a.masked(&mask).unwrap();
+        let want: Vec<i128> = x
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(v, _)| *v)
+            .collect();
+        assert_eq!((got.dtype(), read_ints(&got)), (d, want), "{d}[mask]");
+        // a[mask] = 5 (a scalar: `where` through the mask), every other element intact.
+        let b = upload_ints(&dev, &x, &[n], d);
+        b.masked_assign(&mask, 5.0).unwrap();
+        let want: Vec<i128> = x
+            .iter()
+            .zip(&keep)
+            .map(|(v, k)| if *k { 5 } else { *v })
+            .collect();
+        assert_eq!(read_ints(&b), want, "{d}[mask] = 5");
+        let nz = a.flatnonzero().unwrap();
+        let want: Vec<i128> = (0..n as i128).filter(|&i| x[i as usize] != 0).collect();
+        assert_eq!(read_ints(&nz), want, "flatnonzero of {d}");
+    }
 }

@@ -140,14 +140,10 @@ impl KernelDef {
             .map(Variant::one)
             .collect()
     }
-    /// One variant per word dtype ([`DType::WORD`]).
+    /// One variant per dtype, the emulated integers included: for families whose WGSL reads and
+    /// writes through `device::element_access`.
     pub fn every_dtype(dtypes: &[DType]) -> Vec<Variant> {
-        dtypes
-            .iter()
-            .copied()
-            .filter(|d| d.is_word())
-            .map(Variant::one)
-            .collect()
+        dtypes.iter().copied().map(Variant::one).collect()
     }
     /// The family's starting constants, once per variant.
     pub fn as_declared(_: &Adapter, _: Variant) -> Vec<Constants> {

@@ -454,8 +454,7 @@ pub(crate) static FILL: KernelDef = KernelDef {
     constants: &[("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
-    // Every dtype: the emulated integers (word pairs, packed) through their `store_dst`.
-    variants: |dtypes| dtypes.iter().copied().map(Variant::one).collect(),
+    variants: KernelDef::every_dtype,
     wgsl: |v| {
         format!("alias V = {};\n", v.a.wgsl_compute())
             + &write_access("dst", 1, v.a)

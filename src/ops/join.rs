@@ -424,13 +424,25 @@ impl Array {
             return self.reshape(&[-1])?.take_with(op, indices, Some(0), bounds);
         };
         let ax = normalize_axis(op, axis, self.ndim())?;
-        if !matches!(indices.dtype(), DType::I32 | DType::U32) {
+        if !indices.dtype().is_int() {
             return Err(Error::invalid(
                 op,
-                format!("indices must be i32 or u32, got {}", indices.dtype()),
+                format!("indices must be integers, got {}", indices.dtype()),
             ));
         }
         let n = self.shape()[ax];
+        // 8- and 16-bit indices widen to i32 exactly; 64-bit ones are checked against the axis
+        // here (NumPy's intp indices), then narrowed exactly.
+        let indices = &match indices.dtype() {
+            DType::I64 | DType::U64 if !indices.is_empty() => {
+                check_wide_indices(op, indices, ax, n)?;
+                indices.astype(DType::I32)?
+            }
+            DType::I8 | DType::U8 | DType::I16 | DType::U16 | DType::I64 | DType::U64 => {
+                indices.astype(DType::I32)?
+            }
+            _ => indices.clone(),
+        };
         let mut shape: Vec<usize> = self.shape()[..ax].to_vec();
         shape.extend_from_slice(indices.shape());
         shape.extend_from_slice(&self.shape()[ax + 1..]);
@@ -463,6 +475,71 @@ impl Array {
         gather(&x, &idx, &out, outer, n, inner)?;
         Ok(out)
     }
+}
+
+/// `Err` naming the first 64-bit index outside `[-n, n)` (NumPy's message), found on the device
+/// by comparisons; the indices are read back only to name it.
+fn check_wide_indices(op: &'static str, indices: &Array, ax: usize, n: usize) -> Result<()> {
+    let limit = n as f64;
+    // n (below 2^53, as any axis a buffer holds) is exact in f64 and in the indices' dtype,
+    // where the comparison runs.
+    let below = if indices.dtype() == DType::I64 {
+        Some(indices.lt(-limit)?)
+    } else {
+        None
+    };
+    let above = indices.ge(limit)?;
+    let bad = match below {
+        Some(b) => b.logical_or(&above)?,
+        None => above,
+    };
+    if !read_any(&bad)? {
+        return Ok(());
+    }
+    let first_bad = read_wide(indices)?
+        .into_iter()
+        .find(|&i| i >= n as i128 || i < -(n as i128))
+        .unwrap_or_default();
+    Err(Error::invalid(
+        op,
+        format!("index {first_bad} is out of bounds for axis {ax} with size {n}"),
+    ))
+}
+
+/// Whether any element of a bool array is true, read back.
+#[cfg(not(target_arch = "wasm32"))]
+fn read_any(mask: &Array) -> Result<bool> {
+    Ok(mask.any(crate::layout::Axes::All, false)?.to_vec_bool()?[0])
+}
+
+#[cfg(target_arch = "wasm32")]
+fn read_any(_: &Array) -> Result<bool> {
+    Err(crate::error::needs_blocking_readback(
+        "take",
+        "checking the bounds of 64-bit indices held on the device",
+    ))
+}
+
+/// A 64-bit index array on the host (only to name a bad index in an error).
+#[cfg(not(target_arch = "wasm32"))]
+fn read_wide(indices: &Array) -> Result<Vec<i128>> {
+    Ok(match indices.dtype() {
+        DType::I64 => indices
+            .to_vec::<i64>()?
+            .into_iter()
+            .map(i128::from)
+            .collect(),
+        _ => indices
+            .to_vec::<u64>()?
+            .into_iter()
+            .map(i128::from)
+            .collect(),
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn read_wide(_: &Array) -> Result<Vec<i128>> {
+    Ok(Vec::new())
 }
 
 /// The smallest and largest index, read back (in the indices' own dtype).
@@ -671,6 +748,10 @@ pub(crate) static TAKE: crate::device::KernelDef = crate::device::KernelDef {
         "main",
         &[("WG", crate::device::DEFAULT_WG)],
         crate::device::KernelDef::every_dtype,
-        |v| format!("alias T = {};\n", v.a.wgsl()) + include_str!("../../shaders/take.wgsl"),
+        |v| {
+            crate::device::element_access::read_access("x", 1, v.a)
+                + &crate::device::element_access::write_access("out", 3, v.a)
+                + include_str!("../../shaders/take.wgsl")
+        },
     )
 };

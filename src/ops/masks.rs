@@ -225,7 +225,19 @@ impl Array {
                 DType::F32,
             )?
             .astype(DType::F16),
-            DType::F64 => compact(op, Some(&flat), scan, total, Take::TwoWords, DType::F64),
+            // 8-byte elements move as word pairs, whatever they hold.
+            d @ (DType::F64 | DType::I64 | DType::U64) => {
+                compact(op, Some(&flat), scan, total, Take::TwoWords, d)
+            }
+            // Packed elements move widened to words, and are packed again.
+            d @ (DType::I8 | DType::I16 | DType::U8 | DType::U16) => {
+                let word = if d.is_signed_int() {
+                    DType::I32
+                } else {
+                    DType::U32
+                };
+                compact(op, Some(&flat.astype(word)?), scan, total, Take::Word, word)?.astype(d)
+            }
             d => compact(op, Some(&flat), scan, total, Take::Word, d),
         }
     }
@@ -450,6 +462,14 @@ fn coordinates(flat: &Array, shape: &[usize]) -> Result<Vec<Array>> {
 
 /// The `total` selected entries of the flattened `src` (or their flat indices) by the running
 /// count `scan`, into a fresh 1-d array of `dtype`.
+/// The words each element moves as.
+fn words_of(take: Take) -> u64 {
+    match take {
+        Take::TwoWords => 2,
+        _ => 1,
+    }
+}
+
 fn compact(
     op: &'static str,
     src: Option<&Array>,
@@ -458,7 +478,9 @@ fn compact(
     take: Take,
     dtype: DType,
 ) -> Result<Array> {
-    crate::error::require_word_dtypes(op, &[dtype, src.map_or(DType::U32, |s| s.dtype)])?;
+    // Only word dtypes and 8-byte ones as word pairs reach here (compact_values widens the
+    // packed ones).
+    debug_assert!(dtype.is_word() || (words_of(take) == 2 && dtype.size_bytes() == 8));
     let device = scan.device();
     let out = Array::empty(op, device, &[total], dtype)?;
     let count = scan.len() as u64;

@@ -241,8 +241,7 @@ pub(crate) static WHERE: KernelDef = KernelDef {
     constants: GRID,
     ops_per_element: 1,
     uses_f32_math: KernelDef::no_f32_math,
-    // Every dtype: the operands go through their element access.
-    variants: |dtypes| dtypes.iter().copied().map(Variant::one).collect(),
+    variants: KernelDef::every_dtype,
     wgsl: |v| {
         read_access("a", 2, v.a)
             + &read_access("b", 3, v.a)

@@ -78,6 +78,16 @@ impl DType {
         DType::I16,
         DType::U16,
     ];
+    /// The integer dtypes WGSL lacks, emulated on every adapter: 64-bit ones as word pairs,
+    /// 8- and 16-bit ones packed (every dtype not in [`DType::WORD`]).
+    pub const EMULATED: [DType; 6] = [
+        DType::I64,
+        DType::U64,
+        DType::I8,
+        DType::U8,
+        DType::I16,
+        DType::U16,
+    ];
     /// The dtypes WGSL stores as one scalar per element (`f32`, `f16`, `f64`, `i32`, `u32`, and
     /// bool as a `u32`): what every kernel family takes. The others (64-bit integers as word
     /// pairs, 8/16-bit integers packed) go through each family's own emulated path.

@@ -10,14 +10,7 @@ use common::{read_ints, upload_ints, xorshift};
 use gpuarray::{Array, DType, Error, SliceArg};
 use half::f16;
 
-const EMULATED: [DType; 6] = [
-    DType::I64,
-    DType::U64,
-    DType::I8,
-    DType::U8,
-    DType::I16,
-    DType::U16,
-];
+const EMULATED: [DType; 6] = DType::EMULATED;
 
 /// Bits of an integer dtype.
 fn bits(d: DType) -> u32 {

@@ -226,7 +226,6 @@ pub(crate) fn require_word_dtypes(op: &'static str, dtypes: &[DType]) -> Result<
     }
 }
 
-/// The full text of a wgpu error (its `Display` shows only the first line).
 /// The `Err(Unsupported)` of an op that must read a device value back before it can go on (an
 /// index bound, an exponent's sign, a rejection count): on wasm32 that would block the browser.
 #[cfg(target_arch = "wasm32")]
@@ -239,6 +238,7 @@ pub(crate) fn needs_blocking_readback(op: &'static str, what: &str) -> Error {
     }
 }
 
+/// The full text of a wgpu error (its `Display` shows only the first line).
 pub(crate) fn describe_wgpu_error(e: &wgpu::Error) -> String {
     let mut msg = e.to_string();
     let mut source = std::error::Error::source(e);

@@ -18,9 +18,13 @@ fn cell(op: &gpuarray::ElementwiseOp, dtype: DType) -> String {
 
 fn table() -> String {
     let mut s = String::from(
-        "| NumPy | Rust | f16, f32, f64 | i32, u32 | bool |\n| --- | --- | --- | --- | --- |\n",
+        "| NumPy | Rust | f16, f32, f64 | integers (int8–64, uint8–64) | bool |\n| --- | --- | --- | --- | --- |\n",
     );
     for op in gpuarray::elementwise_ops() {
+        // One column stands for every integer dtype: they must all agree with int32's cell.
+        for d in DType::ALL.into_iter().filter(|d| d.is_int()) {
+            assert_eq!(cell(op, d), cell(op, DType::I32), "{} on {d}", op.numpy);
+        }
         let names: Vec<String> = std::iter::once(op.numpy)
             .chain(op.aliases.iter().copied())
             .map(|n| format!("`{n}`"))

@@ -53,6 +53,25 @@ fn main() -> gpuarray::Result<()> {
         gbs(12.0, t),
         t.as_secs_f64() * 1e3
     );
+    let s = a.sum(gpuarray::Axes::All, false)?.item::<i64>()?;
+    assert_eq!(s, x.iter().fold(0i64, |acc, v| acc.wrapping_add(*v)), "sum");
+    let t = bench(&dev, "sum int64 2^24", 5, || {
+        a.sum(gpuarray::Axes::All, false)
+    })?;
+    let sum64 = t;
+    println!(
+        "sum int64 2^24: {:.3} GB/s ({:.2} ms)",
+        8.0 * n as f64 / t.as_secs_f64() / 1e9,
+        t.as_secs_f64() * 1e3
+    );
+    let t = bench(&dev, "sum int32 2^24", 5, || {
+        a32.sum(gpuarray::Axes::All, false)
+    })?;
+    println!(
+        "sum int32 2^24: {:.3} GB/s ({:.2} ms)",
+        4.0 * n as f64 / t.as_secs_f64() / 1e9,
+        t.as_secs_f64() * 1e3
+    );
     let t = bench(&dev, "multiply int64 2^24", 5, || a.mul(&b))?;
     println!(
         "multiply int64 2^24: {:.3} GB/s ({:.2} ms)",
@@ -73,7 +92,11 @@ fn main() -> gpuarray::Result<()> {
                 \x20   best = 1e9\n\
                 \x20   for _ in range(5):\n\
                 \x20       t = time.perf_counter(); f(a, b); best = min(best, time.perf_counter() - t)\n\
-                \x20   print(f'numpy_{name}_int64_2^24 {24 * n / best / 1e9:.3f} GB/s')\n";
+                \x20   print(f'numpy_{name}_int64_2^24 {24 * n / best / 1e9:.3f} GB/s')\n\
+                best = 1e9\n\
+                for _ in range(5):\n\
+                \x20   t = time.perf_counter(); a.sum(); best = min(best, time.perf_counter() - t)\n\
+                print(f'numpy_sum_int64_2^24 {8 * n / best / 1e9:.3f} GB/s')\n";
     match numpy::inline(code) {
         Ok(lines) => {
             for l in &lines {
@@ -86,6 +109,12 @@ fn main() -> gpuarray::Result<()> {
                     "ratio: gpuarray int64 add / NumPy = {:.2}x",
                     gbs(24.0, add64) / v
                 );
+            }
+            if let Some(v) =
+                numpy::value(&lines, "numpy_sum_int64").and_then(|v| v.parse::<f64>().ok())
+            {
+                let gpu = 8.0 * n as f64 / sum64.as_secs_f64() / 1e9;
+                println!("ratio: gpuarray int64 sum / NumPy = {:.2}x", gpu / v);
             }
         }
         Err(why) => println!("numpy: (skipped: {why})"),

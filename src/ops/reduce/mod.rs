@@ -10,10 +10,12 @@
 //! of a bool array count as i32; `mean`/`var`/`std` of integers and bools are f64 (f32 without
 //! f64 support); f16 accumulates in f32; `argmax`/`argmin` give i32 indices; `any`/`all` give bool.
 //! Empty reductions behave like NumPy: sum → 0, prod → 1, any → false, all → true, mean → NaN,
-//! max/min/argmax/argmin → `Err`.
+//! max/min/argmax/argmin → `Err`. The emulated integers (`emulated.rs`) follow NumPy's defaults:
+//! sums and products of int8/int16 are int64 and of uint8/uint16 uint64, exact (wrapping there).
 
 mod cols;
 pub(crate) mod common;
+mod emulated;
 pub(crate) mod families;
 mod nan;
 pub(crate) mod op_codes;
@@ -78,9 +80,18 @@ impl Array {
         f16_sum_in_f32: bool,
     ) -> Result<Array> {
         self.device.inner.check_alive(op)?;
+        if !self.dtype.is_word() && matches!(rop, ReduceOp::Any | ReduceOp::All) {
+            // NumPy's truth of an integer: any/all of `!= 0` (a bool array).
+            return self
+                .ne(0.0)?
+                .reduce_values_as(op, rop, axes, keepdims, f16_sum_in_f32);
+        }
         let axes = resolve_axes(op, &axes, self.ndim())?;
         let shape = reduced_shape(self.shape(), &axes, keepdims);
         let (x, out_dtype) = match (rop, self.dtype) {
+            (ReduceOp::Sum | ReduceOp::Prod | ReduceOp::Max | ReduceOp::Min, d) if !d.is_word() => {
+                (self.clone(), emulated::result_dtype(rop, d))
+            }
             (ReduceOp::Any | ReduceOp::All, _) => (self.clone(), DType::Bool),
             // The f16 sum behind `mean` stays in its f32 accumulator (NumPy's f16 mean uses f32
             // intermediates): a sum past 65504 must not become inf before the division.
@@ -125,6 +136,22 @@ impl Array {
                 identity,
                 out_dtype,
             )?));
+        }
+        if !x.dtype.is_word() {
+            // The emulated integers: their (m, k) rows through the halving tree.
+            let kept: Vec<usize> = (0..x.ndim()).filter(|d| !axes.contains(d)).collect();
+            let perm: Vec<usize> = kept.iter().chain(&axes).copied().collect();
+            let wide = if x.dtype == out_dtype {
+                x
+            } else {
+                x.astype(out_dtype)?
+            };
+            let rows = wide
+                .transpose(&perm)?
+                .contiguous()?
+                .reshape(&[m as isize, k as isize])?;
+            let r = emulated::reduce_rows(op, rop, rows)?;
+            return r.contiguous()?.reshape(&to_isize(&shape));
         }
         let r = reduce(op, rop, &x, &axes, out_dtype)?;
         Ok(relabel(r.values.reshape(&to_isize(&shape))?))

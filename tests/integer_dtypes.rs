@@ -423,7 +423,6 @@ fn ops_without_emulated_kernels_refuse_them() {
     let results = [
         ("cumsum", b.cumsum(Some(0)).map(|_| ())),
         ("sort", b.sort(Some(-1)).map(|_| ())),
-        ("argmax", b.argmax(None, false).map(|_| ())),
         ("matmul", a.reshape(&[1, 3]).unwrap().matmul(&a).map(|_| ())),
         (
             "searchsorted",
@@ -874,6 +873,40 @@ fn reductions_of_every_width_match_numpy() {
                 .collect();
             assert_eq!(kd.shape(), &want_shape[..], "keepdims");
         }
+        // argmax/argmin: the first position of the extreme, flattened and along each axis
+        // (the values repeat, so ties occur).
+        let rep: Vec<i128> = x.iter().map(|&v| wrap(v % 7, d)).collect();
+        let r = upload_ints(&dev, &rep, &shape, d);
+        let first = |g: &[i128], max: bool| -> i128 {
+            let e = if max { g.iter().max() } else { g.iter().min() }
+                .copied()
+                .unwrap();
+            g.iter().position(|&v| v == e).unwrap() as i128
+        };
+        assert_eq!(
+            read_ints(&r.argmax(None, false).unwrap()),
+            vec![first(&rep, true)]
+        );
+        assert_eq!(
+            read_ints(&r.argmin(None, false).unwrap()),
+            vec![first(&rep, false)]
+        );
+        let along_last: Vec<i128> = rep.chunks(5).map(|g| first(g, true)).collect();
+        let got = r.argmax(Some(-1), false).unwrap();
+        assert_eq!(
+            (got.shape(), read_ints(&got)),
+            (&[3usize, 4][..], along_last),
+            "{d} argmax"
+        );
+        let along_first: Vec<i128> = (0..20)
+            .map(|c| first(&[rep[c], rep[20 + c], rep[40 + c]], false))
+            .collect();
+        let got = r.argmin(Some(0), true).unwrap();
+        assert_eq!(
+            (got.shape(), read_ints(&got)),
+            (&[1usize, 4, 5][..], along_first),
+            "{d} argmin"
+        );
         // mean through f64 (or f32 without it), within the rounding of a 60-term sum.
         let m = common::read(&a.mean(gpuarray::Axes::All, false).unwrap())[0];
         let want = x.iter().map(|&v| v as f64).sum::<f64>() / 60.0;

@@ -248,6 +248,9 @@ impl Array {
         keepdims: bool,
     ) -> Result<Array> {
         self.device.inner.check_alive(op)?;
+        if !self.dtype.is_word() {
+            return self.arg_reduce_emulated(op, rop, axis, keepdims);
+        }
         let (x, axes, shape) = match axis {
             None => {
                 let shape = if keepdims {
@@ -293,6 +296,25 @@ impl Array {
         let r = reduce(op, rop, &x, &axes, DType::U32)?;
         let idx = r.indices.expect("arg reductions give indices");
         idx.reinterpret(DType::I32).reshape(&to_isize(&shape))
+    }
+
+    /// The arg-reductions of the emulated integers: the first position where the element equals
+    /// its slice's max (min), found as the argmax of that equality read as i32 (exact: integers
+    /// have no NaN, and argmax gives the first of equal values, as NumPy does).
+    fn arg_reduce_emulated(
+        &self,
+        op: &'static str,
+        rop: ReduceOp,
+        axis: Option<isize>,
+        keepdims: bool,
+    ) -> Result<Array> {
+        let axes: Axes = axis.into();
+        let extreme = match rop {
+            ReduceOp::ArgMax => self.reduce_values(op, ReduceOp::Max, axes, true)?,
+            _ => self.reduce_values(op, ReduceOp::Min, axes, true)?,
+        };
+        let hit = self.eq(&extreme)?.astype(DType::I32)?;
+        hit.arg_reduce(op, ReduceOp::ArgMax, axis, keepdims)
     }
 
     /// `numpy.argmax`: i32 indices of the maxima along `axis` (`None`: of the flattened array).

@@ -103,15 +103,3 @@ fn f32_to_u64(x: f32) -> vec2<u32> {
     }
     return f32_to_i64(x);
 }
-
-// trunc(x) as int32 for float x, NaN and out-of-range values giving -2^31 (cvttss2si): the
-// conversion NumPy's casts to int8, uint8, int16 and uint16 go through before keeping the low
-// bits.
-fn f32_to_i32_x86(x: f32) -> i32 {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    // 0x4f000000 is 2^31.
-    if (bits >= 0x4f000000u) {
-        return i32(-2147483647 - 1);
-    }
-    return i32(x);
-}

@@ -32,13 +32,3 @@ fn f64_to_u64(x: f64) -> vec2<u32> {
     }
     return f64_to_i64(x);
 }
-
-// As f32_to_i32_x86 (int64.wgsl), from f64 (-2^31 itself gives -2^31 either way).
-fn f64_to_i32_x86(x: f64) -> i32 {
-    let a = floor(abs(x));
-    if (is_nan(x) || a >= 2147483648.0lf) {
-        return i32(-2147483647 - 1);
-    }
-    let m = i32(u32(a));
-    return select(m, -m, x < 0.0lf);
-}

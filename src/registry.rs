@@ -46,7 +46,7 @@ static FAMILIES: &[&KernelDef] = &[
     &ew::UNARY_INT,
     &ew::PREDICATE,
     &ew::WHERE,
-    &crate::ops::join::TAKE,
+    &crate::ops::take::TAKE,
     &reduce::REDUCE_ROWS,
     &reduce::REDUCE_ROWS_F16,
     &reduce::REDUCE,

@@ -110,15 +110,21 @@ fn copy_wgsl(v: Variant) -> String {
     );
     s += &read_access("src", 1, src);
     s += &write_access("dst", 2, dst);
-    // The word-pair arithmetic and NumPy's float-to-integer conversions (int64.wgsl), only where
-    // the pair uses them: the start-up plan compiles every word pair.
-    let float_to_int = src.is_float() && dst.is_int() && dst != DType::U32;
-    if is_pair(src) || is_pair(dst) || float_to_int {
+    // Each conversion library only where the pair uses it: the start-up plan compiles every
+    // word pair before `Device::new` returns.
+    // (The f64 files test NaN with the f64 helpers.)
+    if is_pair(src) || is_pair(dst) {
         s += include_str!("../../shaders/mulhilo.wgsl");
         s += include_str!("../../shaders/int64.wgsl");
         if src == DType::F64 || dst == DType::F64 {
             s += &helpers("f64", DType::F64);
             s += include_str!("../../shaders/int64_f64.wgsl");
+        }
+    } else if src.is_float() && dst.is_int() && dst != DType::U32 {
+        s += include_str!("../../shaders/float_to_int32.wgsl");
+        if src == DType::F64 {
+            s += &helpers("f64", DType::F64);
+            s += include_str!("../../shaders/float_to_int32_f64.wgsl");
         }
     }
     s += &convert(src, dst);
@@ -129,7 +135,8 @@ fn copy_wgsl(v: Variant) -> String {
 ///
 /// - To bool: NumPy's bool(), non-zero (NaN included) is true, tested by bits (lavapipe's
 ///   `NaN != 0` is false).
-/// - Float to the signed integers and to uint64: NumPy's x86-64 results (`int64.wgsl`):
+/// - Float to the signed integers and to uint64: NumPy's x86-64 results (`int64.wgsl`,
+///   `float_to_int32.wgsl`):
 ///   truncation, and NaN, infinities and out-of-range values give the integer indefinite value
 ///   (i32::MIN, i64::MIN); to 8/16 bits through int32, keeping the low bits.
 /// - Float to uint32 saturates (WGSL's rule; NumPy's own results there depend on its SIMD loops),

@@ -488,10 +488,7 @@ fn compact(
         return Ok(out);
     }
     let dev = &device.inner;
-    let words = match take {
-        Take::TwoWords => 2,
-        _ => 1,
-    };
+    let words = words_of(take);
     let src = src.unwrap_or(scan);
     let src_bytes = src.dtype().size_bytes();
     let out_bytes = out.dtype().size_bytes();

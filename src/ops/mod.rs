@@ -16,6 +16,7 @@ pub(crate) mod reduce;
 pub(crate) mod scan;
 pub(crate) mod search;
 pub(crate) mod sort;
+pub(crate) mod take;
 mod triangle;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod unique;

@@ -12,7 +12,7 @@ use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, normalize_axis};
-use crate::ops::join::take_axis;
+use crate::ops::take::take_axis;
 use std::collections::HashMap;
 
 impl Generator {

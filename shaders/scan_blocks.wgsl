@@ -16,7 +16,10 @@
 // element just before the line's first result in `dst` (the host binds dst from one element
 // earlier): arrays larger than one binding are scanned in such pieces.
 //
-// Prepended: `alias T` (the array's dtype), `alias A` (its compute type), helpers.
+// Prepended: `alias T` (the array's dtype), `alias A` (its compute type), helpers, and the
+// accumulator's arithmetic `acc_add`, `acc_mul`, `acc_zero`, `acc_one` (the operators for the
+// one-word dtypes; for int64/uint64, whose T and A are vec2<u32> words, int64.wgsl's add64 and
+// mul64). The vec4 entry points (`scan_blocks_vec4.wgsl`) are appended for one-word dtypes only.
 override WG: u32 = 64u;
 override OP: u32 = 0u;   // OP_CUMSUM or OP_CUMPROD (the prelude's table)
 
@@ -50,18 +53,16 @@ struct Params {
 
 fn combine(x: A, y: A) -> A {
     if (OP == OP_CUMPROD) {
-        return x * y;
+        return acc_mul(x, y);
     }
-    return x + y;
+    return acc_add(x, y);
 }
 
-// cumsum starts from -0.0 (as the sums in reduce_ops.wgsl do): -0.0 + x is x for every x, so a
-// run of negative zeros stays -0.0 as in NumPy. Converted to an integer type it is 0.
 fn identity() -> A {
     if (OP == OP_CUMPROD) {
-        return A(1);
+        return acc_one();
     }
-    return A(bitcast<f32>(0x80000000u));
+    return acc_zero();
 }
 
 // The block of invocation `g`. Invocations go through the lines first, then the blocks, so
@@ -160,69 +161,5 @@ fn main(
         dst[o] = T(acc);
         at += p.axis_stride;
         o += p.dst_axis_stride;
-    }
-}
-
-// The same over contiguous lines (line l's element i at src_base + l * k_count + i, its result
-// at dst_base + l * k_count + i) whose
-// starts, lengths and blocks are multiples of 4 elements, read and written as vec4s: on lavapipe
-// every storage access is a loop over the SIMD lanes, and a vec4 moves four elements per trip.
-@group(0) @binding(1) var<storage, read> src4: array<vec4<T>>;
-@group(0) @binding(3) var<storage, read_write> dst4: array<vec4<T>>;
-
-fn combine4(x: vec4<A>, y: vec4<A>) -> vec4<A> {
-    if (OP == OP_CUMPROD) {
-        return x * y;
-    }
-    return x + y;
-}
-
-@compute @workgroup_size(WG)
-fn totals_vec4(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let g = invocation(wid, nwg, lid);
-    if (g >= p.m_count * p.blocks) {
-        return;
-    }
-    let blk = block_of(g);
-    let at = (u32(p.src_base) + blk.line * p.k_count + blk.first) / 4u;
-    let n = (blk.stop - blk.first) / 4u;
-    // Four lanes of accumulators: the fold is not one dependency chain.
-    var acc = vec4<A>(identity());
-    for (var j = 0u; j < n; j += 1u) {
-        acc = combine4(acc, vec4<A>(src4[at + j]));
-    }
-    totals[blk.index] = combine(combine(acc.x, acc.y), combine(acc.z, acc.w));
-}
-
-@compute @workgroup_size(WG)
-fn main_vec4(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let g = invocation(wid, nwg, lid);
-    if (g >= p.m_count * p.blocks) {
-        return;
-    }
-    let blk = block_of(g);
-    var acc = carried_in(blk);
-    let at = (u32(p.src_base) + blk.line * p.k_count + blk.first) / 4u;
-    let line_start = u32(p.dst_base) + blk.line * p.k_count;
-    if (p.has_carry != 0u) {
-        acc = combine(A(dst4[line_start / 4u - 1u].w), acc);
-    }
-    let o = (line_start + blk.first) / 4u;
-    let n = (blk.stop - blk.first) / 4u;
-    for (var j = 0u; j < n; j += 1u) {
-        let v = vec4<A>(src4[at + j]);
-        let a0 = combine(acc, v.x);
-        let a1 = combine(a0, v.y);
-        let a2 = combine(a1, v.z);
-        acc = combine(a2, v.w);
-        dst4[o + j] = vec4<T>(vec4<A>(a0, a1, a2, acc));
     }
 }

@@ -2,14 +2,17 @@
 // unsigned comparison of keys orders the values as NumPy's sort does. Floats get their sign bit
 // flipped (negatives complemented), -0.0 is +0.0 (NumPy compares them equal) and every NaN, of
 // any sign or payload, is the largest key (NaN sorts last); i32 gets its sign bit flipped; u32
-// is itself. f64 keys are two words (high, low) from the element's (low, high) words; NaN's low
-// word is 0xfffffffe, below the sort's padding.
+// is itself. 64-bit keys are two words (high, low) from the element's (low, high) words: f64's
+// like f32's (NaN's low word is 0xfffffffe, below the sort's padding), int64's with the sign bit
+// of the high word flipped, uint64's as they are. The 8- and 16-bit integers are sorted as
+// i32/u32 (the host widens them: exact).
 
-// 0: u32, 1: i32, 2: f32 (one word per element); 3: f64 (two words, low then high).
+// 0: u32, 1: i32, 2: f32 (one word per element); 3: f64, 4: i64, 5: u64 (two words, low then
+// high).
 override DTYPE: u32 = 0u;
 
 fn wide() -> bool {
-    return DTYPE == 3u;
+    return DTYPE >= 3u;
 }
 
 fn key32(b: u32) -> u32 {
@@ -29,6 +32,12 @@ fn key32(b: u32) -> u32 {
 }
 
 fn key64(lo: u32, hi: u32) -> vec2<u32> {
+    if (DTYPE == 4u) {
+        return vec2<u32>(hi ^ 0x80000000u, lo);
+    }
+    if (DTYPE == 5u) {
+        return vec2<u32>(hi, lo);
+    }
     let mag = hi & 0x7fffffffu;
     if (mag > 0x7ff00000u || (mag == 0x7ff00000u && lo != 0u)) {
         return vec2<u32>(0xffffffffu, 0xfffffffeu);

@@ -58,6 +58,7 @@ static FAMILIES: &[&KernelDef] = &[
     &scan::SCAN_BLOCKS,
     // On first use.
     &mm::MATMUL_NAIVE,
+    &mm::MATMUL_PAIRS,
     &sort::SORT_KEYS,
     &sort::SORT_LOCAL,
     &sort::SORT_GATHER,

@@ -413,33 +413,35 @@ fn printing_matches_numpy() {
     assert_eq!(d.to_string(), "array([-32768,      7], dtype=int16)");
 }
 
-/// An op with no kernels for these dtypes refuses them naming itself and the dtype; nothing
-/// runs on their bytes as if they were 32-bit words, and arrays made before still read back.
+/// Bad input on the emulated dtypes is an error naming the op and the dtypes or limits (never a
+/// kernel run on their bytes as if they were 32-bit words), and arrays made before still read
+/// back.
 #[test]
-fn ops_without_emulated_kernels_refuse_them() {
+fn bad_input_on_emulated_dtypes_is_refused_by_name() {
     let Some(dev) = common::device() else { return };
     let a = upload_ints(&dev, &[3, 1, 2], &[3], DType::I64);
     let b = upload_ints(&dev, &[1, 2, 3], &[3], DType::U8);
+    let mut g = gpuarray::random::Generator::new(&dev, 1);
     let results = [
-        ("cumsum", b.cumsum(Some(0)).map(|_| ())),
-        ("sort", b.sort(Some(-1)).map(|_| ())),
-        ("matmul", a.reshape(&[1, 3]).unwrap().matmul(&a).map(|_| ())),
-        (
-            "searchsorted",
-            a.searchsorted(&a, gpuarray::Side::Left).map(|_| ()),
-        ),
-        ("bincount", b.bincount(0).map(|_| ())),
+        ("matmul", a.matmul(&b).map(|_| ())),
         (
             "integers",
-            gpuarray::random::Generator::new(&dev, 1)
-                .integers(0, 9, &[4], DType::I64)
-                .map(|_| ()),
+            g.integers_i128(0, 257, &[4], DType::U8).map(|_| ()),
         ),
+        (
+            "integers",
+            g.integers_i128(0, 1 << 64, &[4], DType::I64).map(|_| ()),
+        ),
+        ("bitwise_and", a.bitwise_and(&b).map(|_| ())),
     ];
+    assert_eq!(g.offset(), 0, "a refused draw consumes nothing");
     for (what, r) in results {
         match r {
-            // Unsupported, or (random's own dtype check) InvalidArgument: either names the dtype.
-            Err(e @ (Error::Unsupported { .. } | Error::InvalidArgument { .. })) => {
+            Err(
+                e @ (Error::Unsupported { .. }
+                | Error::InvalidArgument { .. }
+                | Error::DTypeMismatch { .. }),
+            ) => {
                 let text = e.to_string();
                 assert!(
                     text.contains("i64") || text.contains("u8"),
@@ -932,4 +934,470 @@ fn reductions_of_every_width_match_numpy() {
         .sum(gpuarray::Axes::All, false)
         .unwrap();
     assert_eq!(read_ints(&s), vec![big.iter().sum::<i128>()]);
+}
+
+/// cumsum/cumprod of every width along each axis and flattened (the small integers in
+/// int64/uint64, as NumPy; the `_dtype` forms wrap in the asked dtype), exact past 2^53 through
+/// a long int64 row of several blocks, and a strided (transposed) source.
+#[test]
+fn scans_of_every_width_match_numpy() {
+    let Some(dev) = common::device() else { return };
+    let shape = [3usize, 4, 5];
+    for d in EMULATED {
+        let x: Vec<i128> = int_values(d, 60, 21).into_iter().rev().take(60).collect();
+        let a = upload_ints(&dev, &x, &shape, d);
+        let wide = if d.is_signed_int() {
+            DType::I64
+        } else {
+            DType::U64
+        };
+        for axis in [None, Some(0isize), Some(1), Some(-1)] {
+            // Lines along `axis` of the row-major (3, 4, 5) block (or the whole flattened array).
+            let lines: Vec<Vec<usize>> = match axis {
+                None => vec![(0..60).collect()],
+                Some(ax) => {
+                    let ax = ax.rem_euclid(3) as usize;
+                    let stride = [20, 5, 1][ax];
+                    (0..60)
+                        .filter(|f| (f / stride) % shape[ax] == 0)
+                        .map(|f| (0..shape[ax]).map(|i| f + i * stride).collect())
+                        .collect()
+                }
+            };
+            for (name, prod) in [("cumsum", false), ("cumprod", true)] {
+                let mut want = vec![0i128; 60];
+                for line in &lines {
+                    let mut acc = i128::from(prod);
+                    for &f in line {
+                        acc = wrap(
+                            if prod {
+                                acc.wrapping_mul(x[f])
+                            } else {
+                                acc + x[f]
+                            },
+                            wide,
+                        );
+                        want[f] = acc;
+                    }
+                }
+                let got = if prod {
+                    a.cumprod(axis).unwrap()
+                } else {
+                    a.cumsum(axis).unwrap()
+                };
+                assert_eq!(got.dtype(), wide, "{name} of {d} along {axis:?}");
+                assert_eq!(read_ints(&got), want, "{name} of {d} along {axis:?}");
+                // In the dtype itself: the same sums wrapped to it.
+                let own = if prod {
+                    a.cumprod_dtype(axis, d).unwrap()
+                } else {
+                    a.cumsum_dtype(axis, d).unwrap()
+                };
+                assert_eq!(own.dtype(), d);
+                let narrowed: Vec<i128> = want.iter().map(|&v| wrap(v, d)).collect();
+                assert_eq!(read_ints(&own), narrowed, "{name} of {d} in {d}");
+            }
+        }
+        // A transposed (strided) source scans along its own axes.
+        let t = a.transpose(&[2, 1, 0]).unwrap();
+        let got = t.cumsum(Some(0)).unwrap();
+        let mut want = Vec::with_capacity(60);
+        for i in 0..5 {
+            for j in 0..4 {
+                for k in 0..3 {
+                    let s: i128 = (0..=i).map(|ii| x[k * 20 + j * 5 + ii]).sum();
+                    want.push(wrap(s, wide));
+                }
+            }
+        }
+        assert_eq!(read_ints(&got), want, "cumsum of transposed {d}");
+    }
+    // int32 and bool counted in int64 on request: past 2^31 exactly.
+    let ones = vec![i128::from(i32::MAX); 5];
+    let c = upload_ints(&dev, &ones, &[5], DType::I32)
+        .cumsum_dtype(None, DType::I64)
+        .unwrap();
+    let want: Vec<i128> = (1..=5).map(|k| k * i128::from(i32::MAX)).collect();
+    assert_eq!(read_ints(&c), want);
+    // A long int64 row: several blocks, their totals scanned too, exact past 2^53.
+    let n = 300_001usize;
+    let big: Vec<i128> = (0..n as i128)
+        .map(|i| (1i128 << 42) + i * 104_729 - (i % 3) * (1 << 43))
+        .collect();
+    let got = read_ints(
+        &upload_ints(&dev, &big, &[n], DType::I64)
+            .cumsum(Some(0))
+            .unwrap(),
+    );
+    let mut acc = 0i128;
+    for (i, (&g, &v)) in got.iter().zip(&big).enumerate() {
+        acc = wrap(acc + v, DType::I64);
+        assert_eq!(g, acc, "element {i} of the long int64 cumsum");
+    }
+}
+
+/// sort/argsort (stable), searchsorted (both sides), unique and partition-free paths of every
+/// width: the bitonic network (short rows), the radix sort (long rows), keys that differ only in
+/// the low word, the sign boundary of int64, and uint64 values past 2^63.
+#[test]
+fn sorting_and_searching_every_width_match_numpy() {
+    let Some(dev) = common::device() else { return };
+    for d in EMULATED {
+        for n in [1usize, 7, 300, 5000] {
+            let mut x = int_values(d, n, 33 + n as u64);
+            x.truncate(n);
+            // Repeats, so stability shows.
+            for i in (0..n).step_by(5) {
+                x[i] = x[i / 2];
+            }
+            let a = upload_ints(&dev, &x, &[n], d);
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by_key(|&i| x[i]);
+            let got = a.argsort(Some(-1)).unwrap();
+            assert_eq!(
+                read_ints(&got),
+                order.iter().map(|&i| i as i128).collect::<Vec<_>>(),
+                "argsort of {n} {d}"
+            );
+            let mut sorted = x.clone();
+            sorted.sort();
+            let s = a.sort(Some(-1)).unwrap();
+            assert_eq!(s.dtype(), d);
+            assert_eq!(read_ints(&s), sorted, "sort of {n} {d}");
+            // searchsorted of the sorted values, the originals and their neighbours.
+            let queries: Vec<i128> = x
+                .iter()
+                .take(50)
+                .flat_map(|&v| [v, wrap(v + 1, d), wrap(v - 1, d)])
+                .collect();
+            let q = upload_ints(&dev, &queries, &[queries.len()], d);
+            for (side, right) in [(gpuarray::Side::Left, false), (gpuarray::Side::Right, true)] {
+                let want: Vec<i128> = queries
+                    .iter()
+                    .map(|&v| {
+                        sorted.partition_point(|&e| if right { e <= v } else { e < v }) as i128
+                    })
+                    .collect();
+                assert_eq!(
+                    read_ints(&s.searchsorted(&q, side).unwrap()),
+                    want,
+                    "searchsorted {side:?} in {n} {d}"
+                );
+            }
+            let mut uniq = sorted.clone();
+            uniq.dedup();
+            let u = a.unique().unwrap();
+            assert_eq!(u.dtype(), d);
+            assert_eq!(read_ints(&u), uniq, "unique of {n} {d}");
+        }
+        // Rows of a 2-d array along both axes.
+        let x = int_values(d, 40, 77);
+        let x = &x[..60];
+        let a = upload_ints(&dev, x, &[6, 10], d);
+        let cols = a.sort(Some(0)).unwrap();
+        let got = read_ints(&cols);
+        for c in 0..10 {
+            let mut col: Vec<i128> = (0..6).map(|r| x[r * 10 + c]).collect();
+            col.sort();
+            let g: Vec<i128> = (0..6).map(|r| got[r * 10 + c]).collect();
+            assert_eq!(g, col, "sort along axis 0 of {d}");
+        }
+    }
+    // Keys equal in the high word, differing in the low word, across the sign boundary.
+    let x: Vec<i128> = vec![
+        (1 << 32) + 5,
+        (1 << 32) + 3,
+        -1,
+        -(1 << 32),
+        i128::from(i64::MIN),
+        i128::from(i64::MAX),
+        0,
+        (1 << 32) + 4,
+    ];
+    let a = upload_ints(&dev, &x, &[8], DType::I64);
+    let mut want = x.clone();
+    want.sort();
+    assert_eq!(read_ints(&a.sort(None).unwrap()), want);
+    let u: Vec<i128> = vec![1 << 63, (1 << 64) - 1, 1, (1 << 63) - 1, 0];
+    let b = upload_ints(&dev, &u, &[5], DType::U64);
+    let mut want = u.clone();
+    want.sort();
+    assert_eq!(read_ints(&b.sort(None).unwrap()), want);
+}
+
+/// matmul (batched, broadcast, vector operands, a transposed view, k past one 16-wide tile),
+/// einsum and dot of every width: exact and wrapping, as NumPy's integer matmul.
+#[test]
+fn integer_matmul_einsum_and_dot_wrap_as_numpy() {
+    let Some(dev) = common::device() else { return };
+    let reference = |x: &[i128], y: &[i128], (bt, m, k, n): (usize, usize, usize, usize), d| {
+        let mut out = Vec::with_capacity(bt * m * n);
+        for b in 0..bt {
+            for i in 0..m {
+                for j in 0..n {
+                    let s = (0..k).fold(0i128, |s, t| {
+                        wrap(
+                            s + wrap(
+                                x[b * m * k + i * k + t].wrapping_mul(y[b * k * n + t * n + j]),
+                                d,
+                            ),
+                            d,
+                        )
+                    });
+                    out.push(s);
+                }
+            }
+        }
+        out
+    };
+    for d in EMULATED {
+        for dims in [
+            (1usize, 3usize, 5usize, 4usize),
+            (2, 17, 33, 19),
+            (3, 1, 40, 7),
+            (2, 6, 1, 1),
+        ] {
+            let (bt, m, k, n) = dims;
+            let x: Vec<i128> = int_values(d, bt * m * k, 5 + m as u64)
+                .into_iter()
+                .cycle()
+                .take(bt * m * k)
+                .collect();
+            let y: Vec<i128> = int_values(d, bt * k * n, 7 + n as u64)
+                .into_iter()
+                .rev()
+                .cycle()
+                .take(bt * k * n)
+                .collect();
+            let a = upload_ints(&dev, &x, &[bt, m, k], d);
+            let b = upload_ints(&dev, &y, &[bt, k, n], d);
+            let want = reference(&x, &y, dims, d);
+            let got = a.matmul(&b).unwrap();
+            assert_eq!(got.dtype(), d);
+            assert_eq!(read_ints(&got), want, "matmul {dims:?} of {d}");
+            let e = gpuarray::einsum("bik,bkj->bij", &[&a, &b]).unwrap();
+            assert_eq!(read_ints(&e), want, "einsum {dims:?} of {d}");
+        }
+        // A transposed operand, a broadcast batch and vector operands.
+        let x = int_values(d, 30, 3);
+        let x = &x[..30];
+        let a = upload_ints(&dev, x, &[5, 6], d);
+        let at = a.transpose(&[1, 0]).unwrap();
+        let xt: Vec<i128> = (0..30).map(|f| x[(f % 5) * 6 + f / 5]).collect();
+        assert_eq!(
+            read_ints(&at.matmul(&a).unwrap()),
+            reference(&xt, x, (1, 6, 5, 6), d),
+            "transposed matmul of {d}"
+        );
+        let v = upload_ints(&dev, &x[..6], &[6], d);
+        assert_eq!(
+            read_ints(&a.matmul(&v).unwrap()),
+            reference(x, &x[..6], (1, 5, 6, 1), d),
+            "matrix @ vector of {d}"
+        );
+        let dot = v.dot(&v).unwrap();
+        assert_eq!(
+            read_ints(&dot),
+            reference(&x[..6], &x[..6], (1, 1, 6, 1), d),
+            "dot of {d}"
+        );
+    }
+}
+
+/// bincount of every integer width (NumPy's checks: no negatives) and histogram of int64 data
+/// past 2^53 against a reference.
+#[test]
+fn counting_takes_every_width() {
+    let Some(dev) = common::device() else { return };
+    for d in EMULATED {
+        let x: Vec<i128> = (0..200).map(|i| (i * 7 + i / 3) % 23).collect();
+        let a = upload_ints(&dev, &x, &[200], d);
+        let mut want = vec![0i128; 30];
+        for &v in &x {
+            want[v as usize] += 1;
+        }
+        assert_eq!(read_ints(&a.bincount(30).unwrap()), want, "bincount of {d}");
+        if d.is_signed_int() {
+            let neg = upload_ints(&dev, &[3, -1, 2], &[3], d);
+            let e = neg.bincount(0).unwrap_err();
+            assert!(e.to_string().contains("negative"), "{e}");
+        }
+    }
+    // A value past u32 bins is refused, not wrapped.
+    let big = upload_ints(&dev, &[1, 1 << 33], &[2], DType::I64);
+    assert!(matches!(big.bincount(0), Err(Error::TooLarge { .. })));
+    // histogram of int64 values, edges from the data.
+    let x: Vec<i128> = (0..500).map(|i| (1i128 << 54) + i * 1_000_003).collect();
+    let a = upload_ints(&dev, &x, &[500], DType::I64);
+    let (counts, edges) = a
+        .histogram(gpuarray::HistogramBins::Count(5), None)
+        .unwrap();
+    let e = common::read(&edges);
+    let mut want = vec![0i128; 5];
+    for &v in &x {
+        let v = v as f64;
+        let bin = e
+            .windows(2)
+            .position(|w| w[0] <= v && v < w[1])
+            .unwrap_or(4);
+        want[bin] += 1;
+    }
+    assert_eq!(read_ints(&counts), want);
+    assert_eq!(want.iter().sum::<i128>(), 500);
+}
+
+/// Philox integers of every integer dtype: in range, the same for the same seed, and — where the
+/// result is exact — the bits a host model computes from the same stream's raw words: 64-bit
+/// power-of-two ranges (masked word pairs), 64-bit rejection rounds, and ranges up to 2^32 (the
+/// int32 draw's offsets, shifted).
+#[test]
+fn philox_integers_of_every_width_from_the_stream() {
+    use gpuarray::random::Generator;
+    let Some(dev) = common::device() else { return };
+    let raw = |seed: u64, words: usize| -> Vec<u64> {
+        Generator::new(&dev, seed)
+            .bits(&[words])
+            .unwrap()
+            .to_vec::<u32>()
+            .unwrap()
+            .into_iter()
+            .map(u64::from)
+            .collect()
+    };
+    let n = 1000usize;
+    // Full ranges: every value is lo + the masked word pair.
+    for (lo, hi, d) in [
+        (i128::from(i64::MIN), 1i128 << 63, DType::I64),
+        (0, 1i128 << 64, DType::U64),
+        (-(1i128 << 40), 1i128 << 40, DType::I64),
+    ] {
+        let mut g = Generator::new(&dev, 11);
+        let got = read_ints(&g.integers_i128(lo, hi, &[n], d).unwrap());
+        assert_eq!(g.offset(), 2 * n as u64, "words of {d} [{lo}, {hi})");
+        let w = raw(11, 2 * n);
+        let mask = ((hi - lo) as u128 - 1) as u64;
+        let want: Vec<i128> = (0..n)
+            .map(|i| wrap(lo + i128::from((w[2 * i] | (w[2 * i + 1] << 32)) & mask), d))
+            .collect();
+        assert_eq!(got, want, "{d} [{lo}, {hi})");
+    }
+    // A range past 2^32 that is not a power of two: rounds of 2r + 64 candidates.
+    let (lo, hi) = (-(3i128 << 40), (5i128 << 40) + 12_345);
+    let range = (hi - lo) as u64;
+    let mut g = Generator::new(&dev, 12);
+    let got = read_ints(&g.integers_i128(lo, hi, &[n], DType::I64).unwrap());
+    let w = raw(12, g.offset() as usize);
+    let mask = range.next_power_of_two() - 1;
+    let (mut want, mut at, mut missing) = (Vec::new(), 0usize, n);
+    while missing > 0 {
+        let tries = 2 * missing + 64;
+        let accepted: Vec<u64> = (at..at + tries)
+            .map(|i| (w[2 * i] | (w[2 * i + 1] << 32)) & mask)
+            .filter(|&v| v < range)
+            .take(missing)
+            .collect();
+        missing -= accepted.len();
+        want.extend(accepted.into_iter().map(|v| lo + i128::from(v)));
+        at += tries;
+    }
+    assert_eq!(g.offset() as usize, 2 * at, "words of the rejection rounds");
+    assert_eq!(got, want);
+    // Ranges up to 2^32 in every width: the int32 draw's offsets, shifted; same words consumed.
+    for d in EMULATED {
+        let (lo, hi) = if d.is_signed_int() {
+            let half = 1i128 << (bits(d).min(32) - 1);
+            (-half, half - 7)
+        } else {
+            (3, (1i128 << bits(d).min(32)) - 2)
+        };
+        let mut g = Generator::new(&dev, 13);
+        let got = read_ints(&g.integers_i128(lo, hi, &[n], d).unwrap());
+        let mut h = Generator::new(&dev, 13);
+        let offsets = h
+            .integers(0, (hi - lo) as i64, &[n], DType::U32)
+            .unwrap()
+            .to_vec::<u32>()
+            .unwrap();
+        assert_eq!(g.offset(), h.offset(), "words of {d}");
+        let want: Vec<i128> = offsets.iter().map(|&o| lo + i128::from(o)).collect();
+        assert_eq!(got, want, "{d} [{lo}, {hi})");
+        assert!(got.iter().all(|&v| lo <= v && v < hi));
+        // Through `integers` (i64 bounds) the same.
+        let again = Generator::new(&dev, 13)
+            .integers(lo as i64, hi as i64, &[n], d)
+            .unwrap();
+        assert_eq!(read_ints(&again), got);
+    }
+}
+
+/// The NaN-aware reductions (integers have no NaN: NumPy gives the plain reductions), var/std
+/// (in f64, within the rounding of the sums), count_nonzero along axes, and clip.
+#[test]
+fn nan_reductions_statistics_and_counts_of_every_width() {
+    let Some(dev) = common::device() else { return };
+    for d in EMULATED {
+        let x: Vec<i128> = int_values(d, 24, 41).into_iter().rev().take(24).collect();
+        let a = upload_ints(&dev, &x, &[4, 6], d);
+        for axis in [0isize, 1] {
+            let plain = |r: gpuarray::Result<Array>| read_ints(&r.unwrap());
+            assert_eq!(
+                plain(a.nansum(axis, false)),
+                plain(a.sum(axis, false)),
+                "nansum {d}"
+            );
+            assert_eq!(
+                plain(a.nanprod(axis, false)),
+                plain(a.prod(axis, false)),
+                "nanprod {d}"
+            );
+            assert_eq!(plain(a.nanmax(axis, false)), plain(a.max(axis, false)));
+            assert_eq!(plain(a.nanmin(axis, false)), plain(a.min(axis, false)));
+            assert_eq!(
+                plain(a.nanargmax(Some(axis), false)),
+                plain(a.argmax(Some(axis), false))
+            );
+            assert_eq!(
+                plain(a.nancumsum(Some(axis))),
+                plain(a.cumsum(Some(axis)))
+            );
+            // count_nonzero against the host.
+            let lines: Vec<Vec<i128>> = if axis == 0 {
+                (0..6).map(|c| (0..4).map(|r| x[r * 6 + c]).collect()).collect()
+            } else {
+                x.chunks(6).map(|c| c.to_vec()).collect()
+            };
+            let want: Vec<i128> = lines
+                .iter()
+                .map(|l| l.iter().filter(|&&v| v != 0).count() as i128)
+                .collect();
+            assert_eq!(
+                plain(a.count_nonzero(axis, false)),
+                want,
+                "count_nonzero {d}"
+            );
+            // var and std (ddof 1) in f64 against a two-pass host reference.
+            let got_var = common::read(&a.var(axis, 1, false).unwrap());
+            let got_std = common::read(&a.std(axis, 1, false).unwrap());
+            for ((l, v), s) in lines.iter().zip(&got_var).zip(&got_std) {
+                let f: Vec<f64> = l.iter().map(|&v| v as f64).collect();
+                let mean = f.iter().sum::<f64>() / f.len() as f64;
+                let var =
+                    f.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (f.len() - 1) as f64;
+                // f64, or f32 on adapters without it (Mesa's GL).
+                let eps = if dev.supports(DType::F64) { 1e-12 } else { 1e-5 };
+                let tol = eps * var.max(1.0) * 8.0;
+                assert!((v - var).abs() <= tol, "var of {d}: {v} vs {var}");
+                assert!(
+                    (s - var.sqrt()).abs() <= eps * var.sqrt().max(1.0) * 8.0,
+                    "std of {d}: {s} vs {}",
+                    var.sqrt()
+                );
+            }
+        }
+        // clip to [-5, 100] (or [3, 100] unsigned) in the dtype.
+        let lo = if d.is_signed_int() { -5 } else { 3 };
+        let got = read_ints(&a.clip(Some(lo as f64), Some(100.0)).unwrap());
+        let want: Vec<i128> = x.iter().map(|&v| v.clamp(lo, 100)).collect();
+        assert_eq!(got, want, "clip of {d}");
+    }
 }

@@ -38,7 +38,6 @@ impl Array {
     pub fn searchsorted(&self, v: &Array, side: Side) -> Result<Array> {
         let op = "searchsorted";
         self.same_device(op, v)?;
-        crate::error::require_word_dtypes(op, &[self.dtype, v.dtype])?;
         if self.ndim() != 1 {
             return Err(Error::shape(
                 op,
@@ -50,11 +49,7 @@ impl Array {
         } else {
             self.closeness_dtype(v)
         };
-        let searched = match common {
-            DType::F16 => DType::F32,
-            DType::Bool => DType::U32,
-            d => d,
-        };
+        let searched = crate::ops::sort::key_dtype(common);
         let a = self.astype(searched)?.contiguous()?;
         let q = v.astype(searched)?.contiguous()?;
         let out = Array::empty(op, &self.device, v.shape(), DType::I32)?;
@@ -65,12 +60,7 @@ impl Array {
         if a.is_empty() {
             return Array::zeros(&self.device, v.shape(), DType::I32);
         }
-        let dtype_code = match searched {
-            DType::U32 => 0,
-            DType::I32 => 1,
-            DType::F32 => 2,
-            _ => 3,
-        };
+        let dtype_code = crate::ops::sort::key_code(searched);
         let dev = &self.device.inner;
         let key = PipelineKey::new(&SEARCHSORTED, Variant::one(DType::U32))
             .with("DTYPE", dtype_code)

@@ -56,6 +56,7 @@ mod integers;
 pub(crate) mod launch;
 mod philox;
 mod sampling;
+mod wide_integers;
 
 use crate::array::Array;
 use crate::device::Device;
@@ -481,7 +482,8 @@ impl Generator {
     /// Integers uniform on `[lo, hi)` (`numpy.random.Generator.integers`), exactly: Lemire's
     /// multiply with rejection over the stream's words, so a draw consumes at least one word per
     /// value (more when words are rejected, with probability `(2^32 mod (hi - lo)) / 2^32`).
-    /// Dtypes: i32 (`lo`, `hi - 1` within i32) and u32 (within u32). Needs `lo < hi`.
+    /// Dtypes: every integer dtype (`lo`, `hi - 1` within it; the others, and ranges past
+    /// `i64`, through [`Generator::integers_i128`]). Needs `lo < hi`.
     ///
     /// Ranges that are not powers of two read the tiles' acceptance counts back once, so this
     /// call waits for the GPU; on wasm32 those ranges need [`Generator::integers_async`].
@@ -496,6 +498,9 @@ impl Generator {
     /// ```
     pub fn integers(&mut self, lo: i64, hi: i64, shape: &[usize], dtype: DType) -> Result<Array> {
         let op = "integers";
+        if dtype.is_int() && !matches!(dtype, DType::I32 | DType::U32) {
+            return self.integers_i128(lo.into(), hi.into(), shape, dtype);
+        }
         let out = self.integers_output(op, lo, hi, shape, dtype)?;
         let start = self.position();
         let used = integers::integers(op, &out, start, lo, (hi - lo) as u64)?;

@@ -30,8 +30,8 @@ pub enum HistogramBins<'a> {
 }
 
 impl Array {
-    /// `numpy.bincount(x, minlength=minlength)` of a 1-d array of non-negative integers (i32,
-    /// u32 or bool): how many times each value `0..=max(x)` occurs, as i32, at least
+    /// `numpy.bincount(x, minlength=minlength)` of a 1-d array of non-negative integers (any
+    /// integer dtype, or bool): how many times each value `0..=max(x)` occurs, as i32, at least
     /// `minlength` long.
     ///
     /// ```
@@ -90,30 +90,28 @@ impl Array {
     /// bincount's input as i32/u32 words (contiguous) and its largest value, after NumPy's
     /// checks (1-d, integers, no negatives); `None` when empty.
     fn bincount_input(&self, op: &'static str) -> Result<Option<(Array, u32)>> {
-        crate::error::require_word_dtypes(op, &[self.dtype])?;
         if self.ndim() != 1 {
             return Err(Error::shape(
                 op,
                 format!("the input must be 1-d, got shape {:?}", self.shape()),
             ));
         }
-        let words = match self.dtype {
-            DType::I32 | DType::U32 => self.contiguous()?,
-            DType::Bool => self.astype(DType::U32)?,
-            d => {
-                return Err(Error::Unsupported {
-                    op,
-                    feature: format!(
-                        "bincount counts integers; dtype {d} cannot be cast to one safely (NumPy refuses too)"
-                    ),
-                });
-            }
-        };
-        if words.is_empty() {
+        if !(self.dtype.is_int() || self.dtype == DType::Bool) {
+            return Err(Error::Unsupported {
+                op,
+                feature: format!(
+                    "bincount counts integers; dtype {} cannot be cast to one safely (NumPy refuses too)",
+                    self.dtype
+                ),
+            });
+        }
+        if self.is_empty() {
             return Ok(None);
         }
-        if self.dtype == DType::I32 {
-            let lowest = words.min(Axes::All, false)?.to_vec::<i32>()?[0];
+        // The extremes in the input's own dtype (exact for every width), then the values as
+        // u32 words: exact once they are known to lie in 0..2^32.
+        if self.dtype.is_signed_int() {
+            let lowest = extreme(&self.min(Axes::All, false)?)?;
             if lowest < 0 {
                 return Err(Error::invalid(
                     op,
@@ -121,10 +119,17 @@ impl Array {
                 ));
             }
         }
-        let largest = words
-            .astype(DType::U32)?
-            .max(Axes::All, false)?
-            .to_vec::<u32>()?[0];
+        let largest = extreme(&self.max(Axes::All, false)?)?;
+        let largest = u32::try_from(largest).map_err(|_| Error::TooLarge {
+            op,
+            requested: largest as u64,
+            max: u64::from(u32::MAX),
+            what: "bins (the input's largest value plus one)",
+        })?;
+        let words = match self.dtype {
+            DType::I32 | DType::U32 => self.contiguous()?,
+            _ => self.astype(DType::U32)?,
+        };
         Ok(Some((words, largest)))
     }
 
@@ -196,10 +201,6 @@ impl Array {
         range: Option<(f64, f64)>,
         weights: Option<&Array>,
     ) -> Result<(Array, Array)> {
-        crate::error::require_word_dtypes(op, &[self.dtype])?;
-        if let Some(w) = weights {
-            crate::error::require_word_dtypes(op, &[w.dtype])?;
-        }
         if self.dtype == DType::Bool {
             return Err(Error::Unsupported {
                 op,
@@ -281,6 +282,21 @@ impl Array {
         }
         Ok((counts, edges))
     }
+}
+
+/// The value of a 0-d integer or bool array, widened.
+fn extreme(x: &Array) -> Result<i128> {
+    Ok(match x.dtype() {
+        DType::I8 => x.item::<i8>()?.into(),
+        DType::U8 => x.item::<u8>()?.into(),
+        DType::I16 => x.item::<i16>()?.into(),
+        DType::U16 => x.item::<u16>()?.into(),
+        DType::I32 => x.item::<i32>()?.into(),
+        DType::U32 => x.item::<u32>()?.into(),
+        DType::I64 => x.item::<i64>()?.into(),
+        DType::U64 => x.item::<u64>()?.into(),
+        _ => i128::from(x.astype(DType::U32)?.item::<u32>()?),
+    })
 }
 
 /// `bins` zero counts (i32), refused before anything is allocated when they would not fit the

@@ -57,6 +57,15 @@ pub fn einsum(subscripts: &str, operands: &[&Array]) -> Result<Array> {
 /// ```
 pub fn einsum_with(subscripts: &str, operands: &[&Array], strategy: Strategy) -> Result<Array> {
     let (parsed, path) = prepare(subscripts, operands, strategy)?;
+    if let Some(wide) = crate::ops::matmul::widened(operands[0].dtype()) {
+        // 8- and 16-bit integers contract in i32/u32 and narrow back (the same wrapped bits).
+        let widened: Vec<Array> = operands
+            .iter()
+            .map(|a| a.astype(wide))
+            .collect::<Result<_>>()?;
+        let refs: Vec<&Array> = widened.iter().collect();
+        return einsum_with(subscripts, &refs, strategy)?.astype(operands[0].dtype());
+    }
     let first = operands[0];
     // Under a profile the steps' launches are attributed to this call.
     let _call = first.device().inner.call_scope("einsum");

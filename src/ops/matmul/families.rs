@@ -62,6 +62,35 @@ pub(crate) static MATMUL_NAIVE: KernelDef = KernelDef {
     warm_up: false,
 };
 
+/// int64/uint64 matmul in word pairs (exact, wrapping): 16 x 16 tiles in workgroup memory.
+pub(crate) static MATMUL_PAIRS: KernelDef = KernelDef {
+    name: "matmul_pairs",
+    entry: "main",
+    constants: &[],
+    ops_per_element: 0,
+    uses_f32_math: KernelDef::no_f32_math,
+    variants: |dtypes| {
+        dtypes
+            .iter()
+            .copied()
+            .filter(|&d| matches!(d, DType::I64 | DType::U64))
+            .map(Variant::one)
+            .collect()
+    },
+    wgsl: |_| {
+        [
+            include_str!("../../../shaders/mulhilo.wgsl"),
+            include_str!("../../../shaders/int64.wgsl"),
+            include_str!("../../../shaders/matmul_pairs.wgsl"),
+        ]
+        .concat()
+    },
+    when: When::OnFirstUse,
+    eager: KernelDef::as_declared,
+    needs: Needs::NONE,
+    warm_up: false,
+};
+
 /// The subgroup kernel's WGSL for `rows`: WebGPU requires the directive before subgroup
 /// built-ins; naga 30 refuses it as not yet implemented (and needs none), so only the browser
 /// build says it.

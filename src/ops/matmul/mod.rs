@@ -12,7 +12,7 @@ mod sgb_source;
 mod strided;
 mod tune;
 
-use self::families::MATMUL_NAIVE;
+use self::families::{MATMUL_NAIVE, MATMUL_PAIRS};
 use self::plan::for_each_batch;
 use self::sgb::{run_sgb, sgb_fits};
 use self::sgb_source::TILE_ROWS;
@@ -96,6 +96,11 @@ pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Resu
             op: OP,
             feature: "bool operands (NumPy's boolean matmul); use astype to a numeric dtype".into(),
         });
+    }
+    if let Some(wide) = widened(a.dtype()) {
+        // 8- and 16-bit integers multiply and add in i32/u32: wrapping there and narrowing back
+        // gives the same bits as wrapping in the narrow dtype.
+        return matmul(&a.astype(wide)?, &b.astype(wide)?, forced)?.astype(a.dtype());
     }
     if a.ndim() == 0 || b.ndim() == 0 {
         return Err(Error::shape(
@@ -182,6 +187,15 @@ pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Resu
     c.reshape(&shape)
 }
 
+/// The one-word integer dtype a packed (8/16-bit) integer dtype's products are computed in.
+pub(crate) fn widened(dtype: DType) -> Option<DType> {
+    match dtype {
+        DType::I8 | DType::I16 => Some(DType::I32),
+        DType::U8 | DType::U16 => Some(DType::U32),
+        _ => None,
+    }
+}
+
 /// `c[...] = a @ b` for 3-d views `(batch, M, K) @ (batch, K, N)` into the `(batch, M, N)` view
 /// `c`, which must not share memory with `a` or `b`; a batch stride of 0 broadcasts an operand.
 pub(crate) fn matmul_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
@@ -234,6 +248,10 @@ fn run(
     match kernel {
         Some(MatmulKernel::SubgroupBroadcast { rows }) => {
             run_sgb(dev, rows, a, batched_a, b, batched_b, c)
+        }
+        // int64/uint64: the word-pair kernel, whatever the shape (or the kernel asked for).
+        _ if matches!(a.dtype(), DType::I64 | DType::U64) => {
+            for_each_batch(a, b, c, |p| launch_strided(dev, &p, &MATMUL_PAIRS))
         }
         Some(MatmulKernel::Tiled) => for_each_batch(a, b, c, |p| launch_tiled(dev, &p)),
         Some(MatmulKernel::Naive) => {

@@ -24,6 +24,9 @@ impl Array {
         self.device.inner.check_alive(op)?;
         let x = match self.dtype {
             DType::Bool => self.astype(DType::I32)?,
+            // NumPy accumulates the small integers in its default integer of their signedness.
+            DType::I8 | DType::I16 => self.astype(DType::I64)?,
+            DType::U8 | DType::U16 => self.astype(DType::U64)?,
             _ => self.clone(),
         };
         match axis {
@@ -39,7 +42,8 @@ impl Array {
     }
 
     /// `numpy.cumsum` along `axis` (`None`: of the flattened array). Integers wrap; bool counts
-    /// as i32; f16 accumulates in f32.
+    /// as i32 (NumPy: int64; [`Array::cumsum_dtype`] asks for it); int8/int16 accumulate in
+    /// int64 and uint8/uint16 in uint64, as NumPy; f16 accumulates in f32.
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
@@ -51,6 +55,49 @@ impl Array {
     /// ```
     pub fn cumsum(&self, axis: Option<isize>) -> Result<Array> {
         self.scan_op(ScanOp::Cumsum, axis)
+    }
+
+    /// `numpy.cumsum(a, axis, dtype=dtype)`: the elements converted to `dtype` (NumPy's
+    /// casting), then summed in it: `DType::I64` gives NumPy's default result for int32 and bool
+    /// input, exact past 2^31.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// use gpuarray::DType;
+    /// let a = gpuarray::Array::from_slice(&dev, &[i32::MAX, i32::MAX, 2], &[3])?;
+    /// let c = a.cumsum_dtype(None, DType::I64)?;
+    /// assert_eq!(c.to_vec::<i64>()?, vec![2147483647, 4294967294, 4294967296]);
+    /// # Ok(()) }
+    /// ```
+    pub fn cumsum_dtype(&self, axis: Option<isize>, dtype: DType) -> Result<Array> {
+        self.scan_in(ScanOp::Cumsum, axis, dtype)
+    }
+
+    /// `numpy.cumprod(a, axis, dtype=dtype)`: as [`Array::cumsum_dtype`], for products.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// use gpuarray::DType;
+    /// let a = gpuarray::Array::from_slice(&dev, &[65536i32, 65536, 3], &[3])?;
+    /// let c = a.cumprod_dtype(None, DType::I64)?;
+    /// assert_eq!(c.to_vec::<i64>()?, vec![65536, 1 << 32, 3 << 32]);
+    /// # Ok(()) }
+    /// ```
+    pub fn cumprod_dtype(&self, axis: Option<isize>, dtype: DType) -> Result<Array> {
+        self.scan_in(ScanOp::Cumprod, axis, dtype)
+    }
+
+    /// The scan in `dtype`: a dtype the kernels accumulate wider (bool, the 8- and 16-bit
+    /// integers) is narrowed back, which wraps as accumulating in it would.
+    fn scan_in(&self, scan_op: ScanOp, axis: Option<isize>, dtype: DType) -> Result<Array> {
+        let r = self.astype(dtype)?.scan_op(scan_op, axis)?;
+        if r.dtype == dtype {
+            Ok(r)
+        } else {
+            r.astype(dtype)
+        }
     }
 
     /// `numpy.cumprod` along `axis` (`None`: of the flattened array).

@@ -31,7 +31,7 @@ pub(crate) fn sort_rows(
         ));
     }
     let total = (rows * m).next_multiple_of(BLOCK);
-    let wide = dtype_code == 3;
+    let wide = dtype_code >= 3;
     let word_bytes = 4u64;
     let limits = dev.block_limits();
     let max_pairs = (limits.max_binding / word_bytes).min(1 << 31);

@@ -83,7 +83,6 @@ impl Array {
 
     fn sorted(&self, op: &'static str, axis: Option<isize>, indices: bool) -> Result<Array> {
         self.device.inner.check_alive(op)?;
-        crate::error::require_word_dtypes(op, &[self.dtype])?;
         // The rows to sort: the axis moved last (or everything flattened), contiguous.
         let (rows_view, back): (Array, Option<Vec<usize>>) = match axis {
             None => (self.contiguous()?.reshape(&[-1])?, None),
@@ -98,15 +97,13 @@ impl Array {
                 (self.transpose(&perm)?.contiguous()?, Some(inverse))
             }
         };
-        let (work, dtype_code) = match self.dtype {
-            DType::U32 => (rows_view, 0),
-            DType::I32 => (rows_view, 1),
-            DType::F32 => (rows_view, 2),
-            DType::F64 => (rows_view, 3),
-            DType::F16 => (rows_view.astype(DType::F32)?, 2),
-            DType::Bool => (rows_view.astype(DType::U32)?, 0),
-            _ => unreachable!("the emulated dtypes were refused above"),
+        let keyed = key_dtype(self.dtype);
+        let work = if keyed == self.dtype {
+            rows_view
+        } else {
+            rows_view.astype(keyed)?
         };
+        let dtype_code = key_code(keyed);
         let shape = work.shape().to_vec();
         let n = shape.last().copied().unwrap_or(1);
         let result = if work.is_empty() || n <= 1 {
@@ -135,6 +132,31 @@ impl Array {
             Some(inverse) => result.transpose(&inverse)?.contiguous(),
             None => Ok(result),
         }
+    }
+}
+
+/// The dtype whose key words sort `dtype`'s values: itself, or a wider dtype that holds every
+/// value exactly (f16 as f32; bool, the 8- and 16-bit integers as u32/i32).
+pub(crate) fn key_dtype(dtype: DType) -> DType {
+    match dtype {
+        DType::F16 => DType::F32,
+        DType::Bool | DType::U8 | DType::U16 => DType::U32,
+        DType::I8 | DType::I16 => DType::I32,
+        d => d,
+    }
+}
+
+/// `shaders/sort_keys.wgsl`'s `DTYPE` for a [`key_dtype`]: 0 u32, 1 i32, 2 f32, 3 f64, 4 i64,
+/// 5 u64 (3 and up take two key words).
+pub(crate) fn key_code(dtype: DType) -> u32 {
+    match dtype {
+        DType::U32 => 0,
+        DType::I32 => 1,
+        DType::F32 => 2,
+        DType::F64 => 3,
+        DType::I64 => 4,
+        DType::U64 => 5,
+        d => unreachable!("{d} sorts through its key_dtype"),
     }
 }
 
@@ -224,7 +246,7 @@ fn finish(
 ) -> Result<Array> {
     let dev = x.device().inner.clone();
     let out = sorted_output(op, x, indices)?;
-    let wide = x.dtype() == DType::F64 && !indices;
+    let wide = x.dtype().size_bytes() == 8 && !indices;
     let count = (rows * n) as u64;
     let mut p = Params::default();
     p.u32(s.m as u32)

@@ -43,7 +43,7 @@ pub(crate) fn sort_rows(
 ) -> Result<Sorted> {
     let dev = x.device().inner.clone();
     let total = (rows * n) as u64;
-    let wide = dtype_code == 3;
+    let wide = dtype_code >= 3;
     let limits = dev.block_limits();
     let max_pairs = (limits.max_binding / 4).min(1 << 31);
     let src_bytes = (x.layout.offset as u64 + total) * x.dtype().size_bytes();

@@ -210,22 +210,6 @@ impl Error {
     }
 }
 
-/// `Err(Unsupported)` when one of `dtypes` is an emulated integer dtype (64-bit word pairs,
-/// packed 8/16-bit) and the op has no kernels for it: the op's word-sized kernels would read
-/// their storage as something else.
-pub(crate) fn require_word_dtypes(op: &'static str, dtypes: &[DType]) -> Result<()> {
-    match dtypes.iter().find(|d| !d.is_word()) {
-        None => Ok(()),
-        Some(d) => Err(Error::Unsupported {
-            op,
-            feature: format!(
-                "{op} does not take dtype {d} (the README's support matrix lists what the \
-                 emulated integer dtypes reach)"
-            ),
-        }),
-    }
-}
-
 /// The `Err(Unsupported)` of an op that must read a device value back before it can go on (an
 /// index bound, an exponent's sign, a rejection count): on wasm32 that would block the browser.
 #[cfg(target_arch = "wasm32")]

@@ -66,7 +66,7 @@ pub use device::profile::{BenchOptions, BenchReport, Profile};
 pub use device::{AdapterInfo, adapters, adapters_with, prepare_exit};
 pub use device::{
     Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo, DeviceOptions,
-    MAX_TIMEOUT, MathMode, ShaderVariant,
+    IndexDType, MAX_TIMEOUT, MathMode, ShaderVariant,
 };
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::Indices;
+
 use common::{TEST_BINDING, xorshift};
 use gpuarray::{Array, DType, HistogramBins};
 
@@ -43,16 +45,13 @@ fn bincount_counts_exactly() {
     // Many duplicates (1000 distinct values), then a sparse long tail.
     let x: Vec<u32> = (0..100_003).map(|_| (next() % 1000) as u32).collect();
     let a = Array::from_slice(&dev, &x, &[x.len()]).unwrap();
-    assert_eq!(
-        a.bincount(0).unwrap().to_vec::<i32>().unwrap(),
-        bincount_ref(&x, 0)
-    );
+    assert_eq!(common::idx(&a.bincount(0).unwrap()), bincount_ref(&x, 0));
     let xi: Vec<i32> = x.iter().map(|&v| v as i32 * 37).collect();
     let ai = Array::from_slice(&dev, &xi, &[xi.len()]).unwrap();
     let got = ai.bincount(5).unwrap();
-    assert_eq!(got.dtype(), DType::I32);
+    assert_eq!(got.dtype(), dev.index_dtype());
     let xu: Vec<u32> = xi.iter().map(|&v| v as u32).collect();
-    assert_eq!(got.to_vec::<i32>().unwrap(), bincount_ref(&xu, 5));
+    assert_eq!(common::idx(&got), bincount_ref(&xu, 5));
     // minlength past the largest value, a reversed view, bools, one element, none.
     assert_eq!(
         ai.slice(&[gpuarray::SliceArg::Range {
@@ -63,25 +62,18 @@ fn bincount_counts_exactly() {
         .unwrap()
         .bincount(40_000)
         .unwrap()
-        .to_vec::<i32>()
-        .unwrap(),
+        .indices(),
         bincount_ref(
             &xu.iter().rev().step_by(7).copied().collect::<Vec<_>>(),
             40_000
         )
     );
     let b = Array::from_bools(&dev, &[true, false, true, true], &[4]).unwrap();
-    assert_eq!(b.bincount(0).unwrap().to_vec::<i32>().unwrap(), vec![1, 3]);
+    assert_eq!(common::idx(&b.bincount(0).unwrap()), vec![1, 3]);
     let one = Array::from_slice(&dev, &[4i32], &[1]).unwrap();
-    assert_eq!(
-        one.bincount(0).unwrap().to_vec::<i32>().unwrap(),
-        vec![0, 0, 0, 0, 1]
-    );
+    assert_eq!(common::idx(&one.bincount(0).unwrap()), vec![0, 0, 0, 0, 1]);
     let none = Array::from_slice(&dev, &[0i32; 0], &[0]).unwrap();
-    assert_eq!(
-        none.bincount(3).unwrap().to_vec::<i32>().unwrap(),
-        vec![0, 0, 0]
-    );
+    assert_eq!(common::idx(&none.bincount(3).unwrap()), vec![0, 0, 0]);
     // NumPy's refusals: negative values, 2-d input, floats.
     let neg = Array::from_slice(&dev, &[1i32, -2], &[2]).unwrap();
     let e = neg.bincount(0).unwrap_err().to_string();
@@ -110,17 +102,14 @@ fn bincount_and_histogram_cross_binding_windows() {
     let x: Vec<u32> = (0..n).map(|_| (next() % 257) as u32).collect();
     let a = Array::from_slice(&dev, &x, &[n]).unwrap();
     common::assert_crosses_binding(&dev, (n * 4) as u64, "bincount");
-    assert_eq!(
-        a.bincount(0).unwrap().to_vec::<i32>().unwrap(),
-        bincount_ref(&x, 0)
-    );
+    assert_eq!(common::idx(&a.bincount(0).unwrap()), bincount_ref(&x, 0));
     let f: Vec<f32> = x.iter().map(|&v| v as f32 * 0.25 - 3.0).collect();
     let af = Array::from_slice(&dev, &f, &[n]).unwrap();
     let (counts, edges) = af.histogram(HistogramBins::Count(50), None).unwrap();
     let edges = edges.to_vec::<f32>().unwrap();
     let fx: Vec<f64> = f.iter().map(|&v| f64::from(v)).collect();
     let e64: Vec<f64> = edges.iter().map(|&v| f64::from(v)).collect();
-    assert_eq!(counts.to_vec::<i32>().unwrap(), histogram_ref(&fx, &e64));
+    assert_eq!(common::idx(&counts), histogram_ref(&fx, &e64));
 }
 
 /// NumPy 2.4's `linspace(first, last, n + 1)` for float32 data without a range: f32 arithmetic.
@@ -166,7 +155,7 @@ fn histogram_bins_and_edges_follow_numpy() {
             "edges, {n} bins"
         );
         let e64: Vec<f64> = want_edges.iter().map(|&v| f64::from(v)).collect();
-        let c = counts.to_vec::<i32>().unwrap();
+        let c = common::idx(&counts);
         assert_eq!(c, histogram_ref(&hx, &e64), "{n} bins");
         assert_eq!(c.iter().sum::<i32>() as usize, finite.len());
     }
@@ -189,7 +178,7 @@ fn histogram_bins_and_edges_follow_numpy() {
         .collect();
     assert_eq!(edges.to_vec::<f32>().unwrap(), want_exact);
     let e64: Vec<f64> = want_exact.iter().map(|&v| f64::from(v)).collect();
-    assert_eq!(counts.to_vec::<i32>().unwrap(), histogram_ref(&hall, &e64));
+    assert_eq!(common::idx(&counts), histogram_ref(&hall, &e64));
     // Explicit, uneven edges (a repeated one too), in f64 against f32 data.
     if common::supports(&dev, DType::F64, "histogram f64 edges") {
         let e = [-1000.0, -3.5, 0.0, 0.0, 2.25, 999.0];
@@ -197,7 +186,7 @@ fn histogram_bins_and_edges_follow_numpy() {
         let (counts, back) = all
             .histogram(HistogramBins::Edges(&edges), Some((5.0, 6.0)))
             .unwrap();
-        assert_eq!(counts.to_vec::<i32>().unwrap(), histogram_ref(&hall, &e));
+        assert_eq!(common::idx(&counts), histogram_ref(&hall, &e));
         assert_eq!(back.to_vec::<f64>().unwrap(), e.to_vec());
         // Integer data: float64 edges, as NumPy.
         let ints: Vec<i32> = (0..1000).map(|i| (i * 7919) % 101 - 50).collect();
@@ -209,16 +198,16 @@ fn histogram_bins_and_edges_follow_numpy() {
             .collect();
         assert_eq!(edges.to_vec::<f64>().unwrap(), want_e);
         let hi: Vec<f64> = ints.iter().map(|&v| f64::from(v)).collect();
-        assert_eq!(counts.to_vec::<i32>().unwrap(), histogram_ref(&hi, &want_e));
+        assert_eq!(common::idx(&counts), histogram_ref(&hi, &want_e));
     }
     // All equal: the range widens by 0.5 each way. Empty: range (0, 1).
     let same = Array::from_slice(&dev, &[3.0f32; 5], &[5]).unwrap();
     let (counts, edges) = same.histogram(HistogramBins::Count(2), None).unwrap();
     assert_eq!(edges.to_vec::<f32>().unwrap(), vec![2.5, 3.0, 3.5]);
-    assert_eq!(counts.to_vec::<i32>().unwrap(), vec![0, 5]);
+    assert_eq!(common::idx(&counts), vec![0, 5]);
     let empty = Array::from_slice(&dev, &[0.0f32; 0], &[0]).unwrap();
     let (counts, edges) = empty.histogram(HistogramBins::Count(4), None).unwrap();
-    assert_eq!(counts.to_vec::<i32>().unwrap(), vec![0; 4]);
+    assert_eq!(common::idx(&counts), vec![0; 4]);
     assert_eq!(
         edges.to_vec::<f32>().unwrap(),
         vec![0.0, 0.25, 0.5, 0.75, 1.0]
@@ -244,10 +233,7 @@ fn histogram_bins_and_edges_follow_numpy() {
         .iter()
         .map(|&v| f64::from(v))
         .collect();
-    assert_eq!(
-        counts.to_vec::<i32>().unwrap(),
-        histogram_ref(&hx[..20_000], &e64)
-    );
+    assert_eq!(common::idx(&counts), histogram_ref(&hx[..20_000], &e64));
 }
 
 #[test]

@@ -40,8 +40,9 @@ impl Witness {
     }
 }
 
+/// Integer values (i32 data, or indices in the device's index dtype) as i32.
 fn ints(a: &Array) -> Vec<i32> {
-    a.to_vec::<i32>().unwrap()
+    a.astype(DType::I32).unwrap().to_vec::<i32>().unwrap()
 }
 
 fn arange_i32(dev: &Device, n: usize) -> Array {

@@ -1356,13 +1356,12 @@ fn nan_reductions_statistics_and_counts_of_every_width() {
                 plain(a.nanargmax(Some(axis), false)),
                 plain(a.argmax(Some(axis), false))
             );
-            assert_eq!(
-                plain(a.nancumsum(Some(axis))),
-                plain(a.cumsum(Some(axis)))
-            );
+            assert_eq!(plain(a.nancumsum(Some(axis))), plain(a.cumsum(Some(axis))));
             // count_nonzero against the host.
             let lines: Vec<Vec<i128>> = if axis == 0 {
-                (0..6).map(|c| (0..4).map(|r| x[r * 6 + c]).collect()).collect()
+                (0..6)
+                    .map(|c| (0..4).map(|r| x[r * 6 + c]).collect())
+                    .collect()
             } else {
                 x.chunks(6).map(|c| c.to_vec()).collect()
             };
@@ -1384,7 +1383,11 @@ fn nan_reductions_statistics_and_counts_of_every_width() {
                 let var =
                     f.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (f.len() - 1) as f64;
                 // f64, or f32 on adapters without it (Mesa's GL).
-                let eps = if dev.supports(DType::F64) { 1e-12 } else { 1e-5 };
+                let eps = if dev.supports(DType::F64) {
+                    1e-12
+                } else {
+                    1e-5
+                };
                 let tol = eps * var.max(1.0) * 8.0;
                 assert!((v - var).abs() <= tol, "var of {d}: {v} vs {var}");
                 assert!(
@@ -1400,4 +1403,74 @@ fn nan_reductions_statistics_and_counts_of_every_width() {
         let want: Vec<i128> = x.iter().map(|&v| v.clamp(lo, 100)).collect();
         assert_eq!(got, want, "clip of {d}");
     }
+}
+
+/// Index-returning ops give int64 (NumPy's intp) by default and int32 on a device configured
+/// with `IndexDType::I32` — the same values either way.
+#[test]
+fn index_dtype_is_int64_by_default_and_int32_on_request() {
+    let Some(dev) = common::device() else { return };
+    let narrow = gpuarray::Device::with_config(gpuarray::DeviceConfig {
+        index_dtype: gpuarray::IndexDType::I32,
+        ..common::test_config().unwrap()
+    })
+    .unwrap();
+    assert_eq!(narrow.index_dtype(), DType::I32);
+    let x: Vec<f32> = vec![3.0, 0.0, 2.0, 2.0, 0.0, 7.0, 1.0, 0.0];
+    let results = |d: &gpuarray::Device| -> Vec<(&'static str, Array)> {
+        let a = Array::from_slice(d, &x, &[2, 4]).unwrap();
+        let flat = a.reshape(&[-1]).unwrap();
+        let sorted = flat.sort(None).unwrap();
+        let u = flat.unique_all().unwrap();
+        let counts = Array::from_slice(d, &[1u8, 3, 1, 0], &[4]).unwrap();
+        vec![
+            ("argsort", a.argsort(Some(-1)).unwrap()),
+            ("argmax", a.argmax(Some(1), false).unwrap()),
+            ("argmin", a.argmin(None, false).unwrap()),
+            ("nanargmax", a.nanargmax(Some(0), false).unwrap()),
+            ("argpartition", a.argpartition(&[1], Some(1)).unwrap()),
+            ("lexsort", gpuarray::lexsort(&[&flat, &flat]).unwrap()),
+            ("flatnonzero", a.flatnonzero().unwrap()),
+            ("nonzero", a.nonzero().unwrap().remove(1)),
+            ("argwhere", a.argwhere().unwrap()),
+            ("count_nonzero", a.count_nonzero(1, false).unwrap()),
+            (
+                "searchsorted",
+                sorted.searchsorted(&flat, gpuarray::Side::Left).unwrap(),
+            ),
+            ("unique indices", u.indices),
+            ("unique inverse", u.inverse),
+            ("unique counts", u.counts),
+            ("bincount", counts.bincount(0).unwrap()),
+            (
+                "histogram",
+                flat.histogram(gpuarray::HistogramBins::Count(3), None)
+                    .unwrap()
+                    .0,
+            ),
+            (
+                "permutation",
+                gpuarray::random::Generator::new(d, 3)
+                    .permutation(6)
+                    .unwrap(),
+            ),
+        ]
+    };
+    let wide = results(&dev);
+    let small = results(&narrow);
+    for ((name, w), (_, s)) in wide.iter().zip(&small) {
+        // int64 unless the environment asks for GPUARRAY_INDEX_DTYPE=i32.
+        assert_eq!(w.dtype(), dev.index_dtype(), "{name} by default");
+        assert_eq!(s.dtype(), DType::I32, "{name} with IndexDType::I32");
+        assert_eq!(read_ints(w), read_ints(s), "{name}");
+    }
+    assert_eq!(
+        gpuarray::IndexDType::parse("int32"),
+        Some(gpuarray::IndexDType::I32)
+    );
+    assert_eq!(
+        gpuarray::IndexDType::parse(" I64 "),
+        Some(gpuarray::IndexDType::I64)
+    );
+    assert_eq!(gpuarray::IndexDType::parse("i16"), None);
 }

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::Indices;
+
 use common::xorshift;
 
 use gpuarray::{Array, DType, Error};
@@ -70,7 +72,7 @@ fn selections_match_the_reference_for_every_dtype() {
             .map(|i| i as i32)
             .collect();
         assert_eq!(
-            a.flatnonzero().unwrap().to_vec::<i32>().unwrap(),
+            common::idx(&a.flatnonzero().unwrap()),
             flat,
             "{dtype:?} flatnonzero"
         );
@@ -79,25 +81,15 @@ fn selections_match_the_reference_for_every_dtype() {
         let coords: Vec<[i32; 3]> = flat.iter().map(|&f| [f / 21, f / 3 % 7, f % 3]).collect();
         for d in 0..3 {
             let want: Vec<i32> = coords.iter().map(|c| c[d]).collect();
-            assert_eq!(
-                nz[d].to_vec::<i32>().unwrap(),
-                want,
-                "{dtype:?} nonzero axis {d}"
-            );
+            assert_eq!(common::idx(&nz[d]), want, "{dtype:?} nonzero axis {d}");
         }
         let aw = a.argwhere().unwrap();
         assert_eq!(aw.shape(), &[flat.len(), 3]);
-        assert_eq!(aw.to_vec::<i32>().unwrap(), coords.concat());
+        assert_eq!(common::idx(&aw), coords.concat());
         let per_row: Vec<i32> = (0..4)
             .map(|r| (0..21).filter(|&k| truthy(held[r * 21 + k])).count() as i32)
             .collect();
-        assert_eq!(
-            a.count_nonzero([1, 2], false)
-                .unwrap()
-                .to_vec::<i32>()
-                .unwrap(),
-            per_row
-        );
+        assert_eq!(a.count_nonzero([1, 2], false).unwrap().indices(), per_row);
     }
 }
 
@@ -236,7 +228,7 @@ fn selections_past_one_storage_binding() {
             .map(|i| i as i32)
             .collect();
         assert!(
-            a.flatnonzero().unwrap().to_vec::<i32>().unwrap() == flat,
+            common::idx(&a.flatnonzero().unwrap()) == flat,
             "{dtype:?} flatnonzero past one binding"
         );
     }

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::Indices;
+
 use common::xorshift;
 
 use gpuarray::{Array, Axes, DType, Error};
@@ -211,33 +213,21 @@ fn nanargmax_errs_on_all_nan_slices_and_matches_numpy_elsewhere() {
     let a = Array::from_slice(&dev, &x, &[3, 3]).unwrap();
     // Along axis 1, row 1 is [-2, NaN, NaN]: fine; along axis 0, column 1 is [NaN, NaN, 3].
     assert_eq!(
-        a.nanargmax(Some(1), false)
-            .unwrap()
-            .to_vec::<i32>()
-            .unwrap(),
+        a.nanargmax(Some(1), false).unwrap().indices(),
         vec![2, 0, 0]
     );
     assert_eq!(
-        a.nanargmin(Some(1), false)
-            .unwrap()
-            .to_vec::<i32>()
-            .unwrap(),
+        a.nanargmin(Some(1), false).unwrap().indices(),
         vec![0, 0, 2]
     );
     assert_eq!(
-        a.nanargmax(Some(0), false)
-            .unwrap()
-            .to_vec::<i32>()
-            .unwrap(),
+        a.nanargmax(Some(0), false).unwrap().indices(),
         vec![2, 2, 0]
     );
-    assert_eq!(a.nanargmax(None, false).unwrap().item::<i32>().unwrap(), 2);
+    assert_eq!(common::idx(&a.nanargmax(None, false).unwrap())[0], 2);
     // NumPy's tie of NaN with -inf: [NaN, -inf] gives 0 (NaN is replaced by -inf first).
     let tie = Array::from_slice(&dev, &[f32::NAN, f32::NEG_INFINITY], &[2]).unwrap();
-    assert_eq!(
-        tie.nanargmax(None, false).unwrap().item::<i32>().unwrap(),
-        0
-    );
+    assert_eq!(common::idx(&tie.nanargmax(None, false).unwrap())[0], 0);
     let all_nan = Array::from_slice(&dev, &[f32::NAN, f32::NAN, 1.0, 2.0], &[2, 2]).unwrap();
     for (name, r) in [
         ("nanargmax", all_nan.nanargmax(Some(1), false)),
@@ -254,11 +244,7 @@ fn nanargmax_errs_on_all_nan_slices_and_matches_numpy_elsewhere() {
     }
     // Along axis 0 the same array has no all-NaN column.
     assert_eq!(
-        all_nan
-            .nanargmax(Some(0), false)
-            .unwrap()
-            .to_vec::<i32>()
-            .unwrap(),
+        all_nan.nanargmax(Some(0), false).unwrap().indices(),
         vec![1, 1]
     );
     // Bad axes name the NaN-aware op.
@@ -286,7 +272,7 @@ fn nan_functions_of_integers_are_the_plain_ones_and_nancumsum_skips_nan() {
         i.nanmax(0, false).unwrap().to_vec::<i32>().unwrap(),
         vec![3, -1, 9]
     );
-    assert_eq!(i.nanargmin(None, false).unwrap().item::<i32>().unwrap(), 4);
+    assert_eq!(common::idx(&i.nanargmin(None, false).unwrap())[0], 4);
     let x = [1.0f32, f32::NAN, 2.0, f32::NAN, f32::NAN, 5.0];
     let a = Array::from_slice(&dev, &x, &[2, 3]).unwrap();
     assert_eq!(

@@ -67,7 +67,7 @@ fn permutations_are_fisher_yates_over_the_stream() {
     let Some(dev) = common::device() else { return };
     for n in [0usize, 1, 2, 10, 1000, 100_003] {
         let mut g = Generator::with_stream(&dev, 8, 1, 3);
-        let got = g.permutation(n).unwrap().to_vec::<i32>().unwrap();
+        let got = common::idx(&g.permutation(n).unwrap());
         let mut w = Words::new(8, 1, 3, 2 * n + 64);
         let want: Vec<i32> = cpu_permutation(&mut w, n)
             .into_iter()

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::Indices;
+
 use common::{read, strides_of, unravel, upload, values};
 use gpuarray::{Array, Axes, DType, Error, SliceArg};
 
@@ -278,8 +280,8 @@ fn nan_and_signed_zero_in_reductions() {
             .unwrap()
             .is_nan()
     );
-    assert_eq!(a.argmax(None, false).unwrap().item::<i32>().unwrap(), 1234);
-    assert_eq!(a.argmin(None, false).unwrap().item::<i32>().unwrap(), 1234);
+    assert_eq!(common::idx(&a.argmax(None, false).unwrap())[0], 1234);
+    assert_eq!(common::idx(&a.argmin(None, false).unwrap())[0], 1234);
     let r = a.reshape(&[50, 100]).unwrap();
     let m = r.max(1, false).unwrap().to_vec::<f32>().unwrap();
     for (i, v) in m.iter().enumerate() {
@@ -301,8 +303,8 @@ fn nan_and_signed_zero_in_reductions() {
         &[5],
         DType::F32,
     );
-    assert_eq!(t.argmax(None, false).unwrap().item::<i32>().unwrap(), 2);
-    assert_eq!(t.argmin(None, false).unwrap().item::<i32>().unwrap(), 4);
+    assert_eq!(common::idx(&t.argmax(None, false).unwrap())[0], 2);
+    assert_eq!(common::idx(&t.argmin(None, false).unwrap())[0], 4);
     let z = upload(&dev, &[-0.0, -0.0], &[2], DType::F32);
     assert_eq!(
         z.max(Axes::All, false)
@@ -312,7 +314,7 @@ fn nan_and_signed_zero_in_reductions() {
             .to_bits(),
         (-0.0f32).to_bits()
     );
-    assert_eq!(z.argmax(None, false).unwrap().item::<i32>().unwrap(), 0);
+    assert_eq!(common::idx(&z.argmax(None, false).unwrap())[0], 0);
     // cumsum of negative zeros stays -0.0 (NumPy: np.cumsum([-0.0, -0.0, 0.0]) is [-0, -0, 0]).
     let zs = upload(&dev, &[-0.0, -0.0, 0.0], &[3], DType::F32);
     let bits: Vec<u32> = zs
@@ -343,7 +345,7 @@ fn nan_and_signed_zero_in_reductions() {
     );
     // Subnormals survive max/argmax.
     let s = upload(&dev, &[1e-40, 2e-40, 0.0], &[3], DType::F32);
-    assert_eq!(s.argmax(None, false).unwrap().item::<i32>().unwrap(), 1);
+    assert_eq!(common::idx(&s.argmax(None, false).unwrap())[0], 1);
     assert_eq!(
         s.max(Axes::All, false)
             .unwrap()
@@ -556,26 +558,18 @@ fn reduction_larger_than_one_binding() {
     assert_eq!(a.max(Axes::All, false).unwrap().item::<f32>().unwrap(), 5.0);
     assert_eq!(a.min(Axes::All, false).unwrap().item::<f32>().unwrap(), 0.0);
     assert_eq!(
-        a.argmax(None, false).unwrap().item::<i32>().unwrap(),
+        common::idx(&a.argmax(None, false).unwrap())[0],
         max_at as i32
     );
     assert_eq!(
-        a.argmin(None, false).unwrap().item::<i32>().unwrap(),
+        common::idx(&a.argmin(None, false).unwrap())[0],
         min_at as i32
     );
     // Arg-reductions of whole rows over 128 MiB: one chunk per row, straight into the outputs.
     // Row r starts on 1 + r % 3 (1000 % 3 == 1): its first 3 is at (2 - r % 3) % 3, its first
     // 1 at (3 - r % 3) % 3; the last row holds the 5 and the 0.
-    let am = rows
-        .argmax(Some(1), false)
-        .unwrap()
-        .to_vec::<i32>()
-        .unwrap();
-    let an = rows
-        .argmin(Some(1), false)
-        .unwrap()
-        .to_vec::<i32>()
-        .unwrap();
+    let am = rows.argmax(Some(1), false).unwrap().indices();
+    let an = rows.argmin(Some(1), false).unwrap().indices();
     assert_eq!((am.len(), an.len()), (rows_n, rows_n));
     for r in 0..rows_n {
         let (want_max, want_min) = if r == rows_n - 1 {

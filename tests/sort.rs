@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::Indices;
+
 use common::xorshift;
 
 use gpuarray::{Array, DType, Error};
@@ -74,11 +76,7 @@ fn check_all_axes(a: &Array, label: &str) {
         let (vals, idx) = reference(&x, &shape, axis);
         let got = a.argsort(Some(axis as isize)).unwrap();
         assert_eq!(got.shape(), &shape[..]);
-        assert_eq!(
-            got.to_vec::<i32>().unwrap(),
-            idx,
-            "{label}: argsort axis {axis}"
-        );
+        assert_eq!(got.indices(), idx, "{label}: argsort axis {axis}");
         let s = a.sort(Some(axis as isize)).unwrap();
         assert_eq!(s.dtype(), a.dtype());
         // Zeros compare equal: the stable order decides which sign comes first, as in NumPy.
@@ -86,7 +84,7 @@ fn check_all_axes(a: &Array, label: &str) {
     }
     let (vals, idx) = reference(&x, &[x.len()], 0);
     assert_eq!(
-        a.argsort(None).unwrap().to_vec::<i32>().unwrap(),
+        common::idx(&a.argsort(None).unwrap()),
         idx,
         "{label}: argsort None"
     );
@@ -148,7 +146,7 @@ fn stability_special_inputs_sizes_and_views() {
     // Many duplicates: argsort must keep equal elements in index order.
     let dup: Vec<i32> = (0..5000).map(|i: i32| i * 7919 % 13).collect();
     let a = Array::from_slice(&dev, &dup, &[dup.len()]).unwrap();
-    let idx = a.argsort(Some(-1)).unwrap().to_vec::<i32>().unwrap();
+    let idx = common::idx(&a.argsort(Some(-1)).unwrap());
     for w in idx.windows(2) {
         let (p, q) = (w[0] as usize, w[1] as usize);
         assert!(
@@ -172,7 +170,7 @@ fn stability_special_inputs_sizes_and_views() {
     }
     let a = Array::from_slice(&dev, &eq, &[eq.len()]).unwrap();
     assert_eq!(
-        a.argsort(None).unwrap().to_vec::<i32>().unwrap(),
+        common::idx(&a.argsort(None).unwrap()),
         (0..3000).collect::<Vec<i32>>()
     );
     // Sizes 0 and 1, and a 0-d array (flattened: one element; along an axis: an error).
@@ -184,10 +182,7 @@ fn stability_special_inputs_sizes_and_views() {
         one.sort(Some(1)).unwrap().to_vec::<f32>().unwrap(),
         vec![2.5, -1.0]
     );
-    assert_eq!(
-        one.argsort(Some(1)).unwrap().to_vec::<i32>().unwrap(),
-        vec![0, 0]
-    );
+    assert_eq!(common::idx(&one.argsort(Some(1)).unwrap()), vec![0, 0]);
     let scalar = Array::from_slice(&dev, &[7.0f32], &[]).unwrap();
     assert_eq!(
         scalar.sort(None).unwrap().to_vec::<f32>().unwrap(),
@@ -255,7 +250,7 @@ fn sorts_past_one_storage_binding_in_parts() {
             .unwrap();
         let held = common::read(&a);
         let (vals, idx) = reference(&held, &[held.len()], 0);
-        let got = a.argsort(Some(-1)).unwrap().to_vec::<i32>().unwrap();
+        let got = common::idx(&a.argsort(Some(-1)).unwrap());
         assert!(got == idx, "{dtype:?}: argsort of 50,000 in parts");
         assert!(
             same(&common::read(&a.sort(None).unwrap()), &vals),
@@ -293,7 +288,7 @@ fn sorts_past_one_storage_binding_in_parts() {
     }
     let eq = Array::full(&dev, &[40_000], 1.5, DType::F32).unwrap();
     assert_eq!(
-        eq.argsort(None).unwrap().to_vec::<i32>().unwrap(),
+        common::idx(&eq.argsort(None).unwrap()),
         (0..40_000).collect::<Vec<i32>>()
     );
     // unique rides on the sort and the mask compaction, both past one binding here.
@@ -325,7 +320,7 @@ fn sorts_two_to_the_26_elements() {
     println!("argsort of 2^26 f32: {:.2} s", t.elapsed().as_secs_f64());
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&p, &q| x[p].partial_cmp(&x[q]).unwrap());
-    let idx = i.to_vec::<i32>().unwrap();
+    let idx = i.indices();
     assert!(
         idx.iter().zip(&order).all(|(&g, &w)| g as usize == w),
         "argsort of 2^26 f32 differs from the stable reference"
@@ -362,7 +357,7 @@ fn searchsorted_past_one_storage_binding() {
             .unwrap();
         let (held, qs) = (common::read(&a), common::read(&q));
         for (side, right) in [(gpuarray::Side::Left, false), (gpuarray::Side::Right, true)] {
-            let got = a.searchsorted(&q, side).unwrap().to_vec::<i32>().unwrap();
+            let got = common::idx(&a.searchsorted(&q, side).unwrap());
             // A binary search here: the linear reference is too slow at this size.
             let want: Vec<i32> = qs
                 .iter()
@@ -432,17 +427,14 @@ fn searchsorted_matches_numpy_for_every_dtype_and_side() {
                 .iter()
                 .map(|&v| search_reference(&held, v, right))
                 .collect();
-            assert_eq!(got.to_vec::<i32>().unwrap(), want, "{dtype:?} {side:?}");
+            assert_eq!(got.indices(), want, "{dtype:?} {side:?}");
         }
     }
     // Mixed dtypes compare as floats; an empty array or no queries; a 2-d array is refused.
     let a = Array::from_slice(&dev, &[1i32, 3, 5], &[3]).unwrap();
     let q = Array::from_slice(&dev, &[2.5f32, 5.0, -1.0], &[3]).unwrap();
     assert_eq!(
-        a.searchsorted(&q, gpuarray::Side::Left)
-            .unwrap()
-            .to_vec::<i32>()
-            .unwrap(),
+        a.searchsorted(&q, gpuarray::Side::Left).unwrap().indices(),
         vec![1, 2, 0]
     );
     let empty = Array::zeros(&dev, &[0], DType::F32).unwrap();
@@ -450,8 +442,7 @@ fn searchsorted_matches_numpy_for_every_dtype_and_side() {
         empty
             .searchsorted(&q, gpuarray::Side::Right)
             .unwrap()
-            .to_vec::<i32>()
-            .unwrap(),
+            .indices(),
         vec![0, 0, 0]
     );
     assert_eq!(
@@ -506,19 +497,11 @@ fn check_unique(a: &Array, label: &str) {
         same(&common::read(&u.values), &values),
         "{label} {dtype:?} values"
     );
-    assert_eq!(
-        u.indices.to_vec::<i32>().unwrap(),
-        first,
-        "{label} {dtype:?} indices"
-    );
-    assert_eq!(
-        u.counts.to_vec::<i32>().unwrap(),
-        counts,
-        "{label} {dtype:?} counts"
-    );
+    assert_eq!(common::idx(&u.indices), first, "{label} {dtype:?} indices");
+    assert_eq!(common::idx(&u.counts), counts, "{label} {dtype:?} counts");
     assert_eq!(u.inverse.shape(), a.shape());
     assert_eq!(
-        u.inverse.to_vec::<i32>().unwrap(),
+        common::idx(&u.inverse),
         inverse,
         "{label} {dtype:?} inverse"
     );
@@ -589,11 +572,7 @@ fn partition_argpartition_and_lexsort_keep_numpys_contracts() {
     let h = common::read(&a);
     for kth in [vec![0isize], vec![999], vec![-1, 17, 500]] {
         let p = common::read(&a.partition(&kth, Some(-1)).unwrap());
-        let ap = a
-            .argpartition(&kth, Some(1))
-            .unwrap()
-            .to_vec::<i32>()
-            .unwrap();
+        let ap = a.argpartition(&kth, Some(1)).unwrap().indices();
         for row in 0..3 {
             let lane = &p[row * 1000..(row + 1) * 1000];
             let idx = &ap[row * 1000..(row + 1) * 1000];
@@ -652,10 +631,7 @@ fn partition_argpartition_and_lexsort_keep_numpys_contracts() {
         Array::from_slice(&dev, &k1, &[n]).unwrap(),
         Array::from_slice(&dev, &k2, &[n]).unwrap(),
     );
-    let got = gpuarray::lexsort(&[&a0, &a1, &a2])
-        .unwrap()
-        .to_vec::<i32>()
-        .unwrap();
+    let got = gpuarray::lexsort(&[&a0, &a1, &a2]).unwrap().indices();
     let mut want: Vec<i32> = (0..n as i32).collect();
     want.sort_by(|&i, &j| {
         let (i, j) = (i as usize, j as usize);
@@ -684,7 +660,7 @@ fn numpys_edges_of_argsort_and_partition() {
     for axis in [Some(-1), Some(0), None] {
         let got = scalar.argsort(axis).unwrap();
         assert_eq!(got.shape(), &[1], "axis {axis:?}");
-        assert_eq!(got.to_vec::<i32>().unwrap(), vec![0], "axis {axis:?}");
+        assert_eq!(got.indices(), vec![0], "axis {axis:?}");
     }
     assert_err!(scalar.argsort(Some(1)), Error::Axis { .. }, "argsort");
     for shape in [&[0usize][..], &[2, 0], &[0, 3]] {
@@ -694,7 +670,7 @@ fn numpys_edges_of_argsort_and_partition() {
             assert_eq!(p.shape(), shape, "partition kth {kth} of {shape:?}");
             let i = empty.argpartition(&[kth, 0], None).unwrap();
             assert_eq!(i.shape(), &[0], "argpartition kth {kth} of {shape:?}");
-            assert_eq!(i.dtype(), DType::I32);
+            assert_eq!(i.dtype(), dev.index_dtype());
         }
     }
     // A non-empty axis keeps NumPy's bounds.

@@ -174,7 +174,7 @@ fn workload(dev: &Device) {
         0.0,
         "strided max",
     );
-    let arg = xi.argmax(None, false).unwrap().to_vec::<i32>().unwrap();
+    let arg = common::idx(&xi.argmax(None, false).unwrap());
     let first_max = hi
         .iter()
         .position(|&v| v == *hi.iter().max().unwrap())

@@ -75,6 +75,98 @@ async fn every_variant_compiles_in_the_browser() {
     check_clean(&dev).await;
 }
 
+/// int64/uint64/uint8 beyond element-wise in the browser: cumsum, sort/argsort, matmul and
+/// 64-bit Philox integers (a full 2^64 range, and one that rejects, awaited), against host
+/// references written out here.
+#[wasm_bindgen_test]
+async fn int64_scans_sorts_matmul_and_integers_in_the_browser() {
+    let dev = device().await;
+    let x: Vec<i64> = vec![
+        5,
+        i64::MIN,
+        -1,
+        1 << 40,
+        (1 << 40) + 3,
+        i64::MAX,
+        0,
+        -(1 << 33),
+    ];
+    let a = Array::from_slice(&dev, &x, &[8]).unwrap();
+    let mut run = 0i64;
+    let want: Vec<i64> = x
+        .iter()
+        .map(|v| {
+            run = run.wrapping_add(*v);
+            run
+        })
+        .collect();
+    let c = a
+        .cumsum(Some(0))
+        .unwrap()
+        .to_vec_async::<i64>()
+        .await
+        .unwrap();
+    assert_eq!(c, want);
+    let mut sorted = x.clone();
+    sorted.sort();
+    let s = a.sort(None).unwrap().to_vec_async::<i64>().await.unwrap();
+    assert_eq!(s, sorted);
+    let mut order: Vec<i64> = (0..8).collect();
+    order.sort_by_key(|&i| x[i as usize]);
+    let o = a
+        .argsort(None)
+        .unwrap()
+        .to_vec_async::<i64>()
+        .await
+        .unwrap();
+    assert_eq!(o, order);
+    // A 4 x 2 @ 2 x 4 int64 matmul and a uint8 one, wrapping.
+    let m = a.reshape(&[4, 2]).unwrap();
+    let mt = m.transpose(&[1, 0]).unwrap();
+    let p = m.matmul(&mt).unwrap().to_vec_async::<i64>().await.unwrap();
+    for i in 0..4 {
+        for j in 0..4 {
+            let w = (0..2).fold(0i64, |acc, k| {
+                acc.wrapping_add(x[i * 2 + k].wrapping_mul(x[j * 2 + k]))
+            });
+            assert_eq!(p[i * 4 + j], w, "int64 matmul ({i}, {j})");
+        }
+    }
+    let bytes: Vec<u8> = vec![200, 3, 17, 255, 1, 128];
+    let u = Array::from_slice(&dev, &bytes, &[2, 3]).unwrap();
+    let ut = u.transpose(&[1, 0]).unwrap();
+    let q = u.matmul(&ut).unwrap().to_vec_async::<u8>().await.unwrap();
+    for i in 0..2 {
+        for j in 0..2 {
+            let w = (0..3).fold(0u8, |acc, k| {
+                acc.wrapping_add(bytes[i * 3 + k].wrapping_mul(bytes[j * 3 + k]))
+            });
+            assert_eq!(q[i * 2 + j], w, "uint8 matmul ({i}, {j})");
+        }
+    }
+    // 64-bit integers: the full uint64 range in one pass, and a range that rejects.
+    let mut g = Generator::new(&dev, 9);
+    let full = g
+        .integers_i128_async(0, 1 << 64, &[1000], DType::U64)
+        .await
+        .unwrap()
+        .to_vec_async::<u64>()
+        .await
+        .unwrap();
+    assert!(full.iter().any(|&v| v > 1 << 63) && full.iter().any(|&v| v < 1 << 63));
+    let (lo, hi) = (-(3i128 << 40), (5i128 << 40) + 12_345);
+    let k = g
+        .integers_i128_async(lo, hi, &[1000], DType::I64)
+        .await
+        .unwrap()
+        .to_vec_async::<i64>()
+        .await
+        .unwrap();
+    assert!(k.iter().all(|&v| lo <= i128::from(v) && i128::from(v) < hi));
+    assert!(k.iter().any(|&v| v < 0) && k.iter().any(|&v| v > 1 << 41));
+    check_clean(&dev).await;
+}
+
 /// int64 and uint8, emulated in WebGPU as everywhere: transfers, casts, and wrapping integer
 /// ops give NumPy's values (independent references written out here).
 #[wasm_bindgen_test]
@@ -384,17 +476,18 @@ async fn reductions_match_host_loops() {
             .unwrap(),
         maxes
     );
-    let argmax: Vec<i32> = (0..c)
+    // Indices are int64, NumPy's intp, in the browser too.
+    let argmax: Vec<i64> = (0..c)
         .map(|j| {
             let col: Vec<f32> = (0..r).map(|i| h[i * c + j]).collect();
             let m = col.iter().cloned().fold(f32::MIN, f32::max);
-            col.iter().position(|&x| x == m).unwrap() as i32
+            col.iter().position(|&x| x == m).unwrap() as i64
         })
         .collect();
     assert_eq!(
         a.argmax(Some(0), false)
             .unwrap()
-            .to_vec_async::<i32>()
+            .to_vec_async::<i64>()
             .await
             .unwrap(),
         argmax
@@ -898,10 +991,10 @@ async fn arrays_past_a_128_mib_binding() {
     assert_eq!(
         y.argmax(None, false)
             .unwrap()
-            .item_async::<i32>()
+            .item_async::<i64>()
             .await
             .unwrap(),
-        n as i32 - 1
+        n as i64 - 1
     );
     check_clean(&dev).await;
 }

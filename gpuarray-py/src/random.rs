@@ -93,17 +93,18 @@ impl PyGenerator {
         self.draw(py, |g| g.exponential(scale, &shape, dt))
     }
 
-    /// Integers in `[low, high)`, exact (Lemire's method with rejection).
+    /// Integers in `[low, high)` of any integer dtype, exact and unbiased (`high` up to 2^64
+    /// for uint64).
     fn integers(
         &self,
         py: Python<'_>,
-        low: i64,
-        high: i64,
+        low: i128,
+        high: i128,
         shape: Vec<usize>,
         dtype: &str,
     ) -> PyResult<PyArr> {
         let dt = parse_dtype(dtype)?;
-        self.draw(py, |g| g.integers(low, high, &shape, dt))
+        self.draw(py, |g| g.integers_i128(low, high, &shape, dt))
     }
 
     /// The raw u32 words of the stream (what `curand()` returns after `curand_init`).
@@ -111,7 +112,7 @@ impl PyGenerator {
         self.draw(py, |g| g.bits(&shape))
     }
 
-    /// A permutation of `0..n` (int32).
+    /// A permutation of `0..n` (int64, NumPy's intp).
     fn permutation(&self, py: Python<'_>, n: usize) -> PyResult<PyArr> {
         self.draw(py, |g| g.permutation(n))
     }

@@ -4,12 +4,6 @@ import numpy as np
 
 import gpuarray as ga
 
-# gpuarray has no 64-bit integers: where NumPy answers int64/uint64 (sums, argmax, arange of
-# Python ints), gpuarray answers the 32-bit type with the same values.
-# NumPy's int8/int16 loops for bool inputs (np.square(bool)) likewise give int32 here.
-NARROW = {np.dtype(t): np.dtype("int32") for t in ("int64", "int8", "int16")}
-NARROW.update({np.dtype(t): np.dtype("uint32") for t in ("uint64", "uint8", "uint16")})
-
 # Tolerances by dtype: f16 ops compute in f32 and round (1 ulp of f16 is ~1e-3); f32 math
 # built-ins are within a few ulp; f64 transcendentals are software, within a few ulp.
 TOL = {
@@ -20,12 +14,12 @@ TOL = {
 
 
 def expected_dtype(d):
-    d = np.dtype(d)
-    return NARROW.get(d, d)
+    """NumPy's dtype itself: gpuarray has every NumPy real dtype."""
+    return np.dtype(d)
 
 
 def assert_same(got, want, *, tol=None, check_dtype=True):
-    """``got`` is a gpuarray.ndarray equal to NumPy's ``want``: shape, dtype (narrowed),
+    """``got`` is a gpuarray.ndarray equal to NumPy's ``want``: shape, dtype (NumPy's exactly),
     values exact for ints and bools, within the dtype's tolerance for floats; NaNs and
     infinities in the same places."""
     assert isinstance(got, ga.ndarray), f"expected gpuarray.ndarray, got {type(got)}"

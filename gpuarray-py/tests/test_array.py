@@ -241,13 +241,16 @@ def test_astype_copy_and_errors():
 
 
 def test_asarray_dtypes():
-    assert ga.asarray([1, 2, 3]).dtype == np.int32  # NumPy's int64 request -> int32
+    assert ga.asarray([1, 2, 3]).dtype == np.int64  # NumPy's default integer
     assert ga.asarray([1.0, 2.0]).dtype == np.float64
     assert ga.asarray([True]).dtype == np.bool_
-    assert ga.asarray(np.arange(3, dtype=np.uint64)).dtype == np.uint32
+    for t in (np.uint64, np.int8, np.uint8, np.int16, np.uint16):
+        assert_same(ga.asarray(np.arange(3, dtype=t)), np.arange(3, dtype=t))
     assert_same(ga.asarray([[1, 2], [3, 4]], dtype=np.float16), np.array([[1, 2], [3, 4]], np.float16))
-    with pytest.raises(OverflowError):
-        ga.asarray([2**40])
+    # Values past 2^53 and at the extremes round-trip exactly.
+    big = np.array([2**63 - 1, -(2**63), 2**53 + 1, -1], np.int64)
+    assert_same(ga.asarray(big), big)
+    assert_same(ga.asarray([2**64 - 1, 2**63], dtype=np.uint64), np.array([2**64 - 1, 2**63], np.uint64))
     with pytest.raises(TypeError):
         ga.asarray(np.zeros(3, np.complex64))
     with pytest.raises(TypeError):
@@ -256,7 +259,7 @@ def test_asarray_dtypes():
     assert ga.asarray(g) is g
     big = np.arange(5, dtype=">f4")
     assert_same(ga.asarray(big), big.astype(np.float32))
-    assert_same(ga.asarray(np.arange(3, dtype=">i8")), np.arange(3, dtype=np.int32))
+    assert_same(ga.asarray(np.arange(3, dtype=">i8")), np.arange(3, dtype=np.int64))
 
 
 def test_0d_and_size_0():

@@ -50,8 +50,8 @@ def to_ga(x):
 
 
 def agree(got, want, *, bound=None):
-    """gpuarray result == array-api-strict result: shape, dtype (gpuarray's default integer
-    is int32, so int64 answers become int32), values: integers exactly, floats within a few ulp
+    """gpuarray result == array-api-strict result: shape, dtype (exactly), values: integers
+    exactly, floats within a few ulp
     plus, for an accumulation, ``bound``: the rounding it may add (per element, absolute; see
     ``accumulated``)."""
     if isinstance(want, (tuple, list)):
@@ -92,7 +92,8 @@ def accumulated(terms, abs_sum, dtype):
 
 def test_namespace_contents():
     assert gx is ga.array_api
-    for name in ["bool", "int32", "uint32", "float16", "float32", "float64"]:
+    for name in ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                 "uint64", "float16", "float32", "float64"]:
         assert getattr(gx, name) == np.dtype(name)
     for name in ["asarray", "arange", "zeros", "ones", "full", "linspace", "eye", "empty",
                  "zeros_like", "add", "exp", "sum", "mean", "std", "var", "max", "concat",
@@ -107,8 +108,10 @@ def test_namespace_contents():
         params = list(inspect.signature(getattr(ga.ndarray, dunder)).parameters.values())
         assert params[0].kind == inspect.Parameter.POSITIONAL_ONLY, (dunder, params)
     info = gx.__array_namespace_info__()
-    assert info.default_dtypes()["integral"] == np.int32
-    assert set(info.dtypes()) >= {"bool", "int32", "uint32", "float32"}
+    assert info.default_dtypes()["integral"] == np.int64
+    assert info.default_dtypes()["indexing"] == np.int64
+    assert set(info.dtypes()) >= {"bool", "int8", "int64", "uint8", "uint64", "int32", "uint32",
+                                   "float32"}
     assert info.devices() == [info.default_device()]
     assert gx.isdtype(gx.float32, "real floating") and not gx.isdtype(gx.int32, "bool")
 

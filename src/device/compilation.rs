@@ -260,4 +260,19 @@ impl Device {
     pub fn math_mode(&self) -> MathMode {
         self.inner.compiler.math
     }
+
+    /// The dtype of the indices and counts this device's ops return: int64 (NumPy's intp)
+    /// unless [`DeviceConfig::index_dtype`](crate::DeviceConfig::index_dtype) or
+    /// `GPUARRAY_INDEX_DTYPE=i32` asks for int32.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[2.0f32, 9.0, 4.0], &[3])?;
+    /// assert_eq!(a.argmax(None, false)?.dtype(), dev.index_dtype());
+    /// # Ok(()) }
+    /// ```
+    pub fn index_dtype(&self) -> crate::DType {
+        self.inner.index_dtype
+    }
 }

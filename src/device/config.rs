@@ -160,6 +160,67 @@ pub struct DeviceConfig {
     /// How f32 and f16 elementary functions are computed (`GPUARRAY_MATH=accurate|fast`;
     /// default [`MathMode::Accurate`]).
     pub math: MathMode,
+    /// The dtype of the indices and counts ops return (`GPUARRAY_INDEX_DTYPE=i64|i32`;
+    /// default [`IndexDType::I64`], NumPy's intp).
+    pub index_dtype: IndexDType,
+}
+
+/// The dtype of the indices and counts that `argsort`, `argmax`/`argmin`, `argpartition`,
+/// `lexsort`, `nonzero`/`flatnonzero`/`argwhere`, `searchsorted`, `unique_all`, `bincount`,
+/// `histogram` and `count_nonzero` return. NumPy returns intp (int64 on 64-bit platforms), and so
+/// does gpuarray by default, on every adapter; `I32` keeps the 32-bit results the kernels compute
+/// (one conversion pass fewer, half the memory): every index fits, since no array here has 2^31
+/// elements along an axis that is indexed.
+///
+/// ```
+/// use gpuarray::{Array, DType, Device, DeviceConfig, IndexDType};
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = Device::new()?;
+/// let a = Array::from_slice(&dev, &[3.0f32, 1.0, 2.0], &[3])?;
+/// assert_eq!(a.argsort(Some(-1))?.dtype(), dev.index_dtype()); // int64 unless GPUARRAY_INDEX_DTYPE=i32
+/// let narrow = Device::with_config(DeviceConfig {
+///     index_dtype: IndexDType::I32,
+///     ..DeviceConfig::from_env()?
+/// })?;
+/// let b = Array::from_slice(&narrow, &[3.0f32, 1.0, 2.0], &[3])?;
+/// assert_eq!(b.argsort(Some(-1))?.to_vec::<i32>()?, vec![1, 2, 0]);
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum IndexDType {
+    /// int64, NumPy's intp (the default).
+    #[default]
+    I64,
+    /// int32: today's kernels' own results, without the widening pass.
+    I32,
+}
+
+impl IndexDType {
+    /// Parses `i64`/`int64`/`intp` or `i32`/`int32` (case-insensitive).
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::IndexDType::parse("int32"), Some(gpuarray::IndexDType::I32));
+    /// assert_eq!(gpuarray::IndexDType::parse("i16"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<IndexDType> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "i64" | "int64" | "intp" => Some(IndexDType::I64),
+            "i32" | "int32" => Some(IndexDType::I32),
+            _ => None,
+        }
+    }
+
+    /// The array dtype.
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::IndexDType::I64.dtype(), gpuarray::DType::I64);
+    /// ```
+    pub fn dtype(self) -> DType {
+        match self {
+            IndexDType::I64 => DType::I64,
+            IndexDType::I32 => DType::I32,
+        }
+    }
 }
 
 /// How a [`Device`](crate::Device) computes the f32 and f16 elementary functions (exp, log, sin,
@@ -329,6 +390,15 @@ impl DeviceConfig {
             })?,
             _ => MathMode::default(),
         };
+        let index_dtype = match std::env::var("GPUARRAY_INDEX_DTYPE") {
+            Ok(s) if !s.trim().is_empty() => IndexDType::parse(&s).ok_or_else(|| {
+                Error::invalid(
+                    "Device::new",
+                    format!("GPUARRAY_INDEX_DTYPE={s:?}: expected i64 (int64) or i32 (int32)"),
+                )
+            })?,
+            _ => IndexDType::default(),
+        };
         let retune = match std::env::var("GPUARRAY_RETUNE") {
             Ok(s) => parse_flag_named("GPUARRAY_RETUNE", &s, false)?,
             Err(_) => false,
@@ -344,6 +414,7 @@ impl DeviceConfig {
             disable_cache,
             retune,
             math,
+            index_dtype,
             ..Default::default()
         })
     }

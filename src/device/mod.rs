@@ -34,7 +34,9 @@ use adapter::{ErrorSinks, OPTIONAL_FEATURES, choose_adapter, requested_features}
 #[cfg(not(target_arch = "wasm32"))]
 pub use adapters::{AdapterInfo, adapters, adapters_with};
 pub use compiler::CompileStats;
-pub use config::{Backend, CompileMode, DeviceConfig, DeviceOptions, MAX_TIMEOUT, MathMode};
+pub use config::{
+    Backend, CompileMode, DeviceConfig, DeviceOptions, IndexDType, MAX_TIMEOUT, MathMode,
+};
 use config::{env_flag, timeout_millis};
 #[cfg(not(target_arch = "wasm32"))]
 pub use exit_guard::prepare_exit;
@@ -150,6 +152,8 @@ pub(crate) struct DeviceInner {
     /// Ignore a saved matmul tune (`GPUARRAY_RETUNE=1`; a browser keeps no tune).
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub retune: bool,
+    /// The dtype index-returning ops give (`DeviceConfig::index_dtype`: I64 or I32).
+    pub index_dtype: DType,
     pub pool: Arc<Pool<WgpuBacking>>,
     pub staging: Arc<Pool<WgpuBacking>>,
     pending: Mutex<scheduler::Pending>,
@@ -332,6 +336,7 @@ impl Device {
             families,
             compiler: Arc::new(compiler),
             retune: config.retune,
+            index_dtype: config.index_dtype.dtype(),
             pool,
             staging,
             pending: Mutex::new(Default::default()),

@@ -87,6 +87,15 @@ pub(crate) fn background(
         }
     }
     if mode == CompileMode::Eager {
+        // The conversion of the i32 indices the kernels compute to int64, the default index
+        // dtype (argsort, argmax, nonzero, ...): the one emulated-dtype pipeline nearly every
+        // program's index-returning calls share.
+        let index_cast = Variant::pair(DType::I32, DType::I64);
+        for f in offered(When::Immediate) {
+            if (f.variants)(&[DType::I32, DType::I64]).contains(&index_cast) {
+                keys.extend(keys_of(f, index_cast, (f.eager)(a, index_cast)));
+            }
+        }
         let mut dtypes: Vec<DType> = a.dtypes.to_vec();
         dtypes.sort_by_key(|&d| (d != DType::F32, d != DType::I32, d != DType::Bool));
         for d in dtypes {

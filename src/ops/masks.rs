@@ -29,17 +29,17 @@ enum Take {
 
 impl Array {
     /// `numpy.count_nonzero(a, axis)`: how many elements are true (non-zero; NaN counts) over
-    /// `axes`, as i32.
+    /// `axes`, in the device's index dtype (int64 by default).
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[0.0f32, 1.5, f32::NAN, 0.0], &[2, 2])?;
-    /// assert_eq!(a.count_nonzero(1, false)?.to_vec::<i32>()?, vec![1, 1]);
+    /// assert_eq!(a.count_nonzero(1, false)?.to_vec::<i64>()?, vec![1, 1]);
     /// # Ok(()) }
     /// ```
     pub fn count_nonzero(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
-        self.astype(DType::Bool)?.sum(axes, keepdims)
+        crate::ops::as_index(self.astype(DType::Bool)?.sum(axes, keepdims)?)
     }
 
     /// NumPy 2 refuses `nonzero` of a 0-d array.
@@ -58,7 +58,8 @@ impl Array {
         self.astype(DType::Bool)?.reshape(&[-1])?.cumsum(None)
     }
 
-    /// `numpy.flatnonzero`: the flat (C-order) indices of the true elements, as i32.
+    /// `numpy.flatnonzero`: the flat (C-order) indices of the true elements, in the device's
+    /// index dtype ([`crate::Device::index_dtype`]).
     ///
     /// Native only (it reads the count back); on wasm32 use [`Array::flatnonzero_async`].
     ///
@@ -66,11 +67,17 @@ impl Array {
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 0, -1], &[2, 2])?;
-    /// assert_eq!(a.flatnonzero()?.to_vec::<i32>()?, vec![1, 3]);
+    /// assert_eq!(a.flatnonzero()?.to_vec::<i64>()?, vec![1, 3]);
     /// # Ok(()) }
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn flatnonzero(&self) -> Result<Array> {
+        crate::ops::as_index(self.flatnonzero_i32()?)
+    }
+
+    /// [`Array::flatnonzero`]'s i32 indices, for the ops built on it.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn flatnonzero_i32(&self) -> Result<Array> {
         let scan = self.selection_count()?;
         let total = selected(&scan)?;
         compact(
@@ -89,23 +96,24 @@ impl Array {
     /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
     /// # let dev = gpuarray::Device::new_async().await?;
     /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 0, -1], &[4])?;
-    /// assert_eq!(a.flatnonzero_async().await?.to_vec_async::<i32>().await?, vec![1, 3]);
+    /// assert_eq!(a.flatnonzero_async().await?.to_vec_async::<i64>().await?, vec![1, 3]);
     /// # Ok(()) }) }
     /// ```
     pub async fn flatnonzero_async(&self) -> Result<Array> {
         let scan = self.selection_count()?;
         let total = selected_async(&scan).await?;
-        compact(
+        let flat = compact(
             "flatnonzero",
             None,
             &scan,
             total,
             Take::FlatIndex,
             DType::I32,
-        )
+        )?;
+        crate::ops::as_index(flat)
     }
 
-    /// `numpy.nonzero`: one i32 index array per axis, the coordinates of the true elements in
+    /// `numpy.nonzero`: one index array (the index dtype) per axis, the coordinates of the true elements in
     /// C order. A 0-d array is an `Err`, as in NumPy 2.
     ///
     /// ```
@@ -113,14 +121,14 @@ impl Array {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 5, 0], &[2, 2])?;
     /// let nz = a.nonzero()?;
-    /// assert_eq!(nz[0].to_vec::<i32>()?, vec![0, 1]);
-    /// assert_eq!(nz[1].to_vec::<i32>()?, vec![1, 0]);
+    /// assert_eq!(nz[0].to_vec::<i64>()?, vec![0, 1]);
+    /// assert_eq!(nz[1].to_vec::<i64>()?, vec![1, 0]);
     /// # Ok(()) }
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn nonzero(&self) -> Result<Vec<Array>> {
         self.refuse_0d_nonzero()?;
-        let flat = self.flatnonzero()?;
+        let flat = self.flatnonzero_i32()?;
         coordinates(&flat, self.shape())
     }
 
@@ -131,7 +139,7 @@ impl Array {
     /// # let dev = gpuarray::Device::new_async().await?;
     /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 5, 0], &[2, 2])?;
     /// let nz = a.nonzero_async().await?;
-    /// assert_eq!(nz[1].to_vec_async::<i32>().await?, vec![1, 0]);
+    /// assert_eq!(nz[1].to_vec_async::<i64>().await?, vec![1, 0]);
     /// # Ok(()) }) }
     /// ```
     pub async fn nonzero_async(&self) -> Result<Vec<Array>> {
@@ -140,23 +148,23 @@ impl Array {
         coordinates(&flat, self.shape())
     }
 
-    /// `numpy.argwhere`: the coordinates of the true elements as an i32 array of shape
+    /// `numpy.argwhere`: the coordinates of the true elements as an array (the index dtype) of shape
     /// (count, ndim).
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 5, 0], &[2, 2])?;
-    /// assert_eq!(a.argwhere()?.to_vec::<i32>()?, vec![0, 1, 1, 0]);
+    /// assert_eq!(a.argwhere()?.to_vec::<i64>()?, vec![0, 1, 1, 0]);
     /// # Ok(()) }
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn argwhere(&self) -> Result<Array> {
         if self.ndim() == 0 {
-            let k = self.flatnonzero()?.len();
-            return Array::zeros(&self.device, &[k, 0], DType::I32);
+            let k = self.flatnonzero_i32()?.len();
+            return Array::zeros(&self.device, &[k, 0], self.device.index_dtype());
         }
-        let flat = self.flatnonzero()?;
+        let flat = self.flatnonzero_i32()?;
         let coords = coordinates(&flat, self.shape())?;
         let refs: Vec<&Array> = coords.iter().collect();
         crate::ops::join::stack(&refs, 1)
@@ -272,7 +280,7 @@ impl Array {
             ),
         };
         let len = a.shape()[axis];
-        let indices = condition.flatnonzero()?;
+        let indices = condition.flatnonzero_i32()?;
         if !indices.is_empty() && indices.max(Axes::All, false)?.item::<i32>()? as usize >= len {
             return Err(Error::invalid(
                 op,
@@ -454,14 +462,14 @@ fn coordinates(flat: &Array, shape: &[usize]) -> Result<Vec<Array>> {
         .iter()
         .map(|&n| {
             stride /= n.max(1);
-            flat.floor_divide(stride.max(1) as f64)?
-                .remainder(n.max(1) as f64)
+            crate::ops::as_index(
+                flat.floor_divide(stride.max(1) as f64)?
+                    .remainder(n.max(1) as f64)?,
+            )
         })
         .collect()
 }
 
-/// The `total` selected entries of the flattened `src` (or their flat indices) by the running
-/// count `scan`, into a fresh 1-d array of `dtype`.
 /// The words each element moves as.
 fn words_of(take: Take) -> u64 {
     match take {
@@ -470,6 +478,8 @@ fn words_of(take: Take) -> u64 {
     }
 }
 
+/// The `total` selected entries of the flattened `src` (or their flat indices) by the running
+/// count `scan`, into a fresh 1-d array of `dtype`.
 fn compact(
     op: &'static str,
     src: Option<&Array>,

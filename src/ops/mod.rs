@@ -21,6 +21,17 @@ mod triangle;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod unique;
 
+/// `a` (indices or counts the kernels computed as i32) in the device's index dtype
+/// ([`crate::Device::index_dtype`]: int64 unless configured otherwise).
+pub(crate) fn as_index(a: crate::array::Array) -> crate::error::Result<crate::array::Array> {
+    let dtype = a.device().inner.index_dtype;
+    if a.dtype() == dtype {
+        Ok(a)
+    } else {
+        a.astype(dtype)
+    }
+}
+
 /// The binding of `a`'s buffer from its start through its first `elements` elements past its
 /// offset (kernels that take the offset as a parameter; at most the buffer).
 pub(crate) fn array_binding(

@@ -31,11 +31,16 @@ impl Array {
     /// use gpuarray::{Array, Side};
     /// let a = Array::from_slice(&dev, &[1.0f32, 2.0, 2.0, 3.0, f32::NAN], &[5])?;
     /// let v = Array::from_slice(&dev, &[2.0f32, 0.0, 9.0, f32::NAN], &[4])?;
-    /// assert_eq!(a.searchsorted(&v, Side::Left)?.to_vec::<i32>()?, vec![1, 0, 4, 4]);
-    /// assert_eq!(a.searchsorted(&v, Side::Right)?.to_vec::<i32>()?, vec![3, 0, 4, 5]);
+    /// assert_eq!(a.searchsorted(&v, Side::Left)?.to_vec::<i64>()?, vec![1, 0, 4, 4]);
+    /// assert_eq!(a.searchsorted(&v, Side::Right)?.to_vec::<i64>()?, vec![3, 0, 4, 5]);
     /// # Ok(()) }
     /// ```
     pub fn searchsorted(&self, v: &Array, side: Side) -> Result<Array> {
+        crate::ops::as_index(self.searchsorted_i32(v, side)?)
+    }
+
+    /// [`Array::searchsorted`]'s i32 positions, for the ops built on it.
+    pub(crate) fn searchsorted_i32(&self, v: &Array, side: Side) -> Result<Array> {
         let op = "searchsorted";
         self.same_device(op, v)?;
         if self.ndim() != 1 {

@@ -16,11 +16,12 @@ use crate::ops::join::concatenate;
 pub struct Unique {
     /// The distinct values, sorted (NaN last, once).
     pub values: Array,
-    /// The flat index of each value's first occurrence in the input (i32).
+    /// The flat index of each value's first occurrence in the input (the device's index dtype).
     pub indices: Array,
-    /// For every input element, the position of its value in `values` (i32, the input's shape).
+    /// For every input element, the position of its value in `values` (the index dtype, the input's
+    /// shape).
     pub inverse: Array,
-    /// How many times each value occurs (i32).
+    /// How many times each value occurs (the index dtype).
     pub counts: Array,
 }
 
@@ -63,9 +64,9 @@ impl Array {
     /// let a = gpuarray::Array::from_slice(&dev, &[3i32, 1, 3, 2, 1], &[5])?;
     /// let u = a.unique_all()?;
     /// assert_eq!(u.values.to_vec::<i32>()?, vec![1, 2, 3]);
-    /// assert_eq!(u.indices.to_vec::<i32>()?, vec![1, 3, 0]);
-    /// assert_eq!(u.inverse.to_vec::<i32>()?, vec![2, 0, 2, 1, 0]);
-    /// assert_eq!(u.counts.to_vec::<i32>()?, vec![2, 1, 2]);
+    /// assert_eq!(u.indices.to_vec::<i64>()?, vec![1, 3, 0]);
+    /// assert_eq!(u.inverse.to_vec::<i64>()?, vec![2, 0, 2, 1, 0]);
+    /// assert_eq!(u.counts.to_vec::<i64>()?, vec![2, 1, 2]);
     /// # Ok(()) }
     /// ```
     pub fn unique_all(&self) -> Result<Unique> {
@@ -80,18 +81,18 @@ impl Array {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[f32::NAN, 2.0, f32::NAN], &[3])?;
     /// let u = a.unique_all_with(false)?;
-    /// assert_eq!(u.indices.to_vec::<i32>()?, vec![1, 0, 2]);
-    /// assert_eq!(u.counts.to_vec::<i32>()?, vec![1, 1, 1]);
+    /// assert_eq!(u.indices.to_vec::<i64>()?, vec![1, 0, 2]);
+    /// assert_eq!(u.counts.to_vec::<i64>()?, vec![1, 1, 1]);
     /// # Ok(()) }
     /// ```
     pub fn unique_all_with(&self, equal_nan: bool) -> Result<Unique> {
         let flat = self.contiguous()?.reshape(&[-1])?;
         let n = flat.len();
-        let order = flat.argsort(None)?;
+        let order = flat.argsort_i32(None)?;
         let sorted = flat.take(&order, Some(0))?;
         let starts = run_starts(&sorted, equal_nan)?;
         let values = sorted.masked(&starts)?;
-        let first = starts.flatnonzero()?;
+        let first = starts.flatnonzero_i32()?;
         let indices = order.take(&first, Some(0))?;
         let end = Array::from_slice(&self.device, &[n as i32], &[1])?;
         let next = concatenate(
@@ -103,13 +104,13 @@ impl Array {
         // order is its inverse permutation.
         let run = starts.astype(DType::I32)?.cumsum(None)?.sub(1.0)?;
         let inverse = run
-            .take(&order.argsort(None)?, Some(0))?
+            .take(&order.argsort_i32(None)?, Some(0))?
             .reshape(&self.shape().iter().map(|&d| d as isize).collect::<Vec<_>>())?;
         Ok(Unique {
             values,
-            indices,
-            inverse,
-            counts,
+            indices: crate::ops::as_index(indices)?,
+            inverse: crate::ops::as_index(inverse)?,
+            counts: crate::ops::as_index(counts)?,
         })
     }
 }

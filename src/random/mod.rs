@@ -527,6 +527,22 @@ impl Generator {
         shape: &[usize],
         dtype: DType,
     ) -> Result<Array> {
+        if dtype.is_int() && !matches!(dtype, DType::I32 | DType::U32) {
+            return self
+                .integers_i128_async(lo.into(), hi.into(), shape, dtype)
+                .await;
+        }
+        self.integers_words_async(lo, hi, shape, dtype).await
+    }
+
+    /// [`Generator::integers_async`] of i32/u32: the 32-bit draw itself.
+    pub(crate) async fn integers_words_async(
+        &mut self,
+        lo: i64,
+        hi: i64,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Array> {
         let op = "integers_async";
         let out = self.integers_output(op, lo, hi, shape, dtype)?;
         let start = self.position();

@@ -16,7 +16,7 @@ use crate::ops::take::take_axis;
 use std::collections::HashMap;
 
 impl Generator {
-    /// A random permutation of `0..n` as an i32 array (`numpy.random.Generator.permutation(n)`).
+    /// A random permutation of `0..n` in the device's index dtype (int64 by default) (`numpy.random.Generator.permutation(n)`).
     ///
     /// Fisher–Yates from the top: for `i = n-1, ..., 1`, `j` uniform on `[0, i]` (drawn as
     /// [`Generator::integers`] draws, with rejection, from the next words) and swap. Exactly
@@ -26,7 +26,7 @@ impl Generator {
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut g = gpuarray::random::Generator::new(&dev, 1);
-    /// let mut p = g.permutation(5)?.to_vec::<i32>()?;
+    /// let mut p = g.permutation(5)?.to_vec::<i64>()?;
     /// p.sort();
     /// assert_eq!(p, [0, 1, 2, 3, 4]);
     /// # Ok(()) }
@@ -41,14 +41,19 @@ impl Generator {
         }
         // The result must fit on the device: check before the host builds n entries (2^31 of
         // them would be 8 GiB here, and the allocation would abort the process on a small host).
-        self.device.check_buffer_size(op, n, DType::I32)?;
+        self.device
+            .check_buffer_size(op, n, self.device.index_dtype())?;
         let mut words = HostWords::new(self.position());
         // n <= 2^31, so every index fits i32.
-        let perm: Vec<i32> = fisher_yates(&mut words, n as u64)
-            .into_iter()
-            .map(|i| i as i32)
-            .collect();
-        let out = Array::from_slice(&self.device, &perm, &[n])?;
+        let perm = fisher_yates(&mut words, n as u64);
+        // In the device's index dtype (int64 as NumPy's, unless configured to i32).
+        let out = if self.device.index_dtype() == DType::I64 {
+            let perm: Vec<i64> = perm.into_iter().map(|i| i as i64).collect();
+            Array::from_slice(&self.device, &perm, &[n])?
+        } else {
+            let perm: Vec<i32> = perm.into_iter().map(|i| i as i32).collect();
+            Array::from_slice(&self.device, &perm, &[n])?
+        };
         self.offset = self.after(op, words.consumed())?;
         Ok(out)
     }

@@ -62,25 +62,10 @@ impl Generator {
         dtype: DType,
     ) -> Result<Array> {
         let op = "integers";
-        let Some((min, max)) = int_range(dtype) else {
-            return Err(Error::invalid(
-                op,
-                format!("dtype {dtype} is not an integer dtype"),
-            ));
-        };
-        if lo >= hi || lo < min || hi - 1 > max {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "needs {min} <= lo < hi <= {} for {dtype}, got lo={lo}, hi={hi}",
-                    max + 1
-                ),
-            ));
-        }
+        let range = checked_range(op, lo, hi, dtype)?;
         if matches!(dtype, DType::I32 | DType::U32) {
             return self.integers(lo as i64, hi as i64, shape, dtype);
         }
-        let range = (hi - lo) as u128;
         let n: usize = shape.iter().product();
         // Drawn on a copy: a draw that fails consumes nothing.
         let mut g = self.clone();
@@ -89,47 +74,109 @@ impl Generator {
             let used = integers::integers(op, &out, g.position(), 0, range as u64)?;
             g.offset = g.after(op, used)?;
             out.astype(DType::U64)?
+        } else if range.is_power_of_two() {
+            g.masked_words(n, range)?
         } else {
-            g.wide_offsets(op, n, range)?
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                g.rejected_words(op, n, range)?
+            }
+            #[cfg(target_arch = "wasm32")]
+            return Err(crate::error::needs_blocking_readback(
+                op,
+                "64-bit integers over a range that is not a power of two (use integers_i128_async)",
+            ));
         };
-        let lo_words = Array::from_slice(&self.device, &[lo as u64], &[])?;
-        let shape: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
-        let values = offsets.add(&lo_words)?.astype(dtype)?.reshape(&shape)?;
+        let values = shifted(&offsets, lo, shape, dtype)?;
         self.offset = g.offset;
         Ok(values)
     }
 
-    /// `n` offsets uniform on `[0, range)` for `2^32 < range <= 2^64`, from 64-bit candidates.
-    fn wide_offsets(&mut self, op: &'static str, n: usize, range: u128) -> Result<Array> {
+    /// [`Generator::integers_i128`] for async callers, and the form that works on wasm32 for
+    /// every range: acceptance counts are read back by awaiting. The same words and values.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let mut g = gpuarray::random::Generator::new(&dev, 3);
+    /// let k = g.integers_i128_async(0, 1 << 40, &[4], gpuarray::DType::U64).await?;
+    /// assert!(k.to_vec_async::<u64>().await?.iter().all(|&v| v < 1 << 40));
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn integers_i128_async(
+        &mut self,
+        lo: i128,
+        hi: i128,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Array> {
+        let op = "integers_async";
+        let range = checked_range(op, lo, hi, dtype)?;
+        if matches!(dtype, DType::I32 | DType::U32) {
+            return self
+                .integers_words_async(lo as i64, hi as i64, shape, dtype)
+                .await;
+        }
+        let n: usize = shape.iter().product();
+        let mut g = self.clone();
+        let offsets = if range <= 1 << 32 {
+            let out = Array::empty(op, &self.device, &[n], DType::U32)?;
+            let used = integers::integers_async(op, &out, g.position(), 0, range as u64).await?;
+            g.offset = g.after(op, used)?;
+            out.astype(DType::U64)?
+        } else if range.is_power_of_two() {
+            g.masked_words(n, range)?
+        } else {
+            let (mask, bound) = g.mask_and_bound(range)?;
+            let mut parts: Vec<Array> = Vec::new();
+            let mut missing = n;
+            while missing > 0 {
+                let candidates = g.words64(tries(op, n, missing)?)?.bitwise_and(&mask)?;
+                let accepted = candidates.masked_async(&candidates.lt(&bound)?).await?;
+                missing -= keep(&mut parts, accepted, missing)?;
+            }
+            joined(parts)?
+        };
+        let values = shifted(&offsets, lo, shape, dtype)?;
+        self.offset = g.offset;
+        Ok(values)
+    }
+
+    /// `n` offsets uniform on `[0, range)` for a power-of-two `range` past 2^32: masked word
+    /// pairs, every one accepted.
+    fn masked_words(&mut self, n: usize, range: u128) -> Result<Array> {
+        let (mask, _) = self.mask_and_bound(range)?;
+        self.words64(n)?.bitwise_and(&mask)
+    }
+
+    /// `n` offsets uniform on `[0, range)` for `2^32 < range < 2^64` not a power of two: rounds
+    /// of masked candidates, those below `range` kept in order.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn rejected_words(&mut self, op: &'static str, n: usize, range: u128) -> Result<Array> {
+        let (mask, bound) = self.mask_and_bound(range)?;
+        let mut parts: Vec<Array> = Vec::new();
+        let mut missing = n;
+        while missing > 0 {
+            let candidates = self.words64(tries(op, n, missing)?)?.bitwise_and(&mask)?;
+            let accepted = candidates.masked(&candidates.lt(&bound)?)?;
+            missing -= keep(&mut parts, accepted, missing)?;
+        }
+        joined(parts)
+    }
+
+    /// The 0-d uint64 mask of the bits of `range - 1`, and `range` itself (its low 64 bits:
+    /// unused when `range` is 2^64).
+    fn mask_and_bound(&self, range: u128) -> Result<(Array, Array)> {
         let bits = 128 - (range - 1).leading_zeros();
         let mask = if bits >= 64 {
             u64::MAX
         } else {
             (1u64 << bits) - 1
         };
-        let mask = Array::from_slice(&self.device, &[mask], &[])?;
-        if range.is_power_of_two() {
-            return self.words64(n)?.bitwise_and(&mask);
-        }
-        let bound = Array::from_slice(&self.device, &[range as u64], &[])?;
-        let mut parts: Vec<Array> = Vec::new();
-        let mut missing = n;
-        while missing > 0 {
-            let tries = missing
-                .checked_mul(2)
-                .and_then(|t| t.checked_add(64))
-                .ok_or_else(|| Error::overflow(op, format!("candidates for {n} values")))?;
-            let candidates = self.words64(tries)?.bitwise_and(&mask)?;
-            let accepted = candidates.masked(&candidates.lt(&bound)?)?;
-            let take = accepted.len().min(missing);
-            parts.push(accepted.slice(&[SliceArg::range(None, Some(take as isize), 1)])?);
-            missing -= take;
-        }
-        if parts.len() == 1 {
-            return Ok(parts.pop().expect("one part"));
-        }
-        let refs: Vec<&Array> = parts.iter().collect();
-        crate::ops::join::concatenate(&refs, 0)
+        Ok((
+            Array::from_slice(&self.device, &[mask], &[])?,
+            Array::from_slice(&self.device, &[range as u64], &[])?,
+        ))
     }
 
     /// `n` uint64 words of the stream: two 32-bit words each, the first the low half.
@@ -145,4 +192,56 @@ impl Generator {
         };
         column(0)?.bitwise_or(&column(1)?.left_shift(32.0)?)
     }
+}
+
+/// `range = hi - lo` once the bounds are checked against `dtype` (an integer dtype).
+fn checked_range(op: &'static str, lo: i128, hi: i128, dtype: DType) -> Result<u128> {
+    let Some((min, max)) = int_range(dtype) else {
+        return Err(Error::invalid(
+            op,
+            format!("dtype {dtype} is not an integer dtype"),
+        ));
+    };
+    if lo >= hi || lo < min || hi - 1 > max {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "needs {min} <= lo < hi <= {} for {dtype}, got lo={lo}, hi={hi}",
+                max + 1
+            ),
+        ));
+    }
+    Ok((hi - lo) as u128)
+}
+
+/// Candidates a round draws for `missing` values still to find: `2 missing + 64`.
+fn tries(op: &'static str, n: usize, missing: usize) -> Result<usize> {
+    missing
+        .checked_mul(2)
+        .and_then(|t| t.checked_add(64))
+        .ok_or_else(|| Error::overflow(op, format!("candidates for {n} values")))
+}
+
+/// Keeps the first `missing` of a round's `accepted` candidates; returns how many.
+fn keep(parts: &mut Vec<Array>, accepted: Array, missing: usize) -> Result<usize> {
+    let take = accepted.len().min(missing);
+    parts.push(accepted.slice(&[SliceArg::range(None, Some(take as isize), 1)])?);
+    Ok(take)
+}
+
+/// The rounds' accepted offsets, in order.
+fn joined(mut parts: Vec<Array>) -> Result<Array> {
+    if parts.len() == 1 {
+        return Ok(parts.pop().expect("one part"));
+    }
+    let refs: Vec<&Array> = parts.iter().collect();
+    crate::ops::join::concatenate(&refs, 0)
+}
+
+/// `lo + offsets` (uint64 words) wrapped to `dtype`, in `shape`: exact, the values lying in
+/// `dtype`'s range.
+fn shifted(offsets: &Array, lo: i128, shape: &[usize], dtype: DType) -> Result<Array> {
+    let lo_words = Array::from_slice(offsets.device(), &[lo as u64], &[])?;
+    let shape: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
+    offsets.add(&lo_words)?.astype(dtype)?.reshape(&shape)
 }

@@ -433,3 +433,31 @@ pub fn unravel(mut i: usize, shape: &[usize]) -> Vec<usize> {
     }
     idx
 }
+
+/// The indices or counts an op returned, checked to be in the device's index dtype (int64, as
+/// NumPy's intp, unless `GPUARRAY_INDEX_DTYPE=i32`), as i32 for comparing with references.
+#[allow(dead_code)]
+pub fn idx(a: &Array) -> Vec<i32> {
+    assert_eq!(
+        a.dtype(),
+        a.device().index_dtype(),
+        "indices come in the device's index dtype"
+    );
+    read_ints(a)
+        .into_iter()
+        .map(|v| i32::try_from(v).expect("an index that fits i32"))
+        .collect()
+}
+
+/// [`idx`] as a method, for chains: `a.argsort(None).unwrap().indices()`.
+#[allow(dead_code)]
+pub trait Indices {
+    /// The indices, checked to be in the device's index dtype, as i32.
+    fn indices(&self) -> Vec<i32>;
+}
+
+impl Indices for Array {
+    fn indices(&self) -> Vec<i32> {
+        idx(self)
+    }
+}

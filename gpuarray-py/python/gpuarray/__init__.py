@@ -41,8 +41,14 @@ from . import random  # noqa: E402
 ndarray.__module__ = "gpuarray"
 
 bool_ = _np.dtype("bool")
+int8 = _np.dtype("int8")
+int16 = _np.dtype("int16")
 int32 = _np.dtype("int32")
+int64 = _np.dtype("int64")
+uint8 = _np.dtype("uint8")
+uint16 = _np.dtype("uint16")
 uint32 = _np.dtype("uint32")
+uint64 = _np.dtype("uint64")
 float16 = _np.dtype("float16")
 float32 = _np.dtype("float32")
 float64 = _np.dtype("float64")

@@ -1,11 +1,11 @@
 """The array class and its dtype rules.
 
-gpuarray has six dtypes: bool, int32, uint32, float16, float32 and float64 (float16/float64
-only where the adapter has them). A *request* for a 64-bit integer dtype (NumPy's default
-integer: ``asarray([1, 2])``, ``arange(5)``, ``dtype=int``) gives the 32-bit one, as JAX does
-without x64; data that does not fit raises ``OverflowError`` instead of wrapping. Results of
-operations otherwise follow NumPy's own promotion (``ufunc.resolve_dtypes``), with NumPy's
-int64/uint64 results of reductions (``sum`` of int32) reported as int32/uint32.
+gpuarray has NumPy's bool, integer and real float dtypes: bool, int8/16/32/64, uint8/16/32/64,
+float16, float32 and float64 (float16/float64 only where the adapter has them; the integers
+the GPU lacks are emulated exactly on every adapter). NumPy's default integer is int64
+(``asarray([1, 2])``, ``arange(5)``, ``dtype=int``) and so is ours; results follow NumPy's own
+promotion (``ufunc.resolve_dtypes``, NEP 50), and reductions NumPy's accumulators (``sum`` of
+int32 or bool is int64).
 
 Nothing moves between host and device implicitly: ``np.asarray(x)`` raises ``TypeError``
 (use ``x.get()``), as in CuPy.
@@ -21,19 +21,12 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from . import _gpuarray as _g
 
-_DTYPES = {
-    np.dtype(n): np.dtype(n)
-    for n in ("bool", "int32", "uint32", "float16", "float32", "float64")
-}
-# Requests for NumPy's 64-bit (or smaller) integers map to the 32-bit ones (see module doc).
-_NARROW = {
-    np.dtype("int64"): np.dtype("int32"),
-    np.dtype("uint64"): np.dtype("uint32"),
-    np.dtype("int8"): np.dtype("int32"),
-    np.dtype("int16"): np.dtype("int32"),
-    np.dtype("uint8"): np.dtype("uint32"),
-    np.dtype("uint16"): np.dtype("uint32"),
-}
+_DTYPE_NAMES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64",
+)
+_DTYPES = {np.dtype(n): np.dtype(n) for n in _DTYPE_NAMES}
+_DTYPE_LIST = ", ".join(_DTYPE_NAMES)
 
 
 def _default_float() -> np.dtype:
@@ -50,9 +43,8 @@ _DEFAULT_FLOAT = None
 def canon_dtype(dtype, *, request: bool = True) -> np.dtype:
     """The gpuarray dtype for ``dtype``.
 
-    ``request=True`` (a dtype the user asked for) narrows 64-bit integers to 32 bits;
-    ``request=False`` (a promotion result) only narrows what NumPy widened in reductions.
-    Anything else raises ``TypeError`` naming the dtypes gpuarray has.
+    ``request`` is kept for callers that told a requested dtype from a promotion result: both
+    are now NumPy's own. Anything gpuarray lacks raises ``TypeError`` naming the dtypes it has.
     """
     if dtype is None:
         return _default_float()
@@ -61,12 +53,7 @@ def canon_dtype(dtype, *, request: bool = True) -> np.dtype:
     d = np.dtype(dtype)
     if d in _DTYPES:
         return d
-    if d in _NARROW and (request or d.itemsize == 8):
-        return _NARROW[d]
-    raise TypeError(
-        f"gpuarray has no dtype {d}: the dtypes are bool, int32, uint32, float16, float32 "
-        "and float64"
-    )
+    raise TypeError(f"gpuarray has no dtype {d}: the dtypes are {_DTYPE_LIST}")
 
 
 def _new_token():
@@ -559,8 +546,8 @@ def _host_items(a):
 def asarray(a, dtype=None, copy=None) -> ndarray:
     """A device array from a NumPy array, a list, a scalar, or a ``gpuarray.ndarray``.
 
-    64-bit integer data becomes int32/uint32 (``OverflowError`` if a value does not fit);
-    float64 data stays float64 where the adapter has it.
+    Integers keep their NumPy dtype (``asarray([1, 2])`` is int64, as in NumPy); float64 data
+    stays float64 where the adapter has it.
     """
     if isinstance(a, ndarray):
         if dtype is None or canon_dtype(dtype) == a._dtype:
@@ -572,37 +559,16 @@ def asarray(a, dtype=None, copy=None) -> ndarray:
     if not h.dtype.isnative:
         h = h.astype(h.dtype.newbyteorder("="))  # big-endian data: the values, native order
     if dtype is not None:
-        dt = canon_dtype(dtype)
-        src_kind = h.dtype.kind
-        if src_kind in "iu" and dt.kind in "iu":
-            _check_int_range(h, dt)
-        h = h.astype(dt)
-    elif h.dtype.kind == "f" and h.dtype not in _DTYPES:
-        raise TypeError(f"gpuarray has no dtype {h.dtype}")
-    elif h.dtype.kind in "iu" and h.dtype not in _DTYPES:
-        dt = canon_dtype(h.dtype)
-        _check_int_range(h, dt)
-        h = h.astype(dt)
+        h = h.astype(canon_dtype(dtype))
     elif h.dtype not in _DTYPES:
-        raise TypeError(
-            f"gpuarray has no dtype {h.dtype}: the dtypes are bool, int32, uint32, float16, "
-            "float32 and float64"
-        )
+        # longlong/ulonglong spell int64/uint64 on some platforms.
+        if h.dtype.kind in "iu" and np.dtype(h.dtype.str) in _DTYPES:
+            h = h.astype(np.dtype(h.dtype.str))
+        else:
+            raise TypeError(f"gpuarray has no dtype {h.dtype}: the dtypes are {_DTYPE_LIST}")
     if h.dtype == np.float64 and not _g._supports("float64"):
         h = h.astype(np.float32)
     return _from_host(h)
-
-
-def _check_int_range(h: np.ndarray, dt: np.dtype):
-    if h.size == 0:
-        return
-    info = np.iinfo(dt)
-    lo, hi = h.min(), h.max()
-    if lo < info.min or hi > info.max:
-        raise OverflowError(
-            f"values in [{lo}, {hi}] do not fit gpuarray's {dt} (gpuarray has no 64-bit "
-            "integers)"
-        )
 
 
 def asnumpy(a) -> np.ndarray:

@@ -347,6 +347,7 @@ def unravel_index(indices, shape, order="C"):
     total = int(np.prod(shape))
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= total):
         raise ValueError(f"index out of bounds for array with size {total}")
+    idx = idx.astype(np.int64)  # NumPy's intp
     out = []
     for n in shape[::-1]:
         out.append(np.remainder(idx, n))
@@ -362,16 +363,16 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if len(multi_index) != len(dims):
         raise ValueError("parameter multi_index must be a sequence of length "
                          f"{len(dims)}")
-    idxs = [_arr(i) if isinstance(i, ndarray) or np.ndim(i) else asarray(np.int32(i))
+    idxs = [_arr(i) if isinstance(i, ndarray) or np.ndim(i) else asarray(np.int64(i))
             for i in multi_index]
     for i, n in zip(idxs, dims):
         if i.size and (int(i.min()) < 0 or int(i.max()) >= n):
             raise ValueError("invalid entry in coordinates array")
-    lin = idxs[-1].astype(np.int32)
+    lin = idxs[-1].astype(np.int64)
     stride = 1
     for i, n in zip(idxs[-2::-1], dims[:0:-1]):
         stride *= n
-        lin = lin + i.astype(np.int32) * stride
+        lin = lin + i.astype(np.int64) * stride
     return lin
 
 

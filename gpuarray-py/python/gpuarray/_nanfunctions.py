@@ -15,13 +15,15 @@ import numpy as np
 
 from . import _gpuarray as _g
 from ._core import _normalize_axes, canon_dtype, ndarray
-from ._registry import implements, _arr, _cast, _out, _axes_arg
+from ._registry import implements, _arr, _cast, _out, _axes_arg, _narrow_acc
 
 
 def _nan_reduction(op, a, axis, dtype, out, keepdims):
     a = _arr(a)
     if dtype is not None:
         a = _cast(a, canon_dtype(dtype))
+    elif op in ("nansum", "nanprod"):
+        a = _cast(a, _narrow_acc(a.dtype))  # NumPy's accumulator, as sum's
     axes = _axes_arg(axis, a.ndim)
     if op in ("nanmax", "nanmin") and a.size == 0:
         raise ValueError(
@@ -33,8 +35,8 @@ def _nan_reduction(op, a, axis, dtype, out, keepdims):
         res = a if fill is None or a.dtype.kind != "f" else np.where(np.isnan(a), a.dtype.type(fill), a)
         return _out(out, res)
     res = ndarray._wrap(_g.reduce(op, a._a, axes, bool(keepdims)))
-    if op in ("nansum", "nanprod") and res.dtype == np.bool_:
-        res = res.astype(np.int32)
+    if op in ("nansum", "nanprod") and res.dtype != a.dtype:
+        res = res.astype(a.dtype)
     return _out(out, res)
 
 
@@ -143,7 +145,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 @implements(np.bincount)
 def bincount(x, weights=None, minlength=0):
-    """Counts on the device (int32: gpuarray has no int64); with ``weights``, float64 sums
+    """Counts on the device (int64, NumPy's intp); with ``weights``, float64 sums
     added in index order, NumPy's own additions (the same bits)."""
     x = _arr(x)
     w = None if weights is None else _arr(weights)._a
@@ -152,7 +154,7 @@ def bincount(x, weights=None, minlength=0):
 
 @implements(np.histogram)
 def histogram(a, bins=10, range=None, density=None, weights=None):
-    """Counts (int32), or with ``weights`` float64 sums, and edges on the device;
+    """Counts (int64), or with ``weights`` sums in the weights' dtype, and edges on the device;
     ``density=True`` divides on the device too."""
     if isinstance(bins, str):
         raise TypeError(f"gpuarray.histogram: bins={bins!r} (an estimator name) is not supported")
@@ -166,8 +168,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         counts, edges = _g.histogram(a._a, 0, _arr(bins)._a, rng, wa)
     counts, edges = ndarray._wrap(counts), ndarray._wrap(edges)
     if w is not None and w.dtype != np.float64:
-        # NumPy's counts take the weights' dtype (int32 for integers: no int64 here).
-        counts = counts.astype(w.dtype if w.dtype.kind == "f" else np.int32)
+        # NumPy's counts take the weights' dtype.
+        counts = counts.astype(w.dtype)
     if density:
         # NumPy's widths: the edges' differences, as float64.
         widths = (edges[1:] - edges[:-1]).astype(np.float64)
@@ -326,7 +328,7 @@ def nonzero(a):
 def argwhere(a):
     a = _arr(a)
     if a.ndim == 0:
-        return ndarray._wrap(_g.filled("zeros", [int(builtins.bool(a.get())), 0], 0.0, "int32"))
+        return ndarray._wrap(_g.filled("zeros", [int(builtins.bool(a.get())), 0], 0.0, "int64"))
     return np.stack(nonzero(a), axis=1)
 
 
@@ -334,7 +336,9 @@ def argwhere(a):
 def count_nonzero(a, axis=None, *, keepdims=False):
     a = _arr(a)
     axes = _axes_arg(axis, a.ndim)
-    return ndarray._wrap(_g.reduce("sum", a.astype(np.bool_)._a, axes, bool(keepdims)))
+    # NumPy counts in intp (int64).
+    res = ndarray._wrap(_g.reduce("sum", a.astype(np.bool_)._a, axes, bool(keepdims)))
+    return res.astype(np.int64)
 
 
 @implements(np.extract)

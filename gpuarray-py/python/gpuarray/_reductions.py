@@ -23,7 +23,10 @@ def _reduction(op, x, axis, dtype, keepdims, out=None):
         x = _cast(x, canon_dtype(dtype))
     axes = _axes_arg(axis, x.ndim)
     if op in ("sum", "prod"):
-        want = _narrow_acc(x.dtype)
+        want = _narrow_acc(x.dtype) if dtype is None else x.dtype
+        if want != x.dtype:
+            # Accumulated exactly in NumPy's wider integer, as NumPy does.
+            x = _cast(x, want)
     elif op in ("any", "all"):
         want = np.dtype(bool)
     else:
@@ -158,8 +161,10 @@ def _scan(op, x, axis, keep_dtype=False):
     x = _arr(x)
     if axis is not None:
         axis = _normalize_axes((operator.index(axis),), x.ndim)[0]
-    res = ndarray._wrap(_g.scan(op, x._a, axis))
     want = x.dtype if keep_dtype else _narrow_acc(x.dtype)
+    if want != x.dtype:
+        x = _cast(x, want)
+    res = ndarray._wrap(_g.scan(op, x._a, axis))
     return _cast(res, want)
 
 
@@ -168,7 +173,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     a = _arr(a)
     if dtype is not None:
         a = _cast(a, canon_dtype(dtype))
-    return _out(out, _scan("cumsum", a, axis))
+    return _out(out, _scan("cumsum", a, axis, keep_dtype=dtype is not None))
 
 
 @implements(np.cumprod)
@@ -176,7 +181,7 @@ def cumprod(a, axis=None, dtype=None, out=None):
     a = _arr(a)
     if dtype is not None:
         a = _cast(a, canon_dtype(dtype))
-    return _out(out, _scan("cumprod", a, axis))
+    return _out(out, _scan("cumprod", a, axis, keep_dtype=dtype is not None))
 
 
 def _doubling_scan(ufunc, x: ndarray, axis):

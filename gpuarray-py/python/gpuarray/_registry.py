@@ -86,7 +86,11 @@ def _axes_arg(axis, ndim):
 
 
 def _narrow_acc(d: np.dtype) -> np.dtype:
-    """sum/prod/cumsum accumulate bool and small ints in NumPy's int64; ours is int32."""
-    if d.kind == "b":
-        return np.dtype("int32")
+    """NumPy's accumulator of sum/prod/cumsum/cumprod without ``dtype=``: bool and the signed
+    integers narrower than int64 in int64, the unsigned ones in uint64, the rest in
+    themselves."""
+    if d.kind == "b" or (d.kind == "i" and d.itemsize < 8):
+        return np.dtype("int64")
+    if d.kind == "u" and d.itemsize < 8:
+        return np.dtype("uint64")
     return d

@@ -2,8 +2,8 @@
 
 NumPy itself decides the loop dtypes (``ufunc.resolve_dtypes``, NEP 50: Python scalars are
 "weak"), so results have NumPy's dtypes wherever gpuarray has that dtype; inputs are cast on
-the device to the loop's dtype first (``int32 / int32`` computes in float64, as NumPy does).
-A promotion to a dtype gpuarray lacks (``int32 + uint32`` is int64 in NumPy) raises
+the device to the loop's dtype first (``int32 / int32`` computes in float64, as NumPy does;
+``int32 + uint32`` in int64). A promotion to a dtype gpuarray lacks (complex) raises
 ``TypeError``. Unhandled ufuncs, methods, keyword arguments or operand types give
 ``NotImplemented``, so NumPy raises its usual ``TypeError``.
 """
@@ -56,7 +56,7 @@ def _operand(x):
         # NumPy turns a scalar on the left (`np.float32(1) <= x`) into a 0-d array.
         x = x[()]
     if isinstance(x, np.generic) and isinstance(x, _SCALARS):
-        # NumPy scalars are typed ("strong"), as in NumPy; int64 ones are narrowed below.
+        # NumPy scalars are typed ("strong"), as in NumPy.
         return x.dtype, x.item()
     if isinstance(x, bool):
         # Python bools promote like a bool array (bool never wins), and resolve_dtypes
@@ -69,39 +69,15 @@ def _operand(x):
     return None
 
 
-_SMALL_INTS = {np.dtype(t): np.dtype("int32") for t in ("int8", "int16")}
-_SMALL_INTS.update({np.dtype(t): np.dtype("uint32") for t in ("uint8", "uint16")})
-
-
 def _fit_loop(loop, ops, ufunc) -> tuple:
-    """NumPy's loop dtypes made to fit gpuarray's dtypes, or TypeError.
-
-    - int8/int16/uint8/uint16 loops (NumPy's choice for bool inputs of square, power, ...)
-      run in the 32-bit type: their inputs are 0/1, so the values agree.
-    - int64 loops of comparisons (int32 vs uint32) run in float64, exact for 32-bit values.
-    - other int64/uint64 loops come from NumPy's default integer (a bool array plus a Python
-      int, an np.int64 scalar) and run in 32 bits, except when an int32 and a uint32 array
-      meet: that needs 64 bits, which gpuarray does not have.
-    """
-    out_bool = loop[-1] == np.dtype(bool)
-    arrays = {o[1]._dtype for o in ops if isinstance(o[1], ndarray)}
+    """NumPy's loop dtypes, each one gpuarray has, or TypeError."""
     fitted = []
     for d in loop:
         d = np.dtype(d)
         if d in _DTYPES:
             fitted.append(d)
-        elif d in _SMALL_INTS:
-            fitted.append(_SMALL_INTS[d])
-        elif d.kind in "iu" and d.itemsize == 8:
-            if out_bool:
-                fitted.append(np.dtype("float64") if d != loop[-1] else d)
-            elif {np.dtype("int32"), np.dtype("uint32")} <= arrays:
-                raise TypeError(
-                    f"{ufunc.__name__}: NumPy computes int32 with uint32 in int64, which "
-                    "gpuarray does not have; convert an operand with astype first"
-                )
-            else:
-                fitted.append(np.dtype("int32") if d.kind == "i" else np.dtype("uint32"))
+        elif d.kind in "iu" and np.dtype(d.str) in _DTYPES:
+            fitted.append(np.dtype(d.str))  # longlong spelled as int64
         else:
             raise TypeError(f"{ufunc.__name__}: gpuarray has no dtype {d}")
     return tuple(fitted)
@@ -115,6 +91,9 @@ def _prepare(x, dt: np.dtype, ufunc):
         info = np.iinfo(dt)
         if not info.min <= x <= info.max:
             raise OverflowError(f"Python integer {x} out of bounds for {dt}")
+        if abs(x) > 2**53:
+            # Scalars travel as f64: one past 2^53 goes as a 0-d array of the loop's dtype.
+            return _g._Array.from_numpy(np.asarray(x, dtype=dt))
     if dt.kind == "b":
         return float(bool(x))
     return float(x)
@@ -284,11 +263,11 @@ def _accumulate(ufunc, inputs, kwargs, out):
         raise TypeError("cannot accumulate on a scalar")
     if dtype is not None:
         x = x.astype(dtype)
-    # NumPy accumulates bool in its default integer (ours: int32), other dtypes in themselves.
+    # NumPy 2 accumulates bool and the narrow integers in int64/uint64, as sum does.
     if ufunc is np.add:
-        res = f._scan("cumsum", x, axis, keep_dtype=x.dtype != bool)
+        res = f._scan("cumsum", x, axis, keep_dtype=dtype is not None)
     elif ufunc is np.multiply:
-        res = f._scan("cumprod", x, axis, keep_dtype=x.dtype != bool)
+        res = f._scan("cumprod", x, axis, keep_dtype=dtype is not None)
     elif ufunc is np.logical_or:
         res = f._scan("cumsum", x.astype(bool), axis) > 0
     elif ufunc is np.logical_and:

@@ -1,11 +1,10 @@
 """The Array API standard namespace of gpuarray (``x.__array_namespace__()``).
 
-Covers the standard's dtypes that gpuarray has (bool, int32, uint32, float16, float32,
+Covers the standard's real dtypes (bool, int8/16/32/64, uint8/16/32/64, float16, float32,
 float64), creation, element-wise, statistical, manipulation, searching and utility
 functions, ``linalg``-style ``matmul``/``tensordot``/``vecdot``/``matrix_transpose`` and
-``__array_namespace_info__``. Arrays are ``gpuarray.ndarray``. Integer accumulations
-(``sum``/``prod``/``cumulative_sum`` of int32) stay int32: gpuarray's default integer dtype
-is int32 (``__array_namespace_info__().default_dtypes()`` says so).
+``__array_namespace_info__``. Arrays are ``gpuarray.ndarray``. The default integer and index
+dtype is int64, as NumPy's (``__array_namespace_info__().default_dtypes()`` says so).
 """
 
 from __future__ import annotations
@@ -20,8 +19,14 @@ from ._core import _DTYPES, asarray as _asarray, broadcast_to as _broadcast_to, 
 __array_api_version__ = "2023.12"
 
 bool = np.dtype("bool")
+int8 = np.dtype("int8")
+int16 = np.dtype("int16")
 int32 = np.dtype("int32")
+int64 = np.dtype("int64")
+uint8 = np.dtype("uint8")
+uint16 = np.dtype("uint16")
 uint32 = np.dtype("uint32")
+uint64 = np.dtype("uint64")
 float16 = np.dtype("float16")
 float32 = np.dtype("float32")
 float64 = np.dtype("float64")
@@ -128,7 +133,7 @@ def full(shape, fill_value, *, dtype=None, device=None):
     if dtype is None and isinstance(fill_value, builtins.bool):
         dtype = bool
     elif dtype is None and isinstance(fill_value, int):
-        dtype = int32
+        dtype = int64
     return _f.full(shape, fill_value, dtype=dtype)
 
 
@@ -419,12 +424,12 @@ def where(condition, x1, x2, /):
 
 
 def nonzero(x, /):
-    """Indices of the non-zero elements, one int32 array per axis. The count decides the
+    """Indices of the non-zero elements, one int64 array per axis. The count decides the
     shape, so this reads the non-zero mask back to the host (a sync)."""
     if x.ndim == 0:
         raise ValueError("nonzero is not defined for 0-d arrays")
     mask = np.not_equal(x, 0).get()
-    return tuple(_asarray(i.astype(np.int32)) for i in np.nonzero(mask))
+    return tuple(_asarray(i.astype(np.int64)) for i in np.nonzero(mask))
 
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):
@@ -450,7 +455,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
     axis = axis if axis >= 0 else axis + x.ndim
     n = x.shape[axis]
     rev = _f.flip(_f.argsort(_f.flip(x, axis=axis), axis=axis), axis=axis)
-    return np.subtract(np.int32(n - 1), rev).astype(rev.dtype)
+    return np.subtract(rev.dtype.type(n - 1), rev)
 
 
 def _take_along(x, indices, axis):
@@ -460,7 +465,7 @@ def _take_along(x, indices, axis):
         return _f.copy(x)
     xm, im = _f.moveaxis(x, axis, -1), _f.moveaxis(indices, axis, -1)
     n = xm.shape[-1]
-    starts = _f.arange(0, xm.size, n, dtype=np.int32).reshape(im.shape[:-1] + (1,))
+    starts = _f.arange(0, xm.size, n, dtype=im.dtype).reshape(im.shape[:-1] + (1,))
     flat = _f.take(xm.reshape(-1), np.add(im, starts).reshape(-1))
     return _f.moveaxis(flat.reshape(im.shape), -1, axis)
 
@@ -567,7 +572,7 @@ class _Info:
 
     def default_dtypes(self, *, device=None):
         return {"real floating": canon_dtype(None), "complex floating": None,
-                "integral": int32, "indexing": int32}
+                "integral": int64, "indexing": int64}
 
     def dtypes(self, *, device=None, kind=None):
         from . import _gpuarray as _g

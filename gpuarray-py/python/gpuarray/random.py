@@ -95,8 +95,8 @@ class Generator:
             self._g.exponential(float(scale), _size(size), _float_dtype(dtype).name))
 
     def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False) -> ndarray:
-        """Integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); int64 requests
-        give int32 (gpuarray has no 64-bit integers)."""
+        """Integers in ``[low, high)`` (``[low, high]`` with ``endpoint``) of any integer dtype,
+        int64 by default as in NumPy; exact and unbiased over the full 64-bit ranges."""
         if high is None:
             low, high = 0, low
         low, high = operator.index(low), operator.index(high)
@@ -107,6 +107,11 @@ class Generator:
         dt = canon_dtype(dtype)
         if dt.kind not in "iu":
             raise TypeError(f"Unsupported dtype {dt} for integers")
+        info = np.iinfo(dt)
+        if low < info.min:
+            raise ValueError("low is out of bounds for " + dt.name)
+        if high - 1 > info.max:
+            raise ValueError("high is out of bounds for " + dt.name)
         return ndarray._wrap(self._g.integers(low, high, _size(size), dt.name))
 
     def permutation(self, x, axis=0) -> ndarray:
@@ -125,7 +130,7 @@ class Generator:
 
         if axis != 0:
             raise NotImplementedError("gpuarray choice supports axis=0 only")
-        arr = arange(operator.index(a), dtype=np.int32) if isinstance(a, (int, np.integer)) \
+        arr = arange(operator.index(a), dtype=np.int64) if isinstance(a, (int, np.integer)) \
             else asarray(a)
         if arr.ndim == 0:
             raise ValueError("a must be a sequence or an integer, not a 0-d array")

@@ -31,26 +31,26 @@ pub enum HistogramBins<'a> {
 
 impl Array {
     /// `numpy.bincount(x, minlength=minlength)` of a 1-d array of non-negative integers (any
-    /// integer dtype, or bool): how many times each value `0..=max(x)` occurs, as i32, at least
-    /// `minlength` long.
+    /// integer dtype, or bool): how many times each value `0..=max(x)` occurs, in the index
+    /// dtype, at least `minlength` long.
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let x = gpuarray::Array::from_slice(&dev, &[1i32, 3, 1, 0, 3, 3], &[6])?;
-    /// assert_eq!(x.bincount(0)?.to_vec::<i32>()?, vec![1, 2, 0, 3]);
-    /// assert_eq!(x.bincount(6)?.to_vec::<i32>()?, vec![1, 2, 0, 3, 0, 0]);
+    /// assert_eq!(x.bincount(0)?.to_vec::<i64>()?, vec![1, 2, 0, 3]);
+    /// assert_eq!(x.bincount(6)?.to_vec::<i64>()?, vec![1, 2, 0, 3, 0, 0]);
     /// # Ok(()) }
     /// ```
     pub fn bincount(&self, minlength: usize) -> Result<Array> {
         let op = "bincount";
         let Some((words, largest)) = self.bincount_input(op)? else {
-            return Array::zeros(&self.device, &[minlength], DType::I32);
+            return Array::zeros(&self.device, &[minlength], self.device.index_dtype());
         };
         let bins = (largest as usize + 1).max(minlength);
         let counts = zero_counts(op, &self.device, bins)?;
         count_into(op, &words, 0, &counts)?;
-        Ok(counts)
+        crate::ops::as_index(counts)
     }
 
     /// `numpy.bincount(x, weights, minlength)`: the sum of the weights of each value
@@ -133,7 +133,7 @@ impl Array {
         Ok(Some((words, largest)))
     }
 
-    /// `numpy.histogram(a, bins, range)` of the flattened array: the i32 count of each bin and
+    /// `numpy.histogram(a, bins, range)` of the flattened array: the count of each bin (the index dtype) and
     /// the bin edges. `range` (`None`: the data's minimum and maximum) bounds `bins = Count(n)`;
     /// with `Edges` it is ignored, as NumPy ignores it. Float and integer dtypes.
     ///
@@ -143,7 +143,7 @@ impl Array {
     /// use gpuarray::HistogramBins;
     /// let a = gpuarray::Array::from_slice(&dev, &[0.5f32, 1.0, 1.5, 2.0, 9.0, f32::NAN], &[6])?;
     /// let (counts, edges) = a.histogram(HistogramBins::Count(2), Some((0.0, 2.0)))?;
-    /// assert_eq!(counts.to_vec::<i32>()?, vec![1, 3]); // 2.0 is in the last bin; 9 and NaN in none
+    /// assert_eq!(counts.to_vec::<i64>()?, vec![1, 3]); // 2.0 is in the last bin; 9 and NaN in none
     /// assert_eq!(edges.to_vec::<f32>()?, vec![0.0, 1.0, 2.0]);
     /// # Ok(()) }
     /// ```
@@ -228,7 +228,7 @@ impl Array {
         if flat.is_empty() || bins == 0 {
             let none = match weights {
                 Some(_) => weighted::zero_sums(op, &self.device, bins)?,
-                None => Array::zeros(&self.device, &[bins], DType::I32)?,
+                None => Array::zeros(&self.device, &[bins], self.device.index_dtype())?,
             };
             return Ok((none, edges));
         }
@@ -256,8 +256,8 @@ impl Array {
                 stop: Some(stop as isize),
                 step: 1,
             }])?;
-            let position = edges.searchsorted(&part, Side::Right)?;
-            let past = last.searchsorted(&part, Side::Left)?.gt(0.0)?;
+            let position = edges.searchsorted_i32(&part, Side::Right)?;
+            let past = last.searchsorted_i32(&part, Side::Left)?.gt(0.0)?;
             let in_last = position.minimum(bins as f64)?;
             let slot = crate::where_(&past, 0.0, &in_last)?;
             match &flat_weights {
@@ -280,7 +280,10 @@ impl Array {
             }
             start = stop;
         }
-        Ok((counts, edges))
+        match weights {
+            Some(_) => Ok((counts, edges)),
+            None => Ok((crate::ops::as_index(counts)?, edges)),
+        }
     }
 }
 

@@ -53,8 +53,8 @@ pub(super) fn sums(
     // Stable: equal values keep their index order, so each bin's weights stay in that order.
     let (sorted, sorted_weights) = sort_by_key(op, values, &weights.astype(DType::F64)?)?;
     let bin_values = Array::arange(values.device(), 0.0, bins as f64, 1.0, values.dtype())?;
-    let start = sorted.searchsorted(&bin_values, Side::Left)?;
-    let end = sorted.searchsorted(&bin_values, Side::Right)?;
+    let start = sorted.searchsorted_i32(&bin_values, Side::Left)?;
+    let end = sorted.searchsorted_i32(&bin_values, Side::Right)?;
     let longest = end.sub(&start)?.max(Axes::All, false)?.to_vec::<i32>()?[0] as u64;
     let dev = &values.device.inner;
     let key = PipelineKey::new(&BINCOUNT_WEIGHTS, Variant::one(DType::F64));

@@ -317,19 +317,19 @@ impl Array {
         hit.arg_reduce(op, ReduceOp::ArgMax, axis, keepdims)
     }
 
-    /// `numpy.argmax`: i32 indices of the maxima along `axis` (`None`: of the flattened array).
+    /// `numpy.argmax`: indices (the device's index dtype) of the maxima along `axis` (`None`: of the flattened array).
     /// The first NaN wins; ties go to the first index. `Err` for an empty axis.
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 9.0, 9.0, 2.0], &[2, 2])?;
-    /// assert_eq!(a.argmax(Some(1), false)?.to_vec::<i32>()?, vec![1, 0]);
-    /// assert_eq!(a.argmax(None, false)?.item::<i32>()?, 1);
+    /// assert_eq!(a.argmax(Some(1), false)?.to_vec::<i64>()?, vec![1, 0]);
+    /// assert_eq!(a.argmax(None, false)?.item::<i64>()?, 1);
     /// # Ok(()) }
     /// ```
     pub fn argmax(&self, axis: Option<isize>, keepdims: bool) -> Result<Array> {
-        self.arg_reduce("argmax", ReduceOp::ArgMax, axis, keepdims)
+        crate::ops::as_index(self.arg_reduce("argmax", ReduceOp::ArgMax, axis, keepdims)?)
     }
 
     /// `numpy.argmin`: like [`Array::argmax`] for the minima.
@@ -338,11 +338,11 @@ impl Array {
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[3i32, 1, 1, 2], &[4])?;
-    /// assert_eq!(a.argmin(None, false)?.item::<i32>()?, 1);
+    /// assert_eq!(a.argmin(None, false)?.item::<i64>()?, 1);
     /// # Ok(()) }
     /// ```
     pub fn argmin(&self, axis: Option<isize>, keepdims: bool) -> Result<Array> {
-        self.arg_reduce("argmin", ReduceOp::ArgMin, axis, keepdims)
+        crate::ops::as_index(self.arg_reduce("argmin", ReduceOp::ArgMin, axis, keepdims)?)
     }
 }
 

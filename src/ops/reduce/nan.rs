@@ -121,7 +121,7 @@ impl Array {
         where_(&all_nan, f64::NAN, &m)
     }
 
-    /// `numpy.nanargmax`: the index of the maximum ignoring NaNs (i32), along `axis` or of the
+    /// `numpy.nanargmax`: the index of the maximum ignoring NaNs (the index dtype), along `axis` or of the
     /// flattened array. A slice of NaNs only is an `Err`, as NumPy raises ("All-NaN slice
     /// encountered"); a tie between NaN and -inf picks the first, as NumPy's does.
     ///
@@ -132,7 +132,7 @@ impl Array {
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[f32::NAN, 3.0, 5.0, f32::NAN], &[4])?;
-    /// assert_eq!(a.nanargmax(None, false)?.item::<i32>()?, 2);
+    /// assert_eq!(a.nanargmax(None, false)?.item::<i64>()?, 2);
     /// let err = gpuarray::Array::from_slice(&dev, &[f32::NAN], &[1])?.nanargmax(None, false);
     /// assert!(matches!(err, Err(gpuarray::Error::InvalidArgument { op: "nanargmax", .. })));
     /// # Ok(()) }
@@ -155,7 +155,7 @@ impl Array {
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[2.0f32, f32::NAN, -1.0], &[3])?;
-    /// assert_eq!(a.nanargmin(None, false)?.item::<i32>()?, 2);
+    /// assert_eq!(a.nanargmin(None, false)?.item::<i64>()?, 2);
     /// # Ok(()) }
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
@@ -176,7 +176,7 @@ impl Array {
     /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
     /// # let dev = gpuarray::Device::new_async().await?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, f32::NAN, 4.0], &[3])?;
-    /// assert_eq!(a.nanargmax_async(None, false).await?.to_vec_async::<i32>().await?, vec![2]);
+    /// assert_eq!(a.nanargmax_async(None, false).await?.to_vec_async::<i64>().await?, vec![2]);
     /// # Ok(()) }) }
     /// ```
     pub async fn nanargmax_async(&self, axis: Option<isize>, keepdims: bool) -> Result<Array> {
@@ -193,7 +193,7 @@ impl Array {
     /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
     /// # let dev = gpuarray::Device::new_async().await?;
     /// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, f32::NAN, 4.0], &[3])?;
-    /// assert_eq!(a.nanargmin_async(None, false).await?.to_vec_async::<i32>().await?, vec![0]);
+    /// assert_eq!(a.nanargmin_async(None, false).await?.to_vec_async::<i64>().await?, vec![0]);
     /// # Ok(()) }) }
     /// ```
     pub async fn nanargmin_async(&self, axis: Option<isize>, keepdims: bool) -> Result<Array> {

@@ -97,7 +97,7 @@ fn merge_row(
         for (r, other) in values.iter().enumerate() {
             if r != j {
                 let side = if r < j { Side::Right } else { Side::Left };
-                rank = rank.add(&other.searchsorted(&values[j], side)?)?;
+                rank = rank.add(&other.searchsorted_i32(&values[j], side)?)?;
             }
         }
         let (src, add) = if indices {

@@ -61,7 +61,8 @@ impl Array {
         self.sorted("sort", axis, false)
     }
 
-    /// `numpy.argsort(a, axis, kind="stable")`: the i32 indices that sort along `axis` (`None`:
+    /// `numpy.argsort(a, axis, kind="stable")`: the indices (the device's index dtype, int64
+    /// by default) that sort along `axis` (`None`:
     /// the flattened array), equal elements in their original order. A 0-d array sorts as its
     /// one element in a 1-d array, as in NumPy: `[0]` (axis `-1`, `0` or `None`).
     ///
@@ -69,12 +70,17 @@ impl Array {
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[2i32, 1, 2, 0], &[4])?;
-    /// assert_eq!(a.argsort(Some(-1))?.to_vec::<i32>()?, vec![3, 1, 0, 2]);
+    /// assert_eq!(a.argsort(Some(-1))?.to_vec::<i64>()?, vec![3, 1, 0, 2]);
     /// let scalar = gpuarray::Array::from_slice(&dev, &[7.0f32], &[])?;
-    /// assert_eq!(scalar.argsort(Some(-1))?.to_vec::<i32>()?, vec![0]);
+    /// assert_eq!(scalar.argsort(Some(-1))?.to_vec::<i64>()?, vec![0]);
     /// # Ok(()) }
     /// ```
     pub fn argsort(&self, axis: Option<isize>) -> Result<Array> {
+        crate::ops::as_index(self.argsort_i32(axis)?)
+    }
+
+    /// [`Array::argsort`]'s i32 indices, for the ops built on it.
+    pub(crate) fn argsort_i32(&self, axis: Option<isize>) -> Result<Array> {
         if self.ndim() == 0 {
             return self.reshape(&[1])?.sorted("argsort", axis, true);
         }
@@ -169,7 +175,6 @@ pub(crate) fn sort_by_key(
     keys: &Array,
     payload: &Array,
 ) -> Result<(Array, Array)> {
-    crate::error::require_word_dtypes(op, &[keys.dtype, payload.dtype])?;
     let n = keys.len();
     let code = match keys.dtype {
         DType::U32 => 0,
@@ -177,6 +182,7 @@ pub(crate) fn sort_by_key(
     };
     if n > 1
         && matches!(keys.dtype, DType::U32 | DType::I32)
+        && payload.dtype.size_bytes() >= 4
         && fits_one_binding(keys, n)
         && fits_one_binding(payload, n)
     {
@@ -186,7 +192,7 @@ pub(crate) fn sort_by_key(
             finish(op, payload, &sorted, 1, n, false)?,
         ));
     }
-    let order = keys.argsort(Some(0))?;
+    let order = keys.argsort_i32(Some(0))?;
     Ok((keys.take(&order, Some(0))?, payload.take(&order, Some(0))?))
 }
 

@@ -28,14 +28,14 @@ impl Array {
         self.sort(axis)
     }
 
-    /// `numpy.argpartition(a, kth, axis)`: the i32 indices that partition `a` (see
+    /// `numpy.argpartition(a, kth, axis)`: the indices (the index dtype) that partition `a` (see
     /// [`partition`](Array::partition); here the stable sort's order).
     ///
     /// ```
     /// # fn main() -> gpuarray::Result<()> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = gpuarray::Array::from_slice(&dev, &[3.0f32, 4.0, 2.0, 1.0], &[4])?;
-    /// assert_eq!(a.argpartition(&[0], Some(0))?.to_vec::<i32>()?[0], 3);
+    /// assert_eq!(a.argpartition(&[0], Some(0))?.to_vec::<i64>()?[0], 3);
     /// # Ok(()) }
     /// ```
     pub fn argpartition(&self, kth: &[isize], axis: Option<isize>) -> Result<Array> {
@@ -69,7 +69,7 @@ impl Array {
     }
 }
 
-/// `numpy.lexsort(keys)`: the i32 indices that sort 1-d `keys` of equal length by the last key,
+/// `numpy.lexsort(keys)`: the indices (the index dtype) that sort 1-d `keys` of equal length by the last key,
 /// ties broken by the one before it, and so on (stable in the end).
 ///
 /// ```
@@ -79,7 +79,7 @@ impl Array {
 /// let first = Array::from_slice(&dev, &[1i32, 5, 1, 4, 3], &[5])?;
 /// let last = Array::from_slice(&dev, &[9.0f32, 4.0, 0.0, 4.0, 0.0], &[5])?;
 /// // By `last`, then `first`: (0, 1), (0, 3), (4, 4), (4, 5), (9, 1).
-/// assert_eq!(gpuarray::lexsort(&[&first, &last])?.to_vec::<i32>()?, vec![2, 4, 3, 1, 0]);
+/// assert_eq!(gpuarray::lexsort(&[&first, &last])?.to_vec::<i64>()?, vec![2, 4, 3, 1, 0]);
 /// # Ok(()) }
 /// ```
 pub fn lexsort(keys: &[&Array]) -> Result<Array> {
@@ -99,10 +99,10 @@ pub fn lexsort(keys: &[&Array]) -> Result<Array> {
             ));
         }
     }
-    let mut order = keys[0].argsort(Some(0))?;
+    let mut order = keys[0].argsort_i32(Some(0))?;
     for k in &keys[1..] {
-        let by_key = k.take(&order, Some(0))?.argsort(Some(0))?;
+        let by_key = k.take(&order, Some(0))?.argsort_i32(Some(0))?;
         order = order.take(&by_key, Some(0))?;
     }
-    Ok(order)
+    crate::ops::as_index(order)
 }

@@ -174,6 +174,39 @@ impl Array {
         self.reduce_values("sum", ReduceOp::Sum, axes.into(), keepdims)
     }
 
+    /// `numpy.sum(a, axes, dtype=dtype)`: the elements converted to `dtype` (NumPy's casting),
+    /// then summed in it. `DType::I64` gives NumPy's default for int32 and bool input (which
+    /// [`Array::sum`] sums in i32), exact past 2^31; a narrow integer dtype wraps as NumPy's.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// use gpuarray::{Axes, DType};
+    /// let a = gpuarray::Array::from_slice(&dev, &[i32::MAX, i32::MAX, 2], &[3])?;
+    /// assert_eq!(a.sum_dtype(Axes::All, false, DType::I64)?.item::<i64>()?, 4294967296);
+    /// assert_eq!(a.sum_dtype(Axes::All, false, DType::I8)?.item::<i8>()?, 0);
+    /// # Ok(()) }
+    /// ```
+    pub fn sum_dtype(&self, axes: impl Into<Axes>, keepdims: bool, dtype: DType) -> Result<Array> {
+        let r = self.astype(dtype)?.sum(axes, keepdims)?;
+        in_dtype(r, dtype)
+    }
+
+    /// `numpy.prod(a, axes, dtype=dtype)`: as [`Array::sum_dtype`], for products.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// # let dev = gpuarray::Device::new()?;
+    /// use gpuarray::{Axes, DType};
+    /// let a = gpuarray::Array::from_slice(&dev, &[65536i32, 65536, 3], &[3])?;
+    /// assert_eq!(a.prod_dtype(Axes::All, false, DType::I64)?.item::<i64>()?, 3 << 32);
+    /// # Ok(()) }
+    /// ```
+    pub fn prod_dtype(&self, axes: impl Into<Axes>, keepdims: bool, dtype: DType) -> Result<Array> {
+        let r = self.astype(dtype)?.prod(axes, keepdims)?;
+        in_dtype(r, dtype)
+    }
+
     /// `numpy.prod` over `axes` (integers wrap).
     ///
     /// ```
@@ -343,6 +376,16 @@ impl Array {
     /// ```
     pub fn argmin(&self, axis: Option<isize>, keepdims: bool) -> Result<Array> {
         crate::ops::as_index(self.arg_reduce("argmin", ReduceOp::ArgMin, axis, keepdims)?)
+    }
+}
+
+/// `r` in `dtype`: the kernels accumulate bool and the narrow integers wider, and narrowing
+/// back wraps as accumulating in `dtype` would.
+fn in_dtype(r: Array, dtype: DType) -> Result<Array> {
+    if r.dtype() == dtype {
+        Ok(r)
+    } else {
+        r.astype(dtype)
     }
 }
 

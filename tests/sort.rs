@@ -104,7 +104,7 @@ fn every_dtype_every_axis_against_a_stable_reference() {
     ] {
         let n: usize = shape.iter().product();
         let x = data(n, seed);
-        // The word dtypes: the emulated integers refuse these ops for now (integer_dtypes.rs).
+        // The word dtypes; the emulated integers are sorted and searched in integer_dtypes.rs.
         for dtype in DType::WORD {
             if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
                 continue;
@@ -236,7 +236,7 @@ fn sorts_past_one_storage_binding_in_parts() {
     let Some(dev) = common::device_with_binding(1 << 16) else {
         return;
     };
-    // The word dtypes: the emulated integers refuse these ops for now (integer_dtypes.rs).
+    // The word dtypes; the emulated integers are sorted and searched in integer_dtypes.rs.
     for dtype in DType::WORD {
         if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
@@ -391,7 +391,7 @@ fn searchsorted_matches_numpy_for_every_dtype_and_side() {
     let Some(dev) = common::device() else { return };
     let x = data(3000, 21);
     let queries = data(700, 22);
-    // The word dtypes: the emulated integers refuse these ops for now (integer_dtypes.rs).
+    // The word dtypes; the emulated integers are sorted and searched in integer_dtypes.rs.
     for dtype in DType::WORD {
         if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;
@@ -523,7 +523,7 @@ fn check_unique(a: &Array, label: &str) {
 fn unique_and_unique_all_match_numpy() {
     let Some(dev) = common::device() else { return };
     let x = data(2000, 31);
-    // The word dtypes: the emulated integers refuse these ops for now (integer_dtypes.rs).
+    // The word dtypes; the emulated integers are sorted and searched in integer_dtypes.rs.
     for dtype in DType::WORD {
         if !common::supports(&dev, dtype, &format!("{dtype:?}")) {
             continue;

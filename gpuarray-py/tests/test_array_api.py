@@ -18,7 +18,7 @@ xps = make_strategies_namespace(xp, api_version="2023.12")
 gx = ga.zeros((1,)).__array_namespace__()
 
 FLOATS = [xp.float32, xp.float64]
-INTS = [xp.int32, xp.uint32]
+INTS = [xp.int8, xp.uint8, xp.int16, xp.uint16, xp.int32, xp.uint32, xp.int64, xp.uint64]
 NUMERIC = FLOATS + INTS
 SHAPES = xps.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5)
 # Derandomized: the same examples every run (a failure reproduces), and hypothesis prints the
@@ -39,7 +39,8 @@ def arrays(dtypes, shape=SHAPES, special=False, min_value=-1e4, max_value=1e4):
             else:
                 el = dict(allow_subnormal=False, min_value=min_value, max_value=max_value)
         else:
-            el = dict(min_value=0 if dt == xp.uint32 else -1000, max_value=1000)
+            info = np.iinfo(dt)
+            el = dict(min_value=max(int(info.min), -1000), max_value=min(int(info.max), 1000))
         return xps.arrays(dtype=dt, shape=shape, elements=el)
 
     return st.sampled_from(dtypes).flatmap(make)

@@ -1,0 +1,426 @@
+// Software IEEE 754 binary64 on word pairs, for adapters without SHADER_F64 (Metal, WebGPU, GL):
+// an f64 is its bits as vec2<u32> (x the low word, y the high word: the host's bytes, so upload
+// and readback stay plain copies, as for int64). Exact integer code only, so the same bits on
+// every adapter: add, sub and mul correctly rounded to nearest, ties to even, with subnormals,
+// signed zeros and infinities; comparisons with IEEE's NaN rules; the conversions to and from
+// f32. NaN results are x86-64's (NumPy's host): an operand's NaN, quieted (the first operand's
+// when both are NaN), or the default NaN 0xfff8000000000000 for an invalid operation (inf - inf,
+// 0 * inf).
+//
+// The algorithms are Berkeley SoftFloat 3e's (addMagsF64, subMagsF64, mulF64, roundPackToF64,
+// normRoundPackToF64, f32_to_f64, f64_to_f32), written here for word pairs: significands are
+// uint64 with the leading bit at 62 and 10 bits below the result's last one (a sticky bit
+// folded into the lowest), and a packed result is (sign << 63) + (exponent << 52) + significand,
+// so a significand that rounds up into bit 53 carries into the exponent.
+//
+// Needs mulhilo.wgsl and int64.wgsl (add64, neg64, shl64, clz64).
+
+const F64S_DEFAULT_NAN: vec2<u32> = vec2<u32>(0u, 0xfff80000u);
+
+fn f64s_exp(a: vec2<u32>) -> i32 {
+    return i32((a.y >> 20u) & 0x7ffu);
+}
+
+fn f64s_frac(a: vec2<u32>) -> vec2<u32> {
+    return vec2<u32>(a.x, a.y & 0xfffffu);
+}
+
+fn f64s_nonzero(x: vec2<u32>) -> bool {
+    return (x.x | x.y) != 0u;
+}
+
+fn f64s_is_nan(a: vec2<u32>) -> bool {
+    return f64s_exp(a) == 0x7ff && f64s_nonzero(f64s_frac(a));
+}
+
+// (sign << 63) + (exp << 52) + sig: the sum, not an or (see the header).
+fn f64s_pack(sign: u32, exp: i32, sig: vec2<u32>) -> vec2<u32> {
+    return add64(vec2<u32>(0u, (sign << 31u) + (bitcast<u32>(exp) << 20u)), sig);
+}
+
+// x86's NaN result for two operands of which at least one is a NaN: the first NaN, quieted.
+fn f64s_nan_of(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    if (f64s_is_nan(a)) {
+        return vec2<u32>(a.x, a.y | 0x00080000u);
+    }
+    return vec2<u32>(b.x, b.y | 0x00080000u);
+}
+
+fn f64s_sub64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    return vec2<u32>(a.x - b.x, a.y - b.y - select(0u, 1u, a.x < b.x));
+}
+
+fn f64s_ult64(a: vec2<u32>, b: vec2<u32>) -> bool {
+    return a.y < b.y || (a.y == b.y && a.x < b.x);
+}
+
+// x >> n, logical, for n in [0, 63].
+fn f64s_shr64(x: vec2<u32>, n: u32) -> vec2<u32> {
+    if (n == 0u) {
+        return x;
+    }
+    if (n >= 32u) {
+        return vec2<u32>(x.y >> (n - 32u), 0u);
+    }
+    return vec2<u32>((x.x >> n) | (x.y << (32u - n)), x.y >> n);
+}
+
+// x >> n with every shifted-out bit or-ed into the lowest ("jamming"), for any n.
+fn f64s_shr_jam64(x: vec2<u32>, n: u32) -> vec2<u32> {
+    if (n == 0u) {
+        return x;
+    }
+    if (n >= 63u) {
+        return vec2<u32>(select(0u, 1u, f64s_nonzero(x)), 0u);
+    }
+    let kept = f64s_shr64(x, n);
+    let lost = shl64(x, 64u - n);
+    return vec2<u32>(kept.x | select(0u, 1u, f64s_nonzero(lost)), kept.y);
+}
+
+// The result of sign, exponent and a significand with its leading bit at 62 (or below, for a
+// subnormal result), rounded to nearest, ties to even; overflow gives infinity.
+fn f64s_round_pack(sign: u32, exp_in: i32, sig_in: vec2<u32>) -> vec2<u32> {
+    var exp = exp_in;
+    var sig = sig_in;
+    var round_bits = sig.x & 0x3ffu;
+    if (bitcast<u32>(exp) >= 0x7fdu) {
+        if (exp < 0) {
+            sig = f64s_shr_jam64(sig, u32(-exp));
+            exp = 0;
+            round_bits = sig.x & 0x3ffu;
+        } else if (exp > 0x7fd || !f64s_ult64(sig, vec2<u32>(0xfffffe00u, 0x7fffffffu))) {
+            return f64s_pack(sign, 0x7ff, vec2<u32>(0u, 0u));
+        }
+    }
+    sig = f64s_shr64(add64(sig, vec2<u32>(0x200u, 0u)), 10u);
+    if (round_bits == 0x200u) {
+        sig.x = sig.x & ~1u;
+    }
+    if (!f64s_nonzero(sig)) {
+        exp = 0;
+    }
+    return f64s_pack(sign, exp, sig);
+}
+
+// f64s_round_pack of a significand whose leading bit may be anywhere.
+fn f64s_norm_round_pack(sign: u32, exp_in: i32, sig: vec2<u32>) -> vec2<u32> {
+    let shift = i32(clz64(sig)) - 1;
+    let exp = exp_in - shift;
+    if (shift >= 10 && bitcast<u32>(exp) < 0x7fdu) {
+        return f64s_pack(sign, select(0, exp, f64s_nonzero(sig)), shl64(sig, u32(shift - 10)));
+    }
+    return f64s_round_pack(sign, exp, shl64(sig, u32(shift)));
+}
+
+// |a| + |b| with the result's sign `sign`.
+fn f64s_add_mags(a: vec2<u32>, b: vec2<u32>, sign: u32) -> vec2<u32> {
+    let exp_a = f64s_exp(a);
+    let exp_b = f64s_exp(b);
+    var sig_a = f64s_frac(a);
+    var sig_b = f64s_frac(b);
+    let diff = exp_a - exp_b;
+    if (diff == 0) {
+        if (exp_a == 0) {
+            // Two subnormals: exact (a carry into bit 52 makes the smallest normal).
+            return f64s_pack(sign, 0, add64(sig_a, sig_b));
+        }
+        if (exp_a == 0x7ff) {
+            if (f64s_nonzero(sig_a) || f64s_nonzero(sig_b)) {
+                return f64s_nan_of(a, b);
+            }
+            return a;
+        }
+        let sig = shl64(add64(add64(vec2<u32>(0u, 0x00200000u), sig_a), sig_b), 9u);
+        return f64s_round_pack(sign, exp_a, sig);
+    }
+    sig_a = shl64(sig_a, 9u);
+    sig_b = shl64(sig_b, 9u);
+    var exp_z: i32;
+    if (diff < 0) {
+        if (exp_b == 0x7ff) {
+            if (f64s_nonzero(sig_b)) {
+                return f64s_nan_of(a, b);
+            }
+            return f64s_pack(sign, 0x7ff, vec2<u32>(0u, 0u));
+        }
+        exp_z = exp_b;
+        sig_a = select(shl64(sig_a, 1u), add64(sig_a, vec2<u32>(0u, 0x20000000u)), exp_a != 0);
+        sig_a = f64s_shr_jam64(sig_a, u32(-diff));
+    } else {
+        if (exp_a == 0x7ff) {
+            if (f64s_nonzero(sig_a)) {
+                return f64s_nan_of(a, b);
+            }
+            return a;
+        }
+        exp_z = exp_a;
+        sig_b = select(shl64(sig_b, 1u), add64(sig_b, vec2<u32>(0u, 0x20000000u)), exp_b != 0);
+        sig_b = f64s_shr_jam64(sig_b, u32(diff));
+    }
+    var sig_z = add64(add64(vec2<u32>(0u, 0x20000000u), sig_a), sig_b);
+    if (f64s_ult64(sig_z, vec2<u32>(0u, 0x40000000u))) {
+        exp_z -= 1;
+        sig_z = shl64(sig_z, 1u);
+    }
+    return f64s_round_pack(sign, exp_z, sig_z);
+}
+
+// |a| - |b| with `sign` the sign of a (flipped when |b| is larger).
+fn f64s_sub_mags(a: vec2<u32>, b: vec2<u32>, sign_a: u32) -> vec2<u32> {
+    var sign = sign_a;
+    let exp_a = f64s_exp(a);
+    let exp_b = f64s_exp(b);
+    var sig_a = f64s_frac(a);
+    var sig_b = f64s_frac(b);
+    let diff = exp_a - exp_b;
+    if (diff == 0) {
+        if (exp_a == 0x7ff) {
+            if (f64s_nonzero(sig_a) || f64s_nonzero(sig_b)) {
+                return f64s_nan_of(a, b);
+            }
+            return F64S_DEFAULT_NAN;
+        }
+        var d = f64s_sub64(sig_a, sig_b);
+        if (!f64s_nonzero(d)) {
+            // An exact zero is +0 when rounding to nearest.
+            return vec2<u32>(0u, 0u);
+        }
+        var e = exp_a;
+        if (e != 0) {
+            e -= 1;
+        }
+        if ((d.y >> 31u) != 0u) {
+            sign ^= 1u;
+            d = neg64(d);
+        }
+        var shift = i32(clz64(d)) - 11;
+        var exp_z = e - shift;
+        if (exp_z < 0) {
+            shift = e;
+            exp_z = 0;
+        }
+        return f64s_pack(sign, exp_z, shl64(d, u32(shift)));
+    }
+    sig_a = shl64(sig_a, 10u);
+    sig_b = shl64(sig_b, 10u);
+    var exp_z: i32;
+    var sig_z: vec2<u32>;
+    if (diff < 0) {
+        sign ^= 1u;
+        if (exp_b == 0x7ff) {
+            if (f64s_nonzero(sig_b)) {
+                return f64s_nan_of(a, b);
+            }
+            return f64s_pack(sign, 0x7ff, vec2<u32>(0u, 0u));
+        }
+        sig_a = add64(sig_a, select(sig_a, vec2<u32>(0u, 0x40000000u), exp_a != 0));
+        sig_a = f64s_shr_jam64(sig_a, u32(-diff));
+        sig_b = vec2<u32>(sig_b.x, sig_b.y | 0x40000000u);
+        exp_z = exp_b;
+        sig_z = f64s_sub64(sig_b, sig_a);
+    } else {
+        if (exp_a == 0x7ff) {
+            if (f64s_nonzero(sig_a)) {
+                return f64s_nan_of(a, b);
+            }
+            return a;
+        }
+        sig_b = add64(sig_b, select(sig_b, vec2<u32>(0u, 0x40000000u), exp_b != 0));
+        sig_b = f64s_shr_jam64(sig_b, u32(diff));
+        sig_a = vec2<u32>(sig_a.x, sig_a.y | 0x40000000u);
+        exp_z = exp_a;
+        sig_z = f64s_sub64(sig_a, sig_b);
+    }
+    return f64s_norm_round_pack(sign, exp_z - 1, sig_z);
+}
+
+// a + b.
+fn f64s_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let sign_a = a.y >> 31u;
+    if (sign_a == (b.y >> 31u)) {
+        return f64s_add_mags(a, b, sign_a);
+    }
+    return f64s_sub_mags(a, b, sign_a);
+}
+
+// a - b.
+fn f64s_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let sign_a = a.y >> 31u;
+    if (sign_a == (b.y >> 31u)) {
+        return f64s_sub_mags(a, b, sign_a);
+    }
+    return f64s_add_mags(a, b, sign_a);
+}
+
+// The 128-bit product of two uint64, as four words, lowest first.
+fn f64s_mul128(a: vec2<u32>, b: vec2<u32>) -> array<u32, 4> {
+    let ll = mulhilo(a.x, b.x);
+    let lh = mulhilo(a.x, b.y);
+    let hl = mulhilo(a.y, b.x);
+    let hh = mulhilo(a.y, b.y);
+    // Word 1: ll's high + both cross products' low words, with its carries into word 2.
+    let s1 = ll.x + lh.y;
+    let w1 = s1 + hl.y;
+    let c1 = select(0u, 1u, s1 < ll.x) + select(0u, 1u, w1 < s1);
+    let s2 = lh.x + hl.x;
+    let s3 = s2 + hh.y;
+    let w2 = s3 + c1;
+    let c2 = select(0u, 1u, s2 < lh.x) + select(0u, 1u, s3 < s2) + select(0u, 1u, w2 < s3);
+    return array<u32, 4>(ll.y, w1, w2, hh.x + c2);
+}
+
+// A subnormal's significand normalised: (exponent, significand with its leading bit at 52).
+fn f64s_norm_subnormal(sig: vec2<u32>) -> vec3<u32> {
+    let shift = clz64(sig) - 11u;
+    let s = shl64(sig, shift);
+    return vec3<u32>(bitcast<u32>(1 - i32(shift)), s.x, s.y);
+}
+
+// a * b.
+fn f64s_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let sign = (a.y ^ b.y) >> 31u;
+    var exp_a = f64s_exp(a);
+    var exp_b = f64s_exp(b);
+    var sig_a = f64s_frac(a);
+    var sig_b = f64s_frac(b);
+    if (exp_a == 0x7ff) {
+        if (f64s_nonzero(sig_a) || (exp_b == 0x7ff && f64s_nonzero(sig_b))) {
+            return f64s_nan_of(a, b);
+        }
+        if (exp_b == 0 && !f64s_nonzero(sig_b)) {
+            return F64S_DEFAULT_NAN;
+        }
+        return f64s_pack(sign, 0x7ff, vec2<u32>(0u, 0u));
+    }
+    if (exp_b == 0x7ff) {
+        if (f64s_nonzero(sig_b)) {
+            return f64s_nan_of(a, b);
+        }
+        if (exp_a == 0 && !f64s_nonzero(sig_a)) {
+            return F64S_DEFAULT_NAN;
+        }
+        return f64s_pack(sign, 0x7ff, vec2<u32>(0u, 0u));
+    }
+    if (exp_a == 0) {
+        if (!f64s_nonzero(sig_a)) {
+            return f64s_pack(sign, 0, vec2<u32>(0u, 0u));
+        }
+        let n = f64s_norm_subnormal(sig_a);
+        exp_a = bitcast<i32>(n.x);
+        sig_a = n.yz;
+    }
+    if (exp_b == 0) {
+        if (!f64s_nonzero(sig_b)) {
+            return f64s_pack(sign, 0, vec2<u32>(0u, 0u));
+        }
+        let n = f64s_norm_subnormal(sig_b);
+        exp_b = bitcast<i32>(n.x);
+        sig_b = n.yz;
+    }
+    var exp_z = exp_a + exp_b - 0x3ff;
+    sig_a = shl64(vec2<u32>(sig_a.x, sig_a.y | 0x00100000u), 10u);
+    sig_b = shl64(vec2<u32>(sig_b.x, sig_b.y | 0x00100000u), 11u);
+    let p = f64s_mul128(sig_a, sig_b);
+    var sig_z = vec2<u32>(p[2] | select(0u, 1u, (p[0] | p[1]) != 0u), p[3]);
+    if (f64s_ult64(sig_z, vec2<u32>(0u, 0x40000000u))) {
+        exp_z -= 1;
+        sig_z = shl64(sig_z, 1u);
+    }
+    return f64s_round_pack(sign, exp_z, sig_z);
+}
+
+// a == b (NaN equals nothing; -0 equals +0).
+fn f64s_eq(a: vec2<u32>, b: vec2<u32>) -> bool {
+    if (f64s_is_nan(a) || f64s_is_nan(b)) {
+        return false;
+    }
+    let both_zero = ((a.y | b.y) & 0x7fffffffu) == 0u && (a.x | b.x) == 0u;
+    return both_zero || (a.x == b.x && a.y == b.y);
+}
+
+// a < b (false when either is NaN; -0 is not below +0).
+fn f64s_lt(a: vec2<u32>, b: vec2<u32>) -> bool {
+    if (f64s_is_nan(a) || f64s_is_nan(b)) {
+        return false;
+    }
+    let sign_a = (a.y >> 31u) != 0u;
+    let sign_b = (b.y >> 31u) != 0u;
+    if (sign_a != sign_b) {
+        // Different signs: a < b unless both are zeros.
+        let both_zero = ((a.y | b.y) & 0x7fffffffu) == 0u && (a.x | b.x) == 0u;
+        return sign_a && !both_zero;
+    }
+    let differ = a.x != b.x || a.y != b.y;
+    // Same sign: the magnitudes order as the bits, reversed for negatives.
+    return differ && (sign_a != f64s_ult64(a, b));
+}
+
+// The f32 with bits `x`, exactly (an sNaN is quieted, as x86's cvtss2sd does).
+fn f64s_from_f32_bits(x: u32) -> vec2<u32> {
+    let sign = x >> 31u;
+    let exp = (x >> 23u) & 0xffu;
+    var frac = x & 0x7fffffu;
+    if (exp == 0xffu) {
+        if (frac != 0u) {
+            return vec2<u32>(frac << 29u, (sign << 31u) | 0x7ff80000u | (frac >> 3u));
+        }
+        return vec2<u32>(0u, (sign << 31u) | 0x7ff00000u);
+    }
+    if (exp == 0u) {
+        if (frac == 0u) {
+            return vec2<u32>(0u, sign << 31u);
+        }
+        // Subnormal: normalise (the leading bit moves to bit 23, then is dropped).
+        let shift = countLeadingZeros(frac) - 8u;
+        frac = (frac << shift) & 0x7fffffu;
+        let e = 1u + 896u - shift;
+        return vec2<u32>(frac << 29u, (sign << 31u) | (e << 20u) | (frac >> 3u));
+    }
+    return vec2<u32>(frac << 29u, (sign << 31u) | ((exp + 896u) << 20u) | (frac >> 3u));
+}
+
+// a rounded to f32 (to nearest, ties to even), as bits; NaN keeps its sign and payload's top
+// bits, quieted (x86's cvtsd2ss).
+fn f64s_to_f32_bits(a: vec2<u32>) -> u32 {
+    let sign = a.y >> 31u;
+    let exp = f64s_exp(a);
+    let frac = f64s_frac(a);
+    if (exp == 0x7ff) {
+        if (f64s_nonzero(frac)) {
+            return (sign << 31u) | 0x7fc00000u | (((frac.y << 3u) | (frac.x >> 29u)) & 0x3fffffu);
+        }
+        return (sign << 31u) | 0x7f800000u;
+    }
+    // 30 significant bits with a sticky bit: frac >> 22, jammed.
+    let j = f64s_shr_jam64(frac, 22u);
+    var sig = j.x;
+    if (exp == 0 && sig == 0u) {
+        return sign << 31u;
+    }
+    sig = sig | 0x40000000u;
+    var e = exp - 0x381;
+    var round_bits = sig & 0x7fu;
+    if (bitcast<u32>(e) >= 0xfdu) {
+        if (e < 0) {
+            let n = u32(-e);
+            if (n >= 31u) {
+                sig = select(0u, 1u, sig != 0u);
+            } else {
+                sig = (sig >> n) | select(0u, 1u, (sig << (32u - n)) != 0u);
+            }
+            e = 0;
+            round_bits = sig & 0x7fu;
+        } else if (e > 0xfd || sig + 0x40u >= 0x80000000u) {
+            return (sign << 31u) | 0x7f800000u;
+        }
+    }
+    sig = (sig + 0x40u) >> 7u;
+    if (round_bits == 0x40u) {
+        sig = sig & ~1u;
+    }
+    if (sig == 0u) {
+        e = 0;
+    }
+    return (sign << 31u) + (bitcast<u32>(e) << 23u) + sig;
+}

@@ -39,7 +39,7 @@ def arrays(dtypes, shape=SHAPES, special=False, min_value=-1e4, max_value=1e4):
             else:
                 el = dict(allow_subnormal=False, min_value=min_value, max_value=max_value)
         else:
-            info = np.iinfo(dt)
+            info = xp.iinfo(dt)
             el = dict(min_value=max(int(info.min), -1000), max_value=min(int(info.max), 1000))
         return xps.arrays(dtype=dt, shape=shape, elements=el)
 

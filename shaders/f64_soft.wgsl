@@ -1,14 +1,15 @@
 // Software IEEE 754 binary64 on word pairs, for adapters without SHADER_F64 (Metal, WebGPU, GL):
 // an f64 is its bits as vec2<u32> (x the low word, y the high word: the host's bytes, so upload
 // and readback stay plain copies, as for int64). Exact integer code only, so the same bits on
-// every adapter: add, sub and mul correctly rounded to nearest, ties to even, with subnormals,
-// signed zeros and infinities; comparisons with IEEE's NaN rules; the conversions to and from
-// f32. NaN results are x86-64's (NumPy's host): an operand's NaN, quieted (the first operand's
+// every adapter: add, sub, mul, div and sqrt correctly rounded to nearest, ties to even, with
+// subnormals, signed zeros and infinities; comparisons with IEEE's NaN rules; the conversions to
+// and from f32. NaN results are x86-64's (NumPy's host): an operand's NaN, quieted (the first operand's
 // when both are NaN), or the default NaN 0xfff8000000000000 for an invalid operation (inf - inf,
 // 0 * inf).
 //
 // The algorithms are Berkeley SoftFloat 3e's (addMagsF64, subMagsF64, mulF64, roundPackToF64,
-// normRoundPackToF64, f32_to_f64, f64_to_f32), written here for word pairs: significands are
+// normRoundPackToF64, f32_to_f64, f64_to_f32), written here for word pairs (div and sqrt by
+// restoring division and the digit-by-digit root instead of SoftFloat's reciprocal estimates): significands are
 // uint64 with the leading bit at 62 and 10 bits below the result's last one (a sticky bit
 // folded into the lowest), and a packed result is (sign << 63) + (exponent << 52) + significand,
 // so a significand that rounds up into bit 53 carries into the exponent.
@@ -423,4 +424,122 @@ fn f64s_to_f32_bits(a: vec2<u32>) -> u32 {
         e = 0;
     }
     return (sign << 31u) + (bitcast<u32>(e) << 23u) + sig;
+}
+
+// a / b: the quotient's significand by restoring division (63 bits, the remainder jammed into
+// the lowest), then rounded as the others.
+fn f64s_div(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let sign = (a.y ^ b.y) >> 31u;
+    var exp_a = f64s_exp(a);
+    var exp_b = f64s_exp(b);
+    var sig_a = f64s_frac(a);
+    var sig_b = f64s_frac(b);
+    if (exp_a == 0x7ff) {
+        if (f64s_nonzero(sig_a)) {
+            return f64s_nan_of(a, b);
+        }
+        if (exp_b == 0x7ff) {
+            if (f64s_nonzero(sig_b)) {
+                return f64s_nan_of(a, b);
+            }
+            return F64S_DEFAULT_NAN;
+        }
+        return f64s_pack(sign, 0x7ff, vec2<u32>(0u, 0u));
+    }
+    if (exp_b == 0x7ff) {
+        if (f64s_nonzero(sig_b)) {
+            return f64s_nan_of(a, b);
+        }
+        return f64s_pack(sign, 0, vec2<u32>(0u, 0u));
+    }
+    if (exp_b == 0) {
+        if (!f64s_nonzero(sig_b)) {
+            if (exp_a == 0 && !f64s_nonzero(sig_a)) {
+                return F64S_DEFAULT_NAN;
+            }
+            return f64s_pack(sign, 0x7ff, vec2<u32>(0u, 0u));
+        }
+        let n = f64s_norm_subnormal(sig_b);
+        exp_b = bitcast<i32>(n.x);
+        sig_b = n.yz;
+    }
+    if (exp_a == 0) {
+        if (!f64s_nonzero(sig_a)) {
+            return f64s_pack(sign, 0, vec2<u32>(0u, 0u));
+        }
+        let n = f64s_norm_subnormal(sig_a);
+        exp_a = bitcast<i32>(n.x);
+        sig_a = n.yz;
+    }
+    var exp_z = exp_a - exp_b + 0x3fe;
+    sig_a = vec2<u32>(sig_a.x, sig_a.y | 0x00100000u);
+    sig_b = vec2<u32>(sig_b.x, sig_b.y | 0x00100000u);
+    if (f64s_ult64(sig_a, sig_b)) {
+        exp_z -= 1;
+        sig_a = shl64(sig_a, 1u);
+    }
+    // Now sig_b <= sig_a < 2 sig_b: the quotient's first bit is 1.
+    var r = f64s_sub64(sig_a, sig_b);
+    var q = vec2<u32>(1u, 0u);
+    for (var i = 0u; i < 62u; i += 1u) {
+        r = shl64(r, 1u);
+        q = shl64(q, 1u);
+        if (!f64s_ult64(r, sig_b)) {
+            r = f64s_sub64(r, sig_b);
+            q.x = q.x | 1u;
+        }
+    }
+    q.x = q.x | select(0u, 1u, f64s_nonzero(r));
+    return f64s_round_pack(sign, exp_z, q);
+}
+
+// sqrt(a): 55 bits of the integer square root, digit by digit, the remainder jammed into the
+// lowest; -0 is -0, a negative number gives the default NaN.
+fn f64s_sqrt(a: vec2<u32>) -> vec2<u32> {
+    let sign = a.y >> 31u;
+    var exp_a = f64s_exp(a);
+    var sig = f64s_frac(a);
+    if (exp_a == 0x7ff) {
+        if (f64s_nonzero(sig)) {
+            return f64s_nan_of(a, a);
+        }
+        if (sign == 0u) {
+            return a;
+        }
+        return F64S_DEFAULT_NAN;
+    }
+    if (exp_a == 0 && !f64s_nonzero(sig)) {
+        return a;
+    }
+    if (sign != 0u) {
+        return F64S_DEFAULT_NAN;
+    }
+    if (exp_a == 0) {
+        let n = f64s_norm_subnormal(sig);
+        exp_a = bitcast<i32>(n.x);
+        sig = n.yz;
+    }
+    let exp_z = ((exp_a - 0x3ff) >> 1u) + 0x3fe;
+    sig = vec2<u32>(sig.x, sig.y | 0x00100000u);
+    if (((exp_a - 0x3ff) & 1) != 0) {
+        sig = shl64(sig, 1u);
+    }
+    // The radicand sig * 2^56 (110 bits) as four words, lowest first.
+    let m = array<u32, 4>(0u, sig.x << 24u, (sig.x >> 8u) | (sig.y << 24u), sig.y >> 8u);
+    var r = vec2<u32>(0u, 0u);
+    var s = vec2<u32>(0u, 0u);
+    for (var i = 55u; i > 0u; i -= 1u) {
+        let p = 2u * (i - 1u);
+        let pair = (m[p / 32u] >> (p % 32u)) & 3u;
+        r = shl64(r, 2u);
+        r.x = r.x | pair;
+        let t = vec2<u32>((s.x << 2u) | 1u, (s.y << 2u) | (s.x >> 30u));
+        s = shl64(s, 1u);
+        if (!f64s_ult64(r, t)) {
+            r = f64s_sub64(r, t);
+            s.x = s.x | 1u;
+        }
+    }
+    s.x = s.x | select(0u, 1u, f64s_nonzero(r));
+    return f64s_round_pack(0u, exp_z, shl64(s, 8u));
 }

@@ -1,5 +1,5 @@
 //! The software binary64 library (`shaders/f64_soft.wgsl`, for adapters without SHADER_F64)
-//! against the host's IEEE f64, bit for bit: add, sub, mul, the comparisons and the f32
+//! against the host's IEEE f64, bit for bit: add, sub, mul, div, sqrt, the comparisons and the f32
 //! conversions on random bit patterns of every class (normal, subnormal, zero, infinity, NaN),
 //! operand pairs with nearby exponents (cancellation, carries, halfway cases) and a table of edge
 //! values crossed with itself. Run on the test's own wgpu device (the library is not wired into
@@ -38,7 +38,10 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
         case 2u: { o[i] = f64s_mul(x, y); }
         case 3u: { o[i] = vec2<u32>(select(0u, 1u, f64s_lt(x, y)), select(0u, 1u, f64s_eq(x, y))); }
         case 4u: { o[i] = f64s_from_f32_bits(x.x); }
-        default: { o[i] = vec2<u32>(f64s_to_f32_bits(x), 0u); }
+        case 6u: { o[i] = f64s_div(x, y); }
+        case 7u: { o[i] = f64s_sqrt(x); }
+        case 5u: { o[i] = vec2<u32>(f64s_to_f32_bits(x), 0u); }
+        default: {}
     }
 }
 "#;
@@ -306,7 +309,7 @@ fn same_result(a: u64, b: u64, got: u64, want: u64) -> bool {
 type HostOp = fn(f64, f64) -> f64;
 
 #[test]
-fn add_sub_mul_are_correctly_rounded_bit_for_bit() {
+fn add_sub_mul_div_sqrt_are_correctly_rounded_bit_for_bit() {
     let Some(gpu) = gpu() else { return };
     // 10^7 pairs per op by default (the issue's floor), in chunks that fit one binding.
     let n: usize = std::env::var("GPUARRAY_SOFT_F64_SAMPLES")
@@ -314,10 +317,12 @@ fn add_sub_mul_are_correctly_rounded_bit_for_bit() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(10_000_000);
     let chunk = 1 << 21;
-    let ops: [(u32, &str, HostOp); 3] = [
+    let ops: [(u32, &str, HostOp); 5] = [
         (0, "add", |x, y| x + y),
         (1, "sub", |x, y| x - y),
         (2, "mul", |x, y| x * y),
+        (6, "div", |x, y| x / y),
+        (7, "sqrt", |x, _| x.sqrt()),
     ];
     let t = std::time::Instant::now();
     let mut checked = 0;
@@ -328,7 +333,9 @@ fn add_sub_mul_are_correctly_rounded_bit_for_bit() {
             let got = gpu.run(code, &a, &b);
             for i in 0..a.len() {
                 let want = f(f64::from_bits(a[i]), f64::from_bits(b[i])).to_bits();
-                if !same_result(a[i], b[i], got[i], want) {
+                // sqrt reads only its first operand.
+                let other = if code == 7 { a[i] } else { b[i] };
+                if !same_result(a[i], other, got[i], want) {
                     bad.push(format!(
                         "{:016x} {name} {:016x}: got {:016x}, want {want:016x}",
                         a[i], b[i], got[i]
@@ -339,7 +346,7 @@ fn add_sub_mul_are_correctly_rounded_bit_for_bit() {
         checked += a.len();
     }
     println!(
-        "add, sub, mul: {checked} pairs each in {:.2} s, {} wrong",
+        "add, sub, mul, div, sqrt: {checked} pairs each in {:.2} s, {} wrong",
         t.elapsed().as_secs_f64(),
         bad.len()
     );

@@ -2,8 +2,8 @@
 // an f64 is its bits as vec2<u32> (x the low word, y the high word: the host's bytes, so upload
 // and readback stay plain copies, as for int64). Exact integer code only, so the same bits on
 // every adapter: add, sub, mul, div and sqrt correctly rounded to nearest, ties to even, with
-// subnormals, signed zeros and infinities; comparisons with IEEE's NaN rules; the conversions to
-// and from f32. NaN results are x86-64's (NumPy's host): an operand's NaN, quieted (the first operand's
+// subnormals, signed zeros and infinities; comparisons with IEEE's NaN rules; trunc, floor, ceil
+// and rint; the conversions to and from f32 and int64/uint64 (to int64 as x86's cvttsd2si). NaN results are x86-64's (NumPy's host): an operand's NaN, quieted (the first operand's
 // when both are NaN), or the default NaN 0xfff8000000000000 for an invalid operation (inf - inf,
 // 0 * inf).
 //
@@ -542,4 +542,108 @@ fn f64s_sqrt(a: vec2<u32>) -> vec2<u32> {
     }
     s.x = s.x | select(0u, 1u, f64s_nonzero(r));
     return f64s_round_pack(0u, exp_z, shl64(s, 8u));
+}
+
+// trunc(a): the fraction bits below the binary point cleared (NaN quieted).
+fn f64s_trunc(a: vec2<u32>) -> vec2<u32> {
+    let exp = f64s_exp(a);
+    if (exp == 0x7ff) {
+        return select(a, f64s_nan_of(a, a), f64s_is_nan(a));
+    }
+    let e = exp - 0x3ff;
+    if (e < 0) {
+        return vec2<u32>(0u, a.y & 0x80000000u);
+    }
+    if (e >= 52) {
+        return a;
+    }
+    // Keep the sign, the exponent and the top e fraction bits.
+    let frac_bits = u32(52 - e);
+    let mask = shl64(vec2<u32>(0xffffffffu, 0xffffffffu), frac_bits);
+    return vec2<u32>(a.x & mask.x, a.y & mask.y);
+}
+
+// Whether a (finite) has fraction bits, i.e. differs from its trunc.
+fn f64s_has_fraction(a: vec2<u32>) -> bool {
+    let t = f64s_trunc(a);
+    return t.x != a.x || t.y != a.y;
+}
+
+// floor(a): trunc, one less for a negative value with a fraction.
+fn f64s_floor(a: vec2<u32>) -> vec2<u32> {
+    let t = f64s_trunc(a);
+    if (f64s_exp(a) != 0x7ff && (a.y >> 31u) != 0u && f64s_has_fraction(a)) {
+        return f64s_sub(t, vec2<u32>(0u, 0x3ff00000u));
+    }
+    return t;
+}
+
+// ceil(a): trunc, one more for a positive value with a fraction (-0.5 gives -0).
+fn f64s_ceil(a: vec2<u32>) -> vec2<u32> {
+    let t = f64s_trunc(a);
+    if (f64s_exp(a) != 0x7ff && (a.y >> 31u) == 0u && f64s_has_fraction(a)) {
+        return f64s_add(t, vec2<u32>(0u, 0x3ff00000u));
+    }
+    return t;
+}
+
+// rint(a): to the nearest integer, ties to even (NumPy's rint), by adding and subtracting 2^52
+// to the magnitude (exact, rounded once); the sign kept, so -0.3 gives -0.
+fn f64s_rint(a: vec2<u32>) -> vec2<u32> {
+    let exp = f64s_exp(a);
+    if (exp == 0x7ff) {
+        return select(a, f64s_nan_of(a, a), f64s_is_nan(a));
+    }
+    if (exp >= 0x433) {
+        return a;
+    }
+    let two52 = vec2<u32>(0u, 0x43300000u);
+    let mag = vec2<u32>(a.x, a.y & 0x7fffffffu);
+    let r = f64s_sub(f64s_add(mag, two52), two52);
+    return vec2<u32>(r.x, r.y | (a.y & 0x80000000u));
+}
+
+// The int64 (two's complement word pair) x, correctly rounded.
+fn f64s_from_i64(x: vec2<u32>) -> vec2<u32> {
+    let sign = x.y >> 31u;
+    if (x.x == 0u && (x.y & 0x7fffffffu) == 0u) {
+        // 0, or -2^63 (exact).
+        return vec2<u32>(0u, select(0u, 0xc3e00000u, sign != 0u));
+    }
+    let mag = select(x, neg64(x), sign != 0u);
+    return f64s_norm_round_pack(sign, 0x43c, mag);
+}
+
+// The uint64 x, correctly rounded.
+fn f64s_from_u64(x: vec2<u32>) -> vec2<u32> {
+    if (!f64s_nonzero(x)) {
+        return x;
+    }
+    if ((x.y >> 31u) != 0u) {
+        return f64s_round_pack(0u, 0x43d, f64s_shr_jam64(x, 1u));
+    }
+    return f64s_norm_round_pack(0u, 0x43c, x);
+}
+
+// a truncated to int64, x86's cvttsd2si: NaN, infinities and values outside int64 give
+// 0x8000000000000000 (NumPy's result on x86-64).
+fn f64s_to_i64(a: vec2<u32>) -> vec2<u32> {
+    let exp = f64s_exp(a);
+    let sign = a.y >> 31u;
+    let shift = 0x433 - exp;
+    var mag: vec2<u32>;
+    let sig = vec2<u32>(a.x, (a.y & 0xfffffu) | 0x00100000u);
+    if (shift <= 0) {
+        if (shift < -10) {
+            // |a| >= 2^63, infinite or NaN (-2^63 itself gives the same bits).
+            return vec2<u32>(0u, 0x80000000u);
+        }
+        mag = shl64(sig, u32(-shift));
+    } else {
+        if (shift >= 53) {
+            return vec2<u32>(0u, 0u);
+        }
+        mag = f64s_shr64(sig, u32(shift));
+    }
+    return select(mag, neg64(mag), sign != 0u);
 }

@@ -40,6 +40,13 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
         case 4u: { o[i] = f64s_from_f32_bits(x.x); }
         case 6u: { o[i] = f64s_div(x, y); }
         case 7u: { o[i] = f64s_sqrt(x); }
+        case 8u: { o[i] = f64s_trunc(x); }
+        case 9u: { o[i] = f64s_floor(x); }
+        case 10u: { o[i] = f64s_ceil(x); }
+        case 11u: { o[i] = f64s_rint(x); }
+        case 12u: { o[i] = f64s_from_i64(x); }
+        case 13u: { o[i] = f64s_from_u64(x); }
+        case 14u: { o[i] = f64s_to_i64(x); }
         case 5u: { o[i] = vec2<u32>(f64s_to_f32_bits(x), 0u); }
         default: {}
     }
@@ -400,5 +407,98 @@ fn f32_conversions_round_as_the_host() {
     for (i, &x) in a.iter().enumerate() {
         let want = u64::from((f64::from_bits(x) as f32).to_bits());
         assert_eq!(got[i], want, "f64 {x:016x} -> f32");
+    }
+}
+
+/// A host op on f64 bits, beside its GPU op.
+type BitsOp = fn(u64) -> u64;
+
+/// x86's cvttsd2si: truncation, and 0x8000000000000000 for NaN, infinities and out of range.
+fn cvttsd2si(x: f64) -> u64 {
+    let limit = 2f64.powi(63);
+    if x.is_nan() || !(-limit..limit).contains(&x) {
+        return 1 << 63;
+    }
+    (x as i64) as u64
+}
+
+#[test]
+fn rounding_and_integer_conversions_match_the_host() {
+    let Some(gpu) = gpu() else { return };
+    let (mut a, _) = pairs(1 << 20, 0x0123);
+    // Values near integers, halfway cases and the 2^52/2^63 edges.
+    let mut next = xorshift(0x4a1f);
+    for _ in 0..(1 << 16) {
+        let k = (next() % (1 << 54)) as f64 * if next() & 1 == 0 { 1.0 } else { -1.0 };
+        let f = [0.0, 0.5, 0.25, 0.75, 1e-9, -0.5][(next() % 6) as usize];
+        a.push((k / 4.0 + f).to_bits());
+    }
+    for v in [
+        0.5f64,
+        1.5,
+        2.5,
+        -0.5,
+        -1.5,
+        -2.5,
+        4503599627370495.5,
+        4503599627370496.0,
+        -4503599627370495.5,
+        9.223372036854775e18,
+        -(2f64.powi(63)),
+        2f64.powi(63),
+        0.49999999999999994,
+        -0.0,
+        1e300,
+        -1e-300,
+    ] {
+        a.push(f64::to_bits(v));
+    }
+    let unary: [(u32, &str, BitsOp); 5] = [
+        (8, "trunc", |x| f64::from_bits(x).trunc().to_bits()),
+        (9, "floor", |x| f64::from_bits(x).floor().to_bits()),
+        (10, "ceil", |x| f64::from_bits(x).ceil().to_bits()),
+        (11, "rint", |x| {
+            f64::from_bits(x).round_ties_even().to_bits()
+        }),
+        (14, "to_i64", |x| cvttsd2si(f64::from_bits(x))),
+    ];
+    for (code, name, f) in unary {
+        let got = gpu.run(code, &a, &a);
+        for (i, &x) in a.iter().enumerate() {
+            let want = f(x);
+            // NaN in, NaN out (quieted): the payload is the input's.
+            let ok = if is_nan(x) && code != 14 {
+                got[i] == x | (1 << 51)
+            } else {
+                got[i] == want
+            };
+            assert!(
+                ok,
+                "{name}({x:016x}): got {:016x}, want {want:016x}",
+                got[i]
+            );
+        }
+    }
+    // int64 and uint64 to f64, correctly rounded: random widths, ties of f64's 53 bits.
+    let mut ints: Vec<u64> = (0..(1 << 18)).map(|_| next() >> (next() % 64)).collect();
+    ints.extend([
+        0,
+        1,
+        u64::MAX,
+        1 << 63,
+        (1 << 63) + 1,
+        (1 << 53) + 1,
+        (1 << 53) + 3,
+        (1 << 54) + 2,
+    ]);
+    let signed: Vec<u64> = ints.iter().map(|v| v.wrapping_neg()).collect();
+    ints.extend(signed);
+    let got = gpu.run(12, &ints, &ints);
+    for (i, &x) in ints.iter().enumerate() {
+        assert_eq!(got[i], (x as i64 as f64).to_bits(), "i64 {x:016x} -> f64");
+    }
+    let got = gpu.run(13, &ints, &ints);
+    for (i, &x) in ints.iter().enumerate() {
+        assert_eq!(got[i], (x as f64).to_bits(), "u64 {x:016x} -> f64");
     }
 }

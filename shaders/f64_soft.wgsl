@@ -2,8 +2,8 @@
 // an f64 is its bits as vec2<u32> (x the low word, y the high word: the host's bytes, so upload
 // and readback stay plain copies, as for int64). Exact integer code only, so the same bits on
 // every adapter: add, sub, mul, div and sqrt correctly rounded to nearest, ties to even, with
-// subnormals, signed zeros and infinities; comparisons with IEEE's NaN rules; trunc, floor, ceil
-// and rint; the conversions to and from f32 and int64/uint64 (to int64 as x86's cvttsd2si).
+// subnormals, signed zeros and infinities; comparisons with IEEE's NaN rules; NumPy's maximum,
+// minimum, fmax, fmin and nextafter; trunc, floor, ceil and rint; the conversions to and from f32 and int64/uint64 (to int64 as x86's cvttsd2si).
 // NaN results are x86-64's (NumPy's host): an operand's NaN, quieted (the first operand's when
 // both are NaN), or the default NaN 0xfff8000000000000 for an invalid operation (inf - inf,
 // 0 * inf).
@@ -647,4 +647,65 @@ fn f64s_to_i64(a: vec2<u32>) -> vec2<u32> {
         mag = f64s_shr64(sig, u32(shift));
     }
     return select(mag, neg64(mag), sign != 0u);
+}
+
+// np.maximum / np.minimum: a NaN operand wins (the first when both are NaN, as the native path
+// does); otherwise a when a >= b (a <= b), so equal zeros give a.
+fn f64s_maximum(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    if (f64s_is_nan(a)) {
+        return a;
+    }
+    if (f64s_is_nan(b)) {
+        return b;
+    }
+    return select(a, b, f64s_lt(a, b));
+}
+
+fn f64s_minimum(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    if (f64s_is_nan(a)) {
+        return a;
+    }
+    if (f64s_is_nan(b)) {
+        return b;
+    }
+    return select(a, b, f64s_lt(b, a));
+}
+
+// np.fmax / np.fmin: a NaN is ignored unless both are NaN.
+fn f64s_fmax(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    if (f64s_is_nan(b)) {
+        return a;
+    }
+    if (f64s_is_nan(a)) {
+        return b;
+    }
+    return select(a, b, f64s_lt(a, b));
+}
+
+fn f64s_fmin(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    if (f64s_is_nan(b)) {
+        return a;
+    }
+    if (f64s_is_nan(a)) {
+        return b;
+    }
+    return select(a, b, f64s_lt(b, a));
+}
+
+// np.nextafter: the neighbour of a towards b (b itself when equal, zeros included; NaN when
+// either is NaN: the default NaN's magnitude, as the native path's nan_value()).
+fn f64s_nextafter(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    if (f64s_is_nan(a) || f64s_is_nan(b)) {
+        return vec2<u32>(0u, 0x7ff80000u);
+    }
+    if (f64s_eq(a, b)) {
+        return b;
+    }
+    let up = f64s_lt(a, b);
+    if (((a.y & 0x7fffffffu) | a.x) == 0u) {
+        // The smallest subnormal, towards b.
+        return vec2<u32>(1u, select(0x80000000u, 0u, up));
+    }
+    let away = up == ((a.y >> 31u) == 0u);
+    return select(f64s_sub64(a, vec2<u32>(1u, 0u)), add64(a, vec2<u32>(1u, 0u)), away);
 }

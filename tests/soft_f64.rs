@@ -47,6 +47,11 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
         case 12u: { o[i] = f64s_from_i64(x); }
         case 13u: { o[i] = f64s_from_u64(x); }
         case 14u: { o[i] = f64s_to_i64(x); }
+        case 15u: { o[i] = f64s_maximum(x, y); }
+        case 16u: { o[i] = f64s_minimum(x, y); }
+        case 17u: { o[i] = f64s_fmax(x, y); }
+        case 18u: { o[i] = f64s_fmin(x, y); }
+        case 19u: { o[i] = f64s_nextafter(x, y); }
         case 5u: { o[i] = vec2<u32>(f64s_to_f32_bits(x), 0u); }
         default: {}
     }
@@ -413,6 +418,9 @@ fn f32_conversions_round_as_the_host() {
 /// A host op on f64 bits, beside its GPU op.
 type BitsOp = fn(u64) -> u64;
 
+/// A host op on two f64 bit patterns.
+type PairOp = fn(u64, u64) -> u64;
+
 /// x86's cvttsd2si: truncation, and 0x8000000000000000 for NaN, infinities and out of range.
 fn cvttsd2si(x: f64) -> u64 {
     let limit = 2f64.powi(63);
@@ -500,5 +508,76 @@ fn rounding_and_integer_conversions_match_the_host() {
     let got = gpu.run(13, &ints, &ints);
     for (i, &x) in ints.iter().enumerate() {
         assert_eq!(got[i], (x as f64).to_bits(), "u64 {x:016x} -> f64");
+    }
+}
+
+/// NumPy's maximum/minimum (a NaN operand wins, the first of two; else `a` unless the other is
+/// strictly past it), fmax/fmin (a NaN is ignored unless both are) and nextafter, on bits.
+#[test]
+fn extremes_and_nextafter_follow_numpy() {
+    let Some(gpu) = gpu() else { return };
+    let (a, b) = pairs(1 << 18, 0x3a3a);
+    let cases: [(u32, &str, PairOp); 5] = [
+        (15, "maximum", |x, y| {
+            if is_nan(x) {
+                x
+            } else if is_nan(y) || f64::from_bits(x) < f64::from_bits(y) {
+                y
+            } else {
+                x
+            }
+        }),
+        (16, "minimum", |x, y| {
+            if is_nan(x) {
+                x
+            } else if is_nan(y) || f64::from_bits(y) < f64::from_bits(x) {
+                y
+            } else {
+                x
+            }
+        }),
+        (17, "fmax", |x, y| {
+            if is_nan(y) {
+                x
+            } else if is_nan(x) || f64::from_bits(x) < f64::from_bits(y) {
+                y
+            } else {
+                x
+            }
+        }),
+        (18, "fmin", |x, y| {
+            if is_nan(y) {
+                x
+            } else if is_nan(x) || f64::from_bits(y) < f64::from_bits(x) {
+                y
+            } else {
+                x
+            }
+        }),
+        // The host's own neighbours (Rust's next_up/next_down), not a bit recipe.
+        (19, "nextafter", |x, y| {
+            let (fx, fy) = (f64::from_bits(x), f64::from_bits(y));
+            if fx.is_nan() || fy.is_nan() {
+                0x7ff8_0000_0000_0000
+            } else if fx == fy {
+                y
+            } else if fy > fx {
+                fx.next_up().to_bits()
+            } else {
+                fx.next_down().to_bits()
+            }
+        }),
+    ];
+    for (code, name, f) in cases {
+        let got = gpu.run(code, &a, &b);
+        for i in 0..a.len() {
+            assert_eq!(
+                got[i],
+                f(a[i], b[i]),
+                "{name}({:016x}, {:016x})",
+                a[i],
+                b[i]
+            );
+        }
     }
 }

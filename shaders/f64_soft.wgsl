@@ -3,10 +3,10 @@
 // and readback stay plain copies, as for int64). Exact integer code only, so the same bits on
 // every adapter: add, sub, mul, div and sqrt correctly rounded to nearest, ties to even, with
 // subnormals, signed zeros and infinities; comparisons with IEEE's NaN rules; NumPy's maximum,
-// minimum, fmax, fmin and nextafter; trunc, floor, ceil and rint; the conversions to and from f32 and int64/uint64 (to int64 as x86's cvttsd2si).
-// NaN results are x86-64's (NumPy's host): an operand's NaN, quieted (the first operand's when
-// both are NaN), or the default NaN 0xfff8000000000000 for an invalid operation (inf - inf,
-// 0 * inf).
+// minimum, fmax, fmin and nextafter; trunc, floor, ceil and rint; the conversions to and from
+// f32 and int64/uint64 (to int64 as x86's cvttsd2si). NaN results are x86-64's (NumPy's host):
+// an operand's NaN, quieted (the first operand's when both are NaN), or the default NaN
+// 0xfff8000000000000 for an invalid operation (inf - inf, 0 * inf).
 //
 // The algorithms are Berkeley SoftFloat 3e's (addMagsF64, subMagsF64, mulF64, roundPackToF64,
 // normRoundPackToF64, f32_to_f64, f64_to_f32), written here for word pairs (div and sqrt by

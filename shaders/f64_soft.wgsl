@@ -1,15 +1,15 @@
 // Software IEEE 754 binary64 on word pairs, for adapters without SHADER_F64 (Metal, WebGPU, GL):
 // an f64 is its bits as vec2<u32> (x the low word, y the high word: the host's bytes, so upload
 // and readback stay plain copies, as for int64). Exact integer code only, so the same bits on
-// every adapter: add, sub, mul, div and sqrt correctly rounded to nearest, ties to even, with
+// every adapter: add, sub, mul, div, sqrt and fma correctly rounded to nearest, ties to even, with
 // subnormals, signed zeros and infinities; comparisons with IEEE's NaN rules; NumPy's maximum,
 // minimum, fmax, fmin and nextafter; trunc, floor, ceil and rint; the conversions to and from
 // f32 and int64/uint64 (to int64 as x86's cvttsd2si). NaN results are x86-64's (NumPy's host):
 // an operand's NaN, quieted (the first operand's when both are NaN), or the default NaN
 // 0xfff8000000000000 for an invalid operation (inf - inf, 0 * inf).
 //
-// The algorithms are Berkeley SoftFloat 3e's (addMagsF64, subMagsF64, mulF64, roundPackToF64,
-// normRoundPackToF64, f32_to_f64, f64_to_f32), written here for word pairs (div and sqrt by
+// The algorithms are Berkeley SoftFloat 3e's (addMagsF64, subMagsF64, mulF64, mulAddF64,
+// roundPackToF64, normRoundPackToF64, f32_to_f64, f64_to_f32), written here for word pairs (div and sqrt by
 // restoring division and the digit-by-digit root instead of SoftFloat's reciprocal estimates): significands are
 // uint64 with the leading bit at 62 and 10 bits below the result's last one (a sticky bit
 // folded into the lowest), and a packed result is (sign << 63) + (exponent << 52) + significand,
@@ -708,4 +708,201 @@ fn f64s_nextafter(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     }
     let away = up == ((a.y >> 31u) == 0u);
     return select(f64s_sub64(a, vec2<u32>(1u, 0u)), add64(a, vec2<u32>(1u, 0u)), away);
+}
+
+// 128-bit helpers for fma: vec4<u32>, x the lowest word.
+fn f64s_wide(hi: vec2<u32>, lo: vec2<u32>) -> vec4<u32> {
+    return vec4<u32>(lo.x, lo.y, hi.x, hi.y);
+}
+
+fn f64s_add128(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    let lo = add64(a.xy, b.xy);
+    let carry = select(0u, 1u, f64s_ult64(lo, a.xy));
+    let hi = add64(add64(a.zw, b.zw), vec2<u32>(carry, 0u));
+    return f64s_wide(hi, lo);
+}
+
+fn f64s_sub128(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    let lo = f64s_sub64(a.xy, b.xy);
+    let borrow = select(0u, 1u, f64s_ult64(a.xy, b.xy));
+    let hi = f64s_sub64(f64s_sub64(a.zw, b.zw), vec2<u32>(borrow, 0u));
+    return f64s_wide(hi, lo);
+}
+
+// x >> n with the shifted-out bits jammed into the lowest, for any n.
+fn f64s_shr_jam128(x: vec4<u32>, n: u32) -> vec4<u32> {
+    if (n == 0u) {
+        return x;
+    }
+    let any = (x.x | x.y | x.z | x.w) != 0u;
+    if (n >= 127u) {
+        return vec4<u32>(select(0u, 1u, any), 0u, 0u, 0u);
+    }
+    var hi: vec2<u32>;
+    var lo: vec2<u32>;
+    var lost: bool;
+    if (n >= 64u) {
+        let m = n - 64u;
+        hi = vec2<u32>(0u, 0u);
+        lo = f64s_shr64(x.zw, m);
+        lost = f64s_nonzero(x.xy) || (m > 0u && f64s_nonzero(shl64(x.zw, 64u - m)));
+    } else {
+        hi = f64s_shr64(x.zw, n);
+        lo = f64s_shr64(x.xy, n);
+        if (n > 0u) {
+            lo = vec2<u32>(lo.x | shl64(x.zw, 64u - n).x, lo.y | shl64(x.zw, 64u - n).y);
+        }
+        lost = f64s_nonzero(shl64(x.xy, 64u - n));
+    }
+    return vec4<u32>(lo.x | select(0u, 1u, lost), lo.y, hi.x, hi.y);
+}
+
+fn f64s_shl128(x: vec4<u32>, n: u32) -> vec4<u32> {
+    if (n == 0u) {
+        return x;
+    }
+    if (n >= 64u) {
+        return f64s_wide(shl64(x.xy, n - 64u), vec2<u32>(0u, 0u));
+    }
+    let hi = shl64(x.zw, n);
+    let carried = f64s_shr64(x.xy, 64u - n);
+    return f64s_wide(vec2<u32>(hi.x | carried.x, hi.y | carried.y), shl64(x.xy, n));
+}
+
+// a * b + c with one rounding (SoftFloat's softfloat_mulAddF64). A NaN result is one of the NaN
+// operands, quieted (a's, then b's, then c's), or the default NaN (inf * 0, inf - inf).
+fn f64s_fma(a: vec2<u32>, b: vec2<u32>, c: vec2<u32>) -> vec2<u32> {
+    let sign_c = c.y >> 31u;
+    var sign_z = (a.y ^ b.y) >> 31u;
+    var exp_a = f64s_exp(a);
+    var exp_b = f64s_exp(b);
+    var exp_c = f64s_exp(c);
+    var sig_a = f64s_frac(a);
+    var sig_b = f64s_frac(b);
+    var sig_c = f64s_frac(c);
+    // Infinities and NaN.
+    if (exp_a == 0x7ff || exp_b == 0x7ff) {
+        if (f64s_is_nan(a) || f64s_is_nan(b)) {
+            return f64s_nan_of(f64s_nan_of(a, b), c);
+        }
+        // An infinite product, or inf * 0.
+        let other_zero = select(exp_a == 0 && !f64s_nonzero(sig_a), exp_b == 0 && !f64s_nonzero(sig_b), exp_a == 0x7ff);
+        if (other_zero) {
+            return select(F64S_DEFAULT_NAN, f64s_nan_of(c, c), f64s_is_nan(c));
+        }
+        if (exp_c == 0x7ff) {
+            if (f64s_nonzero(sig_c)) {
+                return f64s_nan_of(c, c);
+            }
+            if (sign_z != sign_c) {
+                return F64S_DEFAULT_NAN;
+            }
+        }
+        return f64s_pack(sign_z, 0x7ff, vec2<u32>(0u, 0u));
+    }
+    if (exp_c == 0x7ff) {
+        if (f64s_nonzero(sig_c)) {
+            return f64s_nan_of(c, c);
+        }
+        return c;
+    }
+    // A zero product: c itself, or +0 when it cancels a zero c of the other sign.
+    let zero_a = exp_a == 0 && !f64s_nonzero(sig_a);
+    let zero_b = exp_b == 0 && !f64s_nonzero(sig_b);
+    if (zero_a || zero_b) {
+        if (exp_c == 0 && !f64s_nonzero(sig_c) && sign_z != sign_c) {
+            return vec2<u32>(0u, 0u);
+        }
+        return c;
+    }
+    if (exp_a == 0) {
+        let n = f64s_norm_subnormal(sig_a);
+        exp_a = bitcast<i32>(n.x);
+        sig_a = n.yz;
+    }
+    if (exp_b == 0) {
+        let n = f64s_norm_subnormal(sig_b);
+        exp_b = bitcast<i32>(n.x);
+        sig_b = n.yz;
+    }
+    var exp_z = exp_a + exp_b - 0x3fe;
+    sig_a = shl64(vec2<u32>(sig_a.x, sig_a.y | 0x00100000u), 10u);
+    sig_b = shl64(vec2<u32>(sig_b.x, sig_b.y | 0x00100000u), 10u);
+    let p = f64s_mul128(sig_a, sig_b);
+    var prod = vec4<u32>(p[0], p[1], p[2], p[3]);
+    if (f64s_ult64(prod.zw, vec2<u32>(0u, 0x20000000u))) {
+        exp_z -= 1;
+        prod = f64s_add128(prod, prod);
+    }
+    var sig_z: vec2<u32>;
+    if (exp_c == 0) {
+        if (!f64s_nonzero(sig_c)) {
+            exp_z -= 1;
+            sig_z = shl64(prod.zw, 1u);
+            sig_z.x = sig_z.x | select(0u, 1u, f64s_nonzero(prod.xy));
+            return f64s_round_pack(sign_z, exp_z, sig_z);
+        }
+        let n = f64s_norm_subnormal(sig_c);
+        exp_c = bitcast<i32>(n.x);
+        sig_c = n.yz;
+    }
+    sig_c = shl64(vec2<u32>(sig_c.x, sig_c.y | 0x00100000u), 9u);
+    let diff = exp_z - exp_c;
+    var wide_c = vec4<u32>(0u, 0u, sig_c.x, sig_c.y);
+    if (diff < 0) {
+        exp_z = exp_c;
+        if (sign_z == sign_c || diff < -1) {
+            let j = f64s_shr_jam64(prod.zw, u32(-diff));
+            prod = vec4<u32>(prod.x, prod.y, j.x, j.y);
+        } else {
+            prod = f64s_shr_jam128(prod, 1u);
+        }
+    } else if (diff > 0) {
+        wide_c = f64s_shr_jam128(wide_c, u32(diff));
+    }
+    if (sign_z == sign_c) {
+        if (diff <= 0) {
+            sig_z = add64(sig_c, prod.zw);
+            sig_z.x = sig_z.x | select(0u, 1u, f64s_nonzero(prod.xy));
+        } else {
+            let s = f64s_add128(prod, wide_c);
+            sig_z = vec2<u32>(s.z | select(0u, 1u, f64s_nonzero(s.xy)), s.w);
+        }
+        if (f64s_ult64(sig_z, vec2<u32>(0u, 0x40000000u))) {
+            exp_z -= 1;
+            sig_z = shl64(sig_z, 1u);
+        }
+        return f64s_round_pack(sign_z, exp_z, sig_z);
+    }
+    if (diff < 0) {
+        sign_z = sign_c;
+        prod = f64s_sub128(vec4<u32>(0u, 0u, sig_c.x, sig_c.y), prod);
+    } else if (diff == 0) {
+        let top = f64s_sub64(prod.zw, sig_c);
+        prod = vec4<u32>(prod.x, prod.y, top.x, top.y);
+        if (!f64s_nonzero(prod.zw) && !f64s_nonzero(prod.xy)) {
+            return vec2<u32>(0u, 0u);
+        }
+        if ((prod.w >> 31u) != 0u) {
+            sign_z ^= 1u;
+            prod = f64s_sub128(vec4<u32>(0u, 0u, 0u, 0u), prod);
+        }
+    } else {
+        prod = f64s_sub128(prod, wide_c);
+    }
+    if (!f64s_nonzero(prod.zw)) {
+        exp_z -= 64;
+        prod = vec4<u32>(0u, 0u, prod.x, prod.y);
+    }
+    let shift = i32(clz64(prod.zw)) - 1;
+    exp_z -= shift;
+    if (shift < 0) {
+        sig_z = f64s_shr_jam64(prod.zw, u32(-shift));
+    } else {
+        let s = f64s_shl128(prod, u32(shift));
+        prod = s;
+        sig_z = s.zw;
+    }
+    sig_z.x = sig_z.x | select(0u, 1u, f64s_nonzero(prod.xy));
+    return f64s_round_pack(sign_z, exp_z, sig_z);
 }

@@ -23,6 +23,7 @@ struct Params { n: u32 }
 @group(0) @binding(1) var<storage, read> a: array<vec2<u32>>;
 @group(0) @binding(2) var<storage, read> b: array<vec2<u32>>;
 @group(0) @binding(3) var<storage, read_write> o: array<vec2<u32>>;
+@group(0) @binding(4) var<storage, read> c: array<vec2<u32>>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
@@ -32,6 +33,8 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
     }
     let x = a[i];
     let y = b[i];
+    // Read by every op (a runtime condition no compiler removes), so every pipeline binds c.
+    let z = c[min(i, select(i, 0u, p.n == 0u))];
     switch OP {
         case 0u: { o[i] = f64s_add(x, y); }
         case 1u: { o[i] = f64s_sub(x, y); }
@@ -52,8 +55,12 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
         case 17u: { o[i] = f64s_fmax(x, y); }
         case 18u: { o[i] = f64s_fmin(x, y); }
         case 19u: { o[i] = f64s_nextafter(x, y); }
+        case 20u: { o[i] = f64s_fma(x, y, z); }
         case 5u: { o[i] = vec2<u32>(f64s_to_f32_bits(x), 0u); }
         default: {}
+    }
+    if (p.n == 0xffffffffu) {
+        o[i] = z;
     }
 }
 "#;
@@ -110,6 +117,11 @@ fn backends_of(backend: &str) -> wgpu::Backends {
 impl Gpu {
     /// `OP` over the pairs (a[i], b[i]), as f64 bit patterns.
     fn run(&self, op: u32, a: &[u64], b: &[u64]) -> Vec<u64> {
+        self.run3(op, a, b, a)
+    }
+
+    /// `OP` over the triples (a[i], b[i], c[i]).
+    fn run3(&self, op: u32, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
         use wgpu::util::DeviceExt;
         let n = a.len();
         let storage = |data: &[u64], usage| {
@@ -132,6 +144,7 @@ impl Gpu {
             });
         let ba = storage(a, wgpu::BufferUsages::STORAGE);
         let bb = storage(b, wgpu::BufferUsages::STORAGE);
+        let bc = storage(c, wgpu::BufferUsages::STORAGE);
         let bytes = (n * 8) as u64;
         let out = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: None,
@@ -178,6 +191,10 @@ impl Gpu {
                 wgpu::BindGroupEntry {
                     binding: 3,
                     resource: out.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: bc.as_entire_binding(),
                 },
             ],
         });
@@ -580,4 +597,56 @@ fn extremes_and_nextafter_follow_numpy() {
             );
         }
     }
+}
+
+/// fma(a, b, c) with one rounding, against the host's `mul_add` (glibc's correctly rounded
+/// fma): random triples of every class, products near c (cancellation) and tiny c's (sticky
+/// bits), and the edge table; a NaN result only has to be a NaN (the NaN operand x86 picks
+/// depends on the instruction form).
+#[test]
+fn fma_is_correctly_rounded() {
+    let Some(gpu) = gpu() else { return };
+    let (a, b) = pairs(1 << 20, 0xfa11);
+    let mut next = xorshift(0xfa12);
+    let c: Vec<u64> = a
+        .iter()
+        .zip(&b)
+        .enumerate()
+        .map(|(i, (&x, &y))| {
+            let p = f64::from_bits(x) * f64::from_bits(y);
+            match i % 4 {
+                // About -p: the sum cancels to the product's rounding error.
+                0 => (-p).to_bits() ^ (next() & 0xff),
+                1 => next(),
+                // Far smaller than p: only sticky bits.
+                2 => (p * 2f64.powi(-60 - (next() % 20) as i32)).to_bits() ^ (next() & 0xffff),
+                _ => (p * 0.5).to_bits() ^ (next() & 0xfff_ffff) ^ ((next() & 1) << 63),
+            }
+        })
+        .collect();
+    let got = gpu.run3(20, &a, &b, &c);
+    let mut bad = Vec::new();
+    for i in 0..a.len() {
+        let want = f64::from_bits(a[i])
+            .mul_add(f64::from_bits(b[i]), f64::from_bits(c[i]))
+            .to_bits();
+        let ok = if is_nan(want) {
+            is_nan(got[i])
+        } else {
+            got[i] == want
+        };
+        if !ok {
+            bad.push(format!(
+                "fma({:016x}, {:016x}, {:016x}): got {:016x}, want {want:016x}",
+                a[i], b[i], c[i], got[i]
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} of {} wrong, e.g.\n{}",
+        bad.len(),
+        a.len(),
+        bad[..bad.len().min(10)].join("\n")
+    );
 }

@@ -1,19 +1,20 @@
 // Software IEEE 754 binary64 on word pairs, for adapters without SHADER_F64 (Metal, WebGPU, GL):
 // an f64 is its bits as vec2<u32> (x the low word, y the high word: the host's bytes, so upload
 // and readback stay plain copies, as for int64). Exact integer code only, so the same bits on
-// every adapter: add, sub, mul, div, sqrt and fma correctly rounded to nearest, ties to even, with
-// subnormals, signed zeros and infinities; comparisons with IEEE's NaN rules; NumPy's maximum,
+// every adapter: add, sub, mul, div, sqrt and fma correctly rounded to nearest, ties to even,
+// with subnormals, signed zeros and infinities; comparisons with IEEE's NaN rules; NumPy's maximum,
 // minimum, fmax, fmin and nextafter; trunc, floor, ceil and rint; the conversions to and from
 // f32 and int64/uint64 (to int64 as x86's cvttsd2si). NaN results are x86-64's (NumPy's host):
 // an operand's NaN, quieted (the first operand's when both are NaN), or the default NaN
 // 0xfff8000000000000 for an invalid operation (inf - inf, 0 * inf).
 //
 // The algorithms are Berkeley SoftFloat 3e's (addMagsF64, subMagsF64, mulF64, mulAddF64,
-// roundPackToF64, normRoundPackToF64, f32_to_f64, f64_to_f32), written here for word pairs (div and sqrt by
-// restoring division and the digit-by-digit root instead of SoftFloat's reciprocal estimates): significands are
-// uint64 with the leading bit at 62 and 10 bits below the result's last one (a sticky bit
-// folded into the lowest), and a packed result is (sign << 63) + (exponent << 52) + significand,
-// so a significand that rounds up into bit 53 carries into the exponent.
+// roundPackToF64, normRoundPackToF64, f32_to_f64, f64_to_f32), written here for word pairs; div
+// and sqrt use restoring division and the digit-by-digit root instead of SoftFloat's reciprocal
+// estimates. Significands are uint64 with the leading bit at 62 and 10 bits below the result's
+// last one (a sticky bit folded into the lowest), and a packed result is (sign << 63) +
+// (exponent << 52) + significand, so a significand that rounds up into bit 53 carries into the
+// exponent.
 //
 // Needs mulhilo.wgsl and int64.wgsl (add64, neg64, shl64, clz64).
 

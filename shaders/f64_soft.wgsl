@@ -787,7 +787,9 @@ fn f64s_fma(a: vec2<u32>, b: vec2<u32>, c: vec2<u32>) -> vec2<u32> {
             return f64s_nan_of(f64s_nan_of(a, b), c);
         }
         // An infinite product, or inf * 0.
-        let other_zero = select(exp_a == 0 && !f64s_nonzero(sig_a), exp_b == 0 && !f64s_nonzero(sig_b), exp_a == 0x7ff);
+        let zero_a = exp_a == 0 && !f64s_nonzero(sig_a);
+        let zero_b = exp_b == 0 && !f64s_nonzero(sig_b);
+        let other_zero = select(zero_a, zero_b, exp_a == 0x7ff);
         if (other_zero) {
             return select(F64S_DEFAULT_NAN, f64s_nan_of(c, c), f64s_is_nan(c));
         }

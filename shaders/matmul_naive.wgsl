@@ -1,25 +1,6 @@
 // The textbook matmul: one invocation per output element, a plain loop over k. Kept as the
 // baseline the benchmarks compare against (and a simple reference on any adapter).
-// The host prepends `alias T = ..;` and `alias ACC = ..;`.
-
-struct Params {
-    m: u32,
-    n: u32,
-    k: u32,
-    accumulate: u32,
-    a_base: i32,
-    a_rs: i32,
-    a_cs: i32,
-    a_bs: i32,
-    b_base: i32,
-    b_rs: i32,
-    b_cs: i32,
-    b_bs: i32,
-    c_base: i32,
-    c_rs: i32,
-    c_cs: i32,
-    c_bs: i32,
-}
+// The host prepends `alias T = ..;`, `alias ACC = ..;` and matmul_params.wgsl.
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> a: array<T>;

@@ -1,27 +1,8 @@
 // Matmul of int64/uint64 (word pairs, low word first): exact and wrapping, as NumPy's integer
 // matmul; the bits of a product and a sum modulo 2^64 are the same for both signednesses, so
 // one kernel serves both. Each 16 x 16 workgroup computes a 16 x 16 block of C, staging 16 x 16
-// tiles of A and B in workgroup memory. The parameters are matmul_naive.wgsl's.
-// Prepended: mulhilo.wgsl and int64.wgsl (add64, mul64).
-
-struct Params {
-    m: u32,
-    n: u32,
-    k: u32,
-    accumulate: u32,
-    a_base: i32,
-    a_rs: i32,
-    a_cs: i32,
-    a_bs: i32,
-    b_base: i32,
-    b_rs: i32,
-    b_cs: i32,
-    b_bs: i32,
-    c_base: i32,
-    c_rs: i32,
-    c_cs: i32,
-    c_bs: i32,
-}
+// tiles of A and B in workgroup memory.
+// Prepended: mulhilo.wgsl, int64.wgsl (add64, mul64) and matmul_params.wgsl.
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> a: array<vec2<u32>>;

@@ -5,29 +5,11 @@
 // workgroup memory, and each of the 16 x 16 invocations accumulates a 4 x 4 register tile (16
 // independent accumulators). Operands are addressed by element strides (row, column, batch), so
 // transposed, sliced and batch-broadcast views are read in place. Out-of-range elements read as 0.
-// The host prepends `alias T = ..;` (storage) and `alias ACC = ..;` (accumulation: f32 for f16).
+// The host prepends `alias T = ..;` (storage), `alias ACC = ..;` (accumulation: f32 for f16)
+// and matmul_params.wgsl.
 
 const BM: u32 = 64u;
 const BK: u32 = 16u;
-
-struct Params {
-    m: u32,
-    n: u32,
-    k: u32,
-    accumulate: u32,   // 1: C += A @ B (a later K chunk)
-    a_base: i32,
-    a_rs: i32,
-    a_cs: i32,
-    a_bs: i32,
-    b_base: i32,
-    b_rs: i32,
-    b_cs: i32,
-    b_bs: i32,
-    c_base: i32,
-    c_rs: i32,
-    c_cs: i32,
-    c_bs: i32,
-}
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> a: array<T>;

@@ -8,6 +8,9 @@ use super::sgb_source::{TILE_ROWS, source};
 use crate::device::{Adapter, Constants, DEFAULT_WG, KernelDef, Needs, Variant, When};
 use crate::dtype::DType;
 
+/// The strided kernels' shared parameter struct.
+const PARAMS: &str = include_str!("../../../shaders/matmul_params.wgsl");
+
 /// `T` the element type, `ACC` the type it accumulates in, then the shader file.
 fn with_types(v: Variant, file: &str) -> String {
     format!(
@@ -15,6 +18,11 @@ fn with_types(v: Variant, file: &str) -> String {
         v.a.wgsl(),
         v.a.wgsl_compute()
     ) + file
+}
+
+/// [`with_types`] with the strided kernels' parameters before the shader file.
+fn with_params(v: Variant, file: &str) -> String {
+    with_types(v, PARAMS) + file
 }
 
 /// Batched matmul over strided operands with shared-memory tiles (tiles fixed in the shader).
@@ -25,7 +33,7 @@ pub(crate) static MATMUL_TILED: KernelDef = KernelDef {
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
     variants: KernelDef::numeric_dtypes,
-    wgsl: |v| with_types(v, include_str!("../../../shaders/matmul_tiled.wgsl")),
+    wgsl: |v| with_params(v, include_str!("../../../shaders/matmul_tiled.wgsl")),
     when: When::Named,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
@@ -55,7 +63,7 @@ pub(crate) static MATMUL_NAIVE: KernelDef = KernelDef {
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
     variants: KernelDef::numeric_dtypes,
-    wgsl: |v| with_types(v, include_str!("../../../shaders/matmul_naive.wgsl")),
+    wgsl: |v| with_params(v, include_str!("../../../shaders/matmul_naive.wgsl")),
     when: When::OnFirstUse,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
@@ -81,6 +89,7 @@ pub(crate) static MATMUL_PAIRS: KernelDef = KernelDef {
         [
             include_str!("../../../shaders/mulhilo.wgsl"),
             include_str!("../../../shaders/int64.wgsl"),
+            PARAMS,
             include_str!("../../../shaders/matmul_pairs.wgsl"),
         ]
         .concat()

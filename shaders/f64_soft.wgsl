@@ -16,7 +16,7 @@
 // (exponent << 52) + significand, so a significand that rounds up into bit 53 carries into the
 // exponent.
 //
-// Needs mulhilo.wgsl and int64.wgsl (add64, neg64, shl64, clz64).
+// Needs mulhilo.wgsl and int64.wgsl (the word-pair add, sub, shifts, comparisons, clz).
 
 const F64S_DEFAULT_NAN: vec2<u32> = vec2<u32>(0u, 0xfff80000u);
 
@@ -49,25 +49,6 @@ fn f64s_nan_of(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     return vec2<u32>(b.x, b.y | 0x00080000u);
 }
 
-fn f64s_sub64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-    return vec2<u32>(a.x - b.x, a.y - b.y - select(0u, 1u, a.x < b.x));
-}
-
-fn f64s_ult64(a: vec2<u32>, b: vec2<u32>) -> bool {
-    return a.y < b.y || (a.y == b.y && a.x < b.x);
-}
-
-// x >> n, logical, for n in [0, 63].
-fn f64s_shr64(x: vec2<u32>, n: u32) -> vec2<u32> {
-    if (n == 0u) {
-        return x;
-    }
-    if (n >= 32u) {
-        return vec2<u32>(x.y >> (n - 32u), 0u);
-    }
-    return vec2<u32>((x.x >> n) | (x.y << (32u - n)), x.y >> n);
-}
-
 // x >> n with every shifted-out bit or-ed into the lowest ("jamming"), for any n.
 fn f64s_shr_jam64(x: vec2<u32>, n: u32) -> vec2<u32> {
     if (n == 0u) {
@@ -76,7 +57,7 @@ fn f64s_shr_jam64(x: vec2<u32>, n: u32) -> vec2<u32> {
     if (n >= 63u) {
         return vec2<u32>(select(0u, 1u, f64s_nonzero(x)), 0u);
     }
-    let kept = f64s_shr64(x, n);
+    let kept = shr64(x, n);
     let lost = shl64(x, 64u - n);
     return vec2<u32>(kept.x | select(0u, 1u, f64s_nonzero(lost)), kept.y);
 }
@@ -92,11 +73,11 @@ fn f64s_round_pack(sign: u32, exp_in: i32, sig_in: vec2<u32>) -> vec2<u32> {
             sig = f64s_shr_jam64(sig, u32(-exp));
             exp = 0;
             round_bits = sig.x & 0x3ffu;
-        } else if (exp > 0x7fd || !f64s_ult64(sig, vec2<u32>(0xfffffe00u, 0x7fffffffu))) {
+        } else if (exp > 0x7fd || !ult64(sig, vec2<u32>(0xfffffe00u, 0x7fffffffu))) {
             return f64s_pack(sign, 0x7ff, vec2<u32>(0u, 0u));
         }
     }
-    sig = f64s_shr64(add64(sig, vec2<u32>(0x200u, 0u)), 10u);
+    sig = shr64(add64(sig, vec2<u32>(0x200u, 0u)), 10u);
     if (round_bits == 0x200u) {
         sig.x = sig.x & ~1u;
     }
@@ -162,7 +143,7 @@ fn f64s_add_mags(a: vec2<u32>, b: vec2<u32>, sign: u32) -> vec2<u32> {
         sig_b = f64s_shr_jam64(sig_b, u32(diff));
     }
     var sig_z = add64(add64(vec2<u32>(0u, 0x20000000u), sig_a), sig_b);
-    if (f64s_ult64(sig_z, vec2<u32>(0u, 0x40000000u))) {
+    if (ult64(sig_z, vec2<u32>(0u, 0x40000000u))) {
         exp_z -= 1;
         sig_z = shl64(sig_z, 1u);
     }
@@ -184,7 +165,7 @@ fn f64s_sub_mags(a: vec2<u32>, b: vec2<u32>, sign_a: u32) -> vec2<u32> {
             }
             return F64S_DEFAULT_NAN;
         }
-        var d = f64s_sub64(sig_a, sig_b);
+        var d = sub64(sig_a, sig_b);
         if (!f64s_nonzero(d)) {
             // An exact zero is +0 when rounding to nearest.
             return vec2<u32>(0u, 0u);
@@ -221,7 +202,7 @@ fn f64s_sub_mags(a: vec2<u32>, b: vec2<u32>, sign_a: u32) -> vec2<u32> {
         sig_a = f64s_shr_jam64(sig_a, u32(-diff));
         sig_b = vec2<u32>(sig_b.x, sig_b.y | 0x40000000u);
         exp_z = exp_b;
-        sig_z = f64s_sub64(sig_b, sig_a);
+        sig_z = sub64(sig_b, sig_a);
     } else {
         if (exp_a == 0x7ff) {
             if (f64s_nonzero(sig_a)) {
@@ -233,7 +214,7 @@ fn f64s_sub_mags(a: vec2<u32>, b: vec2<u32>, sign_a: u32) -> vec2<u32> {
         sig_b = f64s_shr_jam64(sig_b, u32(diff));
         sig_a = vec2<u32>(sig_a.x, sig_a.y | 0x40000000u);
         exp_z = exp_a;
-        sig_z = f64s_sub64(sig_a, sig_b);
+        sig_z = sub64(sig_a, sig_b);
     }
     return f64s_norm_round_pack(sign, exp_z - 1, sig_z);
 }
@@ -326,7 +307,7 @@ fn f64s_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     sig_b = shl64(vec2<u32>(sig_b.x, sig_b.y | 0x00100000u), 11u);
     let p = f64s_mul128(sig_a, sig_b);
     var sig_z = vec2<u32>(p[2] | select(0u, 1u, (p[0] | p[1]) != 0u), p[3]);
-    if (f64s_ult64(sig_z, vec2<u32>(0u, 0x40000000u))) {
+    if (ult64(sig_z, vec2<u32>(0u, 0x40000000u))) {
         exp_z -= 1;
         sig_z = shl64(sig_z, 1u);
     }
@@ -356,7 +337,7 @@ fn f64s_lt(a: vec2<u32>, b: vec2<u32>) -> bool {
     }
     let differ = a.x != b.x || a.y != b.y;
     // Same sign: the magnitudes order as the bits, reversed for negatives.
-    return differ && (sign_a != f64s_ult64(a, b));
+    return differ && (sign_a != ult64(a, b));
 }
 
 // The f32 with bits `x`, exactly (an sNaN is quieted, as x86's cvtss2sd does).
@@ -476,18 +457,18 @@ fn f64s_div(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     var exp_z = exp_a - exp_b + 0x3fe;
     sig_a = vec2<u32>(sig_a.x, sig_a.y | 0x00100000u);
     sig_b = vec2<u32>(sig_b.x, sig_b.y | 0x00100000u);
-    if (f64s_ult64(sig_a, sig_b)) {
+    if (ult64(sig_a, sig_b)) {
         exp_z -= 1;
         sig_a = shl64(sig_a, 1u);
     }
     // Now sig_b <= sig_a < 2 sig_b: the quotient's first bit is 1.
-    var r = f64s_sub64(sig_a, sig_b);
+    var r = sub64(sig_a, sig_b);
     var q = vec2<u32>(1u, 0u);
     for (var i = 0u; i < 62u; i += 1u) {
         r = shl64(r, 1u);
         q = shl64(q, 1u);
-        if (!f64s_ult64(r, sig_b)) {
-            r = f64s_sub64(r, sig_b);
+        if (!ult64(r, sig_b)) {
+            r = sub64(r, sig_b);
             q.x = q.x | 1u;
         }
     }
@@ -537,8 +518,8 @@ fn f64s_sqrt(a: vec2<u32>) -> vec2<u32> {
         r.x = r.x | pair;
         let t = vec2<u32>((s.x << 2u) | 1u, (s.y << 2u) | (s.x >> 30u));
         s = shl64(s, 1u);
-        if (!f64s_ult64(r, t)) {
-            r = f64s_sub64(r, t);
+        if (!ult64(r, t)) {
+            r = sub64(r, t);
             s.x = s.x | 1u;
         }
     }
@@ -645,7 +626,7 @@ fn f64s_to_i64(a: vec2<u32>) -> vec2<u32> {
         if (shift >= 53) {
             return vec2<u32>(0u, 0u);
         }
-        mag = f64s_shr64(sig, u32(shift));
+        mag = shr64(sig, u32(shift));
     }
     return select(mag, neg64(mag), sign != 0u);
 }
@@ -708,7 +689,7 @@ fn f64s_nextafter(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
         return vec2<u32>(1u, select(0x80000000u, 0u, up));
     }
     let away = up == ((a.y >> 31u) == 0u);
-    return select(f64s_sub64(a, vec2<u32>(1u, 0u)), add64(a, vec2<u32>(1u, 0u)), away);
+    return select(sub64(a, vec2<u32>(1u, 0u)), add64(a, vec2<u32>(1u, 0u)), away);
 }
 
 // 128-bit helpers for fma: vec4<u32>, x the lowest word.
@@ -718,15 +699,15 @@ fn f64s_wide(hi: vec2<u32>, lo: vec2<u32>) -> vec4<u32> {
 
 fn f64s_add128(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
     let lo = add64(a.xy, b.xy);
-    let carry = select(0u, 1u, f64s_ult64(lo, a.xy));
+    let carry = select(0u, 1u, ult64(lo, a.xy));
     let hi = add64(add64(a.zw, b.zw), vec2<u32>(carry, 0u));
     return f64s_wide(hi, lo);
 }
 
 fn f64s_sub128(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
-    let lo = f64s_sub64(a.xy, b.xy);
-    let borrow = select(0u, 1u, f64s_ult64(a.xy, b.xy));
-    let hi = f64s_sub64(f64s_sub64(a.zw, b.zw), vec2<u32>(borrow, 0u));
+    let lo = sub64(a.xy, b.xy);
+    let borrow = select(0u, 1u, ult64(a.xy, b.xy));
+    let hi = sub64(sub64(a.zw, b.zw), vec2<u32>(borrow, 0u));
     return f64s_wide(hi, lo);
 }
 
@@ -745,11 +726,11 @@ fn f64s_shr_jam128(x: vec4<u32>, n: u32) -> vec4<u32> {
     if (n >= 64u) {
         let m = n - 64u;
         hi = vec2<u32>(0u, 0u);
-        lo = f64s_shr64(x.zw, m);
+        lo = shr64(x.zw, m);
         lost = f64s_nonzero(x.xy) || (m > 0u && f64s_nonzero(shl64(x.zw, 64u - m)));
     } else {
-        hi = f64s_shr64(x.zw, n);
-        lo = f64s_shr64(x.xy, n);
+        hi = shr64(x.zw, n);
+        lo = shr64(x.xy, n);
         if (n > 0u) {
             lo = vec2<u32>(lo.x | shl64(x.zw, 64u - n).x, lo.y | shl64(x.zw, 64u - n).y);
         }
@@ -766,7 +747,7 @@ fn f64s_shl128(x: vec4<u32>, n: u32) -> vec4<u32> {
         return f64s_wide(shl64(x.xy, n - 64u), vec2<u32>(0u, 0u));
     }
     let hi = shl64(x.zw, n);
-    let carried = f64s_shr64(x.xy, 64u - n);
+    let carried = shr64(x.xy, 64u - n);
     return f64s_wide(vec2<u32>(hi.x | carried.x, hi.y | carried.y), shl64(x.xy, n));
 }
 
@@ -833,7 +814,7 @@ fn f64s_fma(a: vec2<u32>, b: vec2<u32>, c: vec2<u32>) -> vec2<u32> {
     sig_b = shl64(vec2<u32>(sig_b.x, sig_b.y | 0x00100000u), 10u);
     let p = f64s_mul128(sig_a, sig_b);
     var prod = vec4<u32>(p[0], p[1], p[2], p[3]);
-    if (f64s_ult64(prod.zw, vec2<u32>(0u, 0x20000000u))) {
+    if (ult64(prod.zw, vec2<u32>(0u, 0x20000000u))) {
         exp_z -= 1;
         prod = f64s_add128(prod, prod);
     }
@@ -871,7 +852,7 @@ fn f64s_fma(a: vec2<u32>, b: vec2<u32>, c: vec2<u32>) -> vec2<u32> {
             let s = f64s_add128(prod, wide_c);
             sig_z = vec2<u32>(s.z | select(0u, 1u, f64s_nonzero(s.xy)), s.w);
         }
-        if (f64s_ult64(sig_z, vec2<u32>(0u, 0x40000000u))) {
+        if (ult64(sig_z, vec2<u32>(0u, 0x40000000u))) {
             exp_z -= 1;
             sig_z = shl64(sig_z, 1u);
         }
@@ -881,7 +862,7 @@ fn f64s_fma(a: vec2<u32>, b: vec2<u32>, c: vec2<u32>) -> vec2<u32> {
         sign_z = sign_c;
         prod = f64s_sub128(vec4<u32>(0u, 0u, sig_c.x, sig_c.y), prod);
     } else if (diff == 0) {
-        let top = f64s_sub64(prod.zw, sig_c);
+        let top = sub64(prod.zw, sig_c);
         prod = vec4<u32>(prod.x, prod.y, top.x, top.y);
         if (!f64s_nonzero(prod.zw) && !f64s_nonzero(prod.xy)) {
             return vec2<u32>(0u, 0u);

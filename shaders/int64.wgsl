@@ -29,6 +29,28 @@ fn mul64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     return vec2<u32>(p.y, p.x + a.x * b.y + a.y * b.x);
 }
 
+// a - b (wrapping).
+fn sub64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let lo = a.x - b.x;
+    return vec2<u32>(lo, a.y - b.y - select(0u, 1u, a.x < b.x));
+}
+
+// a < b as uint64.
+fn ult64(a: vec2<u32>, b: vec2<u32>) -> bool {
+    return a.y < b.y || (a.y == b.y && a.x < b.x);
+}
+
+// x >> n, logical, for n in [0, 63].
+fn shr64(x: vec2<u32>, n: u32) -> vec2<u32> {
+    if (n == 0u) {
+        return x;
+    }
+    if (n >= 32u) {
+        return vec2<u32>(x.y >> (n - 32u), 0u);
+    }
+    return vec2<u32>((x.x >> n) | (x.y << (32u - n)), x.y >> n);
+}
+
 // Whether x, read as int64, is negative.
 fn is_neg64(x: vec2<u32>) -> bool {
     return (x.y & 0x80000000u) != 0u;

@@ -2,18 +2,8 @@
 // pairs (int64.wgsl), with NumPy's semantics as binary_int.wgsl states them for 32 bits. The
 // prelude sets `SIGNED` (int64) or not (uint64).
 
-fn sub64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-    let lo = a.x - b.x;
-    return vec2<u32>(lo, a.y - b.y - select(0u, 1u, a.x < b.x));
-}
-
 fn eq64(a: vec2<u32>, b: vec2<u32>) -> bool {
     return a.x == b.x && a.y == b.y;
-}
-
-// a < b as uint64.
-fn ult64(a: vec2<u32>, b: vec2<u32>) -> bool {
-    return a.y < b.y || (a.y == b.y && a.x < b.x);
 }
 
 // a < b in the dtype's order: int64 compares the high words as i32.
@@ -32,17 +22,6 @@ fn neg_in_dtype(x: vec2<u32>) -> bool {
 // The magnitude as uint64 (|most negative| is 2^63, which uint64 holds).
 fn magnitude(x: vec2<u32>) -> vec2<u32> {
     return select(x, neg64(x), neg_in_dtype(x));
-}
-
-// x >> n, logical, for n in [0, 63].
-fn shr64(x: vec2<u32>, n: u32) -> vec2<u32> {
-    if (n == 0u) {
-        return x;
-    }
-    if (n >= 32u) {
-        return vec2<u32>(x.y >> (n - 32u), 0u);
-    }
-    return vec2<u32>((x.x >> n) | (x.y << (32u - n)), x.y >> n);
 }
 
 // x >> n, arithmetic (the sign word shifted in), for n in [0, 63].

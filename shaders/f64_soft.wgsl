@@ -631,6 +631,77 @@ fn f64s_to_i64(a: vec2<u32>) -> vec2<u32> {
     return select(mag, neg64(mag), sign != 0u);
 }
 
+// a truncated to uint64, as the native path's f64_to_u64 (int64_f64.wgsl): from 2^63 up, the
+// top bit set on the truncation of a - 2^63 (exact); below, as f64s_to_i64.
+fn f64s_to_u64(a: vec2<u32>) -> vec2<u32> {
+    if (!f64s_is_nan(a) && (a.y >> 31u) == 0u && f64s_exp(a) >= 0x43e) {
+        let r = f64s_to_i64(f64s_sub(a, vec2<u32>(0u, 0x43e00000u)));
+        return vec2<u32>(r.x, r.y ^ 0x80000000u);
+    }
+    return f64s_to_i64(a);
+}
+
+// a truncated to int32, x86's 32-bit cvttsd2si (float_to_int32_f64.wgsl's f64_to_i32_x86):
+// NaN, infinities and values outside int32 give -2^31.
+fn f64s_to_i32(a: vec2<u32>) -> i32 {
+    let r = f64s_to_i64(a);
+    let extended = select(0u, 0xffffffffu, bitcast<i32>(r.x) < 0);
+    return select(i32(-2147483647 - 1), bitcast<i32>(r.x), r.y == extended);
+}
+
+// a to uint32, saturating as the native `u32(clamp(x, 0, 4294967295))` (NaN gives 0).
+fn f64s_to_u32(a: vec2<u32>) -> u32 {
+    if (f64s_is_nan(a) || (a.y >> 31u) != 0u) {
+        return 0u;
+    }
+    let r = f64s_to_i64(a);
+    return select(0xffffffffu, r.x, r.y == 0u);
+}
+
+// a rounded to f16 (to nearest, ties to even), as bits in the low half-word: NumPy's
+// npy_double_to_half, a NaN keeping its sign and the top of its payload (never turned into an
+// infinity). Exact integer rounding: a driver's f32 -> f16 conversion may truncate.
+fn f64s_to_f16_bits(a: vec2<u32>) -> u32 {
+    let sign = (a.y >> 16u) & 0x8000u;
+    let exp = f64s_exp(a);
+    if (exp == 0x7ff) {
+        if (f64s_nonzero(f64s_frac(a))) {
+            return sign | 0x7c00u | max((a.y >> 10u) & 0x3ffu, 1u);
+        }
+        return sign | 0x7c00u;
+    }
+    let e = exp - 1023;
+    if (e >= 16) {
+        return sign | 0x7c00u;
+    }
+    if (exp == 0) {
+        return sign;
+    }
+    let sig = vec2<u32>(a.x, (a.y & 0xfffffu) | 0x00100000u);
+    if (e >= -14) {
+        // Keep bits 52..42; bit 41 is the halfway bit.
+        var q = sig.y >> 10u;
+        let rest = sig.y & 0x3ffu;
+        if (rest > 0x200u || (rest == 0x200u && (sig.x != 0u || (q & 1u) != 0u))) {
+            q += 1u;
+        }
+        // A carry out of the significand moves into the exponent (to infinity past the last).
+        return sign | ((bitcast<u32>(e + 14) << 10u) + q);
+    }
+    // Subnormal: multiples of 2^-24, the value sig >> (1051 - exp).
+    let s = u32(1051 - exp);
+    if (s >= 54u) {
+        return sign;
+    }
+    var q = shr64(sig, s);
+    let rest = sub64(sig, shl64(q, s));
+    let half = shl64(vec2<u32>(1u, 0u), s - 1u);
+    if (ult64(half, rest) || (all(rest == half) && (q.x & 1u) != 0u)) {
+        q.x += 1u;
+    }
+    return sign | q.x;
+}
+
 // np.maximum / np.minimum: a NaN operand wins (the first when both are NaN, as the native path
 // does); otherwise a when a >= b (a <= b), so equal zeros give a.
 fn f64s_maximum(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {

@@ -65,7 +65,7 @@ pub use device::profile::{BenchOptions, BenchReport, Profile};
 #[cfg(not(target_arch = "wasm32"))]
 pub use device::{AdapterInfo, adapters, adapters_with, prepare_exit};
 pub use device::{
-    Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo, DeviceOptions,
+    Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo, DeviceOptions, F64Mode,
     IndexDType, MAX_TIMEOUT, MathMode, ShaderVariant,
 };
 pub use dtype::{DType, Element};

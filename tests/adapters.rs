@@ -21,8 +21,24 @@ fn the_chosen_adapter_is_the_one_device_new_picks() {
         assert_eq!(a.dtypes.contains(&d), dev.supports(d), "{d}");
     }
     assert_eq!(a.limits.max_buffer_size, info.max_buffer_size);
-    assert!(a.features.iter().all(|f| info.features.contains(f)));
-    assert_eq!(a.to_string(), info.to_string());
+    // Every feature the adapter has, but shader-f64 on a device that emulates f64 (which never
+    // asks for it).
+    assert!(
+        a.features
+            .iter()
+            .all(|f| info.features.contains(f) || (*f == "shader-f64" && dev.f64_emulated())),
+        "{:?} vs {:?}",
+        a.features,
+        info.features
+    );
+    // The device's line is the adapter's, then how it computes f64.
+    assert_eq!(info.to_string(), format!("{a} · f64 {}", info.f64));
+    let has_native = a.features.contains(&"shader-f64");
+    match info.f64 {
+        "native" => assert!(has_native),
+        "emulated" => assert!(dev.f64_emulated()),
+        other => assert_eq!((other, has_native), ("none", false)),
+    }
 }
 
 /// Options no adapter satisfies mark none chosen, and the list is still every adapter.

@@ -97,11 +97,15 @@ pub(crate) static COPY: KernelDef = KernelDef {
     when: When::Immediate,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
+    soft_f64: true,
     warm_up: false,
 };
 
 /// The bindings with their element access, the conversion, then the kernel.
 fn copy_wgsl(v: Variant) -> String {
+    if v.soft {
+        return copy_wgsl_soft(v);
+    }
     let (src, dst) = (v.a, v.b.unwrap_or(v.a));
     let mut s = format!(
         "alias SrcC = {};\nalias DstC = {};\n",
@@ -190,6 +194,51 @@ fn convert(src: DType, dst: DType) -> String {
         "return DstC(x);".to_string()
     };
     format!("fn convert(x: SrcC) -> DstC {{ {body} }}\n")
+}
+
+/// The copy kernel of a variant with software f64 (word pairs, `shaders/f64_soft.wgsl`): every
+/// conversion as the native path's, correctly rounded (to f16 in integers: a driver's own
+/// f32 -> f16 conversion may truncate).
+fn copy_wgsl_soft(v: Variant) -> String {
+    let (src, dst) = (v.a, v.b.unwrap_or(v.a));
+    let (s_store, d_store) = (v.stored(src), v.stored(dst));
+    let mut s = format!(
+        "alias SrcC = {};\nalias DstC = {};\n",
+        s_store.wgsl_compute(),
+        d_store.wgsl_compute()
+    );
+    s += &read_access("src", 1, s_store);
+    s += &write_access("dst", 2, d_store);
+    s += include_str!("../../shaders/mulhilo.wgsl");
+    s += include_str!("../../shaders/int64.wgsl");
+    s += include_str!("../../shaders/f64_soft.wgsl");
+    let body = if src == dst {
+        "return x;"
+    } else if src == DType::F64 {
+        match dst {
+            DType::F32 => "return bitcast<f32>(f64s_to_f32_bits(x));",
+            DType::F16 => "return unpack2x16float(f64s_to_f16_bits(x)).x;",
+            DType::I64 => "return f64s_to_i64(x);",
+            DType::U64 => "return f64s_to_u64(x);",
+            DType::I32 | DType::I8 | DType::I16 => "return f64s_to_i32(x);",
+            DType::U8 | DType::U16 => "return u32(f64s_to_i32(x));",
+            DType::U32 => "return f64s_to_u32(x);",
+            DType::Bool => "return select(0u, 1u, ((x.y & 0x7fffffffu) | x.x) != 0u);",
+            DType::F64 => unreachable!("src == dst"),
+        }
+    } else {
+        match src {
+            DType::F32 | DType::F16 => "return f64s_from_f32_bits(bitcast<u32>(x));",
+            DType::I64 => "return f64s_from_i64(x);",
+            DType::U64 => "return f64s_from_u64(x);",
+            d if d.wgsl_compute() == "i32" => {
+                "return f64s_from_i64(vec2<u32>(bitcast<u32>(x), select(0u, 0xffffffffu, x < 0)));"
+            }
+            _ => "return f64s_from_u64(vec2<u32>(x, 0u));",
+        }
+    };
+    s += &format!("fn convert(x: SrcC) -> DstC {{ {body} }}\n");
+    s + include_str!("../../shaders/copy.wgsl") + include_str!("../../shaders/strided_walk.wgsl")
 }
 
 /// Whether `d` is stored as a word pair.

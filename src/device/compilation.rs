@@ -9,9 +9,11 @@ use super::compiler::Compiler;
 #[cfg(not(target_arch = "wasm32"))]
 use super::config::CompileMode;
 use super::config::MathMode;
-use super::pipeline::PipelineKey;
+use super::kernel_def::KernelDef;
+use super::pipeline::{PipelineKey, Variant};
 use super::startup;
 use super::{Device, DeviceInner};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 
 /// The record of kernels a tune chose, so start-up compiles only those of their family: kernel
@@ -94,12 +96,24 @@ pub(super) fn open_compiler(
 impl DeviceInner {
     /// Compiles (or finds) the pipeline for `key`; waits if another thread is compiling it.
     pub(crate) fn pipeline(&self, key: &PipelineKey) -> Result<wgpu::ComputePipeline> {
+        let soft = self.f64_emulated && key.variant.has_f64();
+        let resolved;
+        let key = if soft {
+            resolved = self.soft_key(key)?;
+            &resolved
+        } else {
+            key
+        };
         if let Some(p) = self.compiler.pipelines.get(key) {
             return Ok(p);
         }
         // A family is built only for the variants it declares: a dtype it does not take is an
         // error here, never a shader compiled for a type its WGSL was not written for.
-        if !(key.kernel.variants)(&self.dtypes).contains(&key.variant) {
+        let declared = Variant {
+            soft: false,
+            ..key.variant
+        };
+        if !(key.kernel.variants)(&self.dtypes).contains(&declared) {
             return Err(Error::Unsupported {
                 op: key.kernel.name,
                 feature: format!("no {} kernel for {}", key.kernel.name, key.variant),
@@ -110,8 +124,42 @@ impl DeviceInner {
             .host_call("compile", super::profile::CallKind::Compile);
         self.compiler.get_or_compile(key, || {
             self.guarded("compile", || self.compiler.create(key))
-                .map_err(|e| Error::Gpu(format!("compiling kernel {}: {e}", key.label())))
+                .map_err(|e| match e {
+                    Error::Unsupported { .. } => e,
+                    e => Error::Gpu(format!("compiling kernel {}: {e}", key.label())),
+                })
         })
+    }
+
+    /// `key` on a device that emulates f64: its variant marked software, or `Err(Unsupported)`
+    /// for a family without a software f64 path.
+    fn soft_key(&self, key: &PipelineKey) -> Result<PipelineKey> {
+        if !key.kernel.soft_f64 {
+            return Err(Error::Unsupported {
+                op: key.kernel.name,
+                feature: format!(
+                    "float64 on this device is emulated (f64 {}), and kernel {} has no emulated \
+                     float64 path yet; GPUARRAY_F64=native uses the adapter's own where it has \
+                     SHADER_F64",
+                    self.info.f64, key.kernel.name
+                ),
+            });
+        }
+        let mut soft = key.clone();
+        soft.variant.soft = true;
+        Ok(soft)
+    }
+
+    /// Whether this device can build `variant` of `kernel` (an emulating device builds the
+    /// f64 variants of families with a software path only).
+    pub(crate) fn builds(&self, kernel: &KernelDef, variant: Variant) -> bool {
+        !(self.f64_emulated && variant.has_f64() && !kernel.soft_f64)
+    }
+
+    /// Whether an element of `dtype` is one WGSL scalar of its own type here (a word dtype, and
+    /// not software f64's word pair): what the `vec4` kernels need.
+    pub(crate) fn one_word_elements(&self, dtype: DType) -> bool {
+        dtype.is_word() && !(self.f64_emulated && dtype == DType::F64)
     }
 
     /// The pipelines every mode compiles before `Device::new` returns.
@@ -136,8 +184,15 @@ impl DeviceInner {
         let chosen: Option<Vec<String>> = choices
             .filter(|_| !self.retune)
             .map(|text| text.lines().map(|l| l.trim().to_string()).collect());
+        // Software f64 compiles on first use only: a program that never makes one pays nothing.
+        let dtypes: Vec<DType> = self
+            .dtypes
+            .iter()
+            .copied()
+            .filter(|&d| !(self.f64_emulated && d == DType::F64))
+            .collect();
         let adapter = super::kernel_def::Adapter {
-            dtypes: &self.dtypes,
+            dtypes: &dtypes,
             subgroups_of_8: self.has_subgroups_of_8(),
             int64: self
                 .device

@@ -163,6 +163,57 @@ pub struct DeviceConfig {
     /// The dtype of the indices and counts ops return (`GPUARRAY_INDEX_DTYPE=i64|i32`;
     /// default [`IndexDType::I64`], NumPy's intp).
     pub index_dtype: IndexDType,
+    /// How float64 is computed (`GPUARRAY_F64=auto|native|emulated`; default [`F64Mode::Auto`]).
+    pub f64: F64Mode,
+}
+
+/// How a [`Device`](crate::Device) computes float64. `Native` uses the adapter's `SHADER_F64`
+/// (an adapter without it has no float64); `Emulated` stores each f64 as its IEEE bits in two
+/// `u32` words (the host's bytes: uploads and readbacks stay plain copies) and computes with
+/// exact software binary64 (`shaders/f64_soft.wgsl`): add, sub, mul, div, sqrt and fma correctly
+/// rounded, the same bits on every adapter. `Auto` (the default) is `Native` where the adapter
+/// has `SHADER_F64`; emulation is chosen by `Auto` only once every kernel family has its software
+/// path (ARCHITECTURE.md lists those that do), so today `Emulated` is asked for explicitly.
+///
+/// ```
+/// use gpuarray::{Array, DType, Device, DeviceConfig, F64Mode};
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = Device::with_config(DeviceConfig {
+///     f64: F64Mode::Emulated,
+///     ..DeviceConfig::from_env()?
+/// })?;
+/// assert!(dev.supports(DType::F64) && dev.f64_emulated());
+/// let a = Array::from_slice(&dev, &[0.1f64, 1e308], &[2])?;
+/// let b = Array::from_slice(&dev, &[0.2f64, 10.0], &[2])?;
+/// assert_eq!(a.add(&b)?.to_vec::<f64>()?, vec![0.1 + 0.2, f64::INFINITY]);
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum F64Mode {
+    /// The adapter's own float64 where it has it (the default).
+    #[default]
+    Auto,
+    /// Only the adapter's own float64: none where it lacks `SHADER_F64`.
+    Native,
+    /// Software binary64 on 32-bit integers, even where the adapter has float64.
+    Emulated,
+}
+
+impl F64Mode {
+    /// Parses `auto`, `native` or `emulated` (case-insensitive).
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::F64Mode::parse("Emulated"), Some(gpuarray::F64Mode::Emulated));
+    /// assert_eq!(gpuarray::F64Mode::parse("soft"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<F64Mode> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Some(F64Mode::Auto),
+            "native" => Some(F64Mode::Native),
+            "emulated" => Some(F64Mode::Emulated),
+            _ => None,
+        }
+    }
 }
 
 /// The dtype of the indices and counts that `argsort`, `argmax`/`argmin`, `argpartition`,
@@ -399,6 +450,15 @@ impl DeviceConfig {
             })?,
             _ => IndexDType::default(),
         };
+        let f64 = match std::env::var("GPUARRAY_F64") {
+            Ok(s) if !s.trim().is_empty() => F64Mode::parse(&s).ok_or_else(|| {
+                Error::invalid(
+                    "Device::new",
+                    format!("GPUARRAY_F64={s:?}: expected auto, native or emulated"),
+                )
+            })?,
+            _ => F64Mode::default(),
+        };
         let retune = match std::env::var("GPUARRAY_RETUNE") {
             Ok(s) => parse_flag_named("GPUARRAY_RETUNE", &s, false)?,
             Err(_) => false,
@@ -415,6 +475,7 @@ impl DeviceConfig {
             retune,
             math,
             index_dtype,
+            f64,
             ..Default::default()
         })
     }

@@ -86,6 +86,9 @@ pub(crate) struct KernelDef {
     pub eager: fn(&Adapter, Variant) -> Vec<Constants>,
     /// What it needs of the adapter (a device without it never compiles the family).
     pub needs: Needs,
+    /// Its WGSL has a software path for the f64 variants of an emulating device
+    /// ([`Variant::soft`]); a family without one refuses f64 there (`Err(Unsupported)`).
+    pub soft_f64: bool,
     /// The plan dispatches its f32 pipelines once as soon as they are created, so that the
     /// driver's own compile (lavapipe's, at the first dispatch) happens in the background.
     pub warm_up: bool,
@@ -100,6 +103,7 @@ impl KernelDef {
     /// variant has f16, then the family's source.
     pub fn source(&self, v: Variant) -> String {
         let f16 = v.a == DType::F16 || v.b == Some(DType::F16);
+        debug_assert!(!v.soft || self.soft_f64, "{}: no software f64", self.name);
         let directive = if f16 { "enable f16;\n" } else { "" };
         format!("{directive}{}", (self.wgsl)(v))
     }
@@ -124,6 +128,7 @@ impl KernelDef {
             when: When::OnFirstUse,
             eager: KernelDef::as_declared,
             needs: Needs::NONE,
+            soft_f64: false,
             warm_up: false,
         }
     }

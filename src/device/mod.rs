@@ -35,7 +35,7 @@ use adapter::{ErrorSinks, OPTIONAL_FEATURES, choose_adapter, requested_features}
 pub use adapters::{AdapterInfo, adapters, adapters_with};
 pub use compiler::CompileStats;
 pub use config::{
-    Backend, CompileMode, DeviceConfig, DeviceOptions, IndexDType, MAX_TIMEOUT, MathMode,
+    Backend, CompileMode, DeviceConfig, DeviceOptions, F64Mode, IndexDType, MAX_TIMEOUT, MathMode,
 };
 use config::{env_flag, timeout_millis};
 #[cfg(not(target_arch = "wasm32"))]
@@ -90,6 +90,9 @@ pub struct DeviceInfo {
     pub startup: Duration,
     /// Pipelines compiled at start-up.
     pub pipelines: usize,
+    /// How float64 is computed: `"native"` (the adapter's `SHADER_F64`), `"emulated"` (exact
+    /// software binary64 on 32-bit words, [`F64Mode::Emulated`]) or `"none"`.
+    pub f64: &'static str,
 }
 
 impl fmt::Display for DeviceInfo {
@@ -100,7 +103,8 @@ impl fmt::Display for DeviceInfo {
             &self.driver_info,
             &self.backend,
             &self.device_type,
-        )
+        )?;
+        write!(f, " · f64 {}", self.f64)
     }
 }
 
@@ -154,6 +158,9 @@ pub(crate) struct DeviceInner {
     pub retune: bool,
     /// The dtype index-returning ops give (`DeviceConfig::index_dtype`: I64 or I32).
     pub index_dtype: DType,
+    /// f64 is software binary64 on word pairs (`F64Mode::Emulated`): its pipelines are keyed
+    /// with [`Variant::soft`] set, and a family without a software path refuses f64.
+    pub f64_emulated: bool,
     pub pool: Arc<Pool<WgpuBacking>>,
     pub staging: Arc<Pool<WgpuBacking>>,
     pending: Mutex<scheduler::Pending>,
@@ -218,6 +225,14 @@ impl Device {
         let ainfo = adapter.get_info();
 
         let features = requested_features(&adapter, &config);
+        // Emulation never asks for SHADER_F64, so no kernel can use the native type by mistake.
+        let f64_emulated =
+            config.f64 == F64Mode::Emulated && !config.disabled_dtypes.contains(&DType::F64);
+        let features = if f64_emulated {
+            features - wgpu::Features::SHADER_F64
+        } else {
+            features
+        };
         // The adapter's full limits (the defaults cap buffers at 256 MiB), optionally lowered.
         let mut limits = adapter.limits();
         if let Some(b) = config.max_binding_size {
@@ -255,7 +270,7 @@ impl Device {
             .into_iter()
             .filter(|d| match d {
                 DType::F16 => features.contains(wgpu::Features::SHADER_F16),
-                DType::F64 => features.contains(wgpu::Features::SHADER_F64),
+                DType::F64 => f64_emulated || features.contains(wgpu::Features::SHADER_F64),
                 _ => true,
             })
             .collect();
@@ -308,6 +323,13 @@ impl Device {
             max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
             startup: Duration::ZERO,
             pipelines: 0,
+            f64: if f64_emulated {
+                "emulated"
+            } else if features.contains(wgpu::Features::SHADER_F64) {
+                "native"
+            } else {
+                "none"
+            },
         };
         let log_dispatches = env_flag("GPUARRAY_LOG");
         #[cfg(not(target_arch = "wasm32"))]
@@ -337,6 +359,7 @@ impl Device {
             compiler: Arc::new(compiler),
             retune: config.retune,
             index_dtype: config.index_dtype.dtype(),
+            f64_emulated,
             pool,
             staging,
             pending: Mutex::new(Default::default()),
@@ -386,6 +409,20 @@ impl Device {
     /// Whether arrays of `dtype` can live on this device.
     pub fn supports(&self, dtype: DType) -> bool {
         self.inner.dtypes.contains(&dtype)
+    }
+
+    /// Whether this device computes float64 in software ([`F64Mode::Emulated`]): exact IEEE
+    /// binary64 on 32-bit words, the same bits on every adapter.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// println!("f64: {}", dev.info().f64); // native, emulated or none
+    /// assert_eq!(dev.f64_emulated(), dev.info().f64 == "emulated");
+    /// # Ok(()) }
+    /// ```
+    pub fn f64_emulated(&self) -> bool {
+        self.inner.f64_emulated
     }
 
     /// The device's wgpu limits (the adapter's, as granted).
@@ -439,6 +476,9 @@ impl Device {
         let mut rejected = Vec::new();
         for &kernel in inner.families.iter().filter(|k| inner.offers(k)) {
             for variant in (kernel.variants)(&inner.dtypes) {
+                if !inner.builds(kernel, variant) {
+                    continue;
+                }
                 let key = PipelineKey::new(kernel, variant);
                 // Awaited one by one so that a browser's late error names its variant.
                 let done = match inner.pipeline(&key) {

@@ -11,22 +11,58 @@ use std::sync::RwLock;
 pub(crate) struct Variant {
     pub a: DType,
     pub b: Option<DType>,
+    /// Its f64 is software binary64 on word pairs (`F64Mode::Emulated`). Ops key variants by
+    /// dtype only; the device sets this on the f64 variants of an emulating device.
+    pub soft: bool,
 }
 
 impl Variant {
     pub fn one(a: DType) -> Self {
-        Variant { a, b: None }
+        Variant {
+            a,
+            b: None,
+            soft: false,
+        }
     }
     pub fn pair(a: DType, b: DType) -> Self {
-        Variant { a, b: Some(b) }
+        Variant {
+            a,
+            b: Some(b),
+            soft: false,
+        }
+    }
+    /// Whether either dtype is f64.
+    pub fn has_f64(&self) -> bool {
+        self.a == DType::F64 || self.b == Some(DType::F64)
+    }
+    /// The dtype whose WGSL storage and compute types stand for `d` in this variant: `U64`'s
+    /// word pairs for software f64 (the same bytes), `d` itself otherwise. For element access
+    /// (`device::element_access`) and for kernels that only move bits.
+    pub fn stored(&self, d: DType) -> DType {
+        if self.soft && d == DType::F64 {
+            DType::U64
+        } else {
+            d
+        }
+    }
+    /// Whether `d` is software f64 in this variant.
+    pub fn is_soft(&self, d: DType) -> bool {
+        self.soft && d == DType::F64
+    }
+    fn name(&self, d: DType) -> String {
+        if self.is_soft(d) {
+            "f64s".to_string()
+        } else {
+            d.to_string()
+        }
     }
 }
 
 impl std::fmt::Display for Variant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.b {
-            Some(b) => write!(f, "{}->{}", self.a, b),
-            None => write!(f, "{}", self.a),
+            Some(b) => write!(f, "{}->{}", self.name(self.a), self.name(b)),
+            None => write!(f, "{}", self.name(self.a)),
         }
     }
 }
@@ -88,7 +124,21 @@ impl PipelineKey {
             &self.constants,
             self.kernel.entry,
         )
-        .map_err(|why| crate::error::Error::Gpu(format!("kernel {}: {why}", self.label())))
+        .map_err(|why| {
+            if self.variant.soft && why.contains("has no `case`") {
+                // The software f64 op files cover part of the table so far.
+                crate::error::Error::Unsupported {
+                    op: self.kernel.name,
+                    feature: format!(
+                        "kernel {} on emulated float64: {why} (GPUARRAY_F64=native uses the \
+                         adapter's own float64 where it has SHADER_F64)",
+                        self.label()
+                    ),
+                }
+            } else {
+                crate::error::Error::Gpu(format!("kernel {}: {why}", self.label()))
+            }
+        })
     }
     pub fn label(&self) -> String {
         let extra: Vec<String> = self

@@ -2,7 +2,7 @@
 
 use super::config::CompileMode;
 use super::kernel_def::Families;
-use super::pipeline::PipelineKey;
+use super::pipeline::{PipelineKey, Variant};
 use super::startup;
 use crate::dtype::DType;
 
@@ -20,14 +20,22 @@ pub struct ShaderVariant {
     pub entry: &'static str,
 }
 
-/// Every shader variant of `families`, for every dtype (the
-/// public `gpuarray::shader_variants` passes the crate's registry).
+/// Every shader variant of `families`, for every dtype, and the software-f64 form of each f64
+/// variant of a family that has one (the public `gpuarray::shader_variants` passes the crate's
+/// registry).
 pub(crate) fn shader_variants(families: Families) -> Vec<ShaderVariant> {
     families
         .iter()
         .flat_map(|&k| {
-            (k.variants)(&DType::ALL)
+            let declared = (k.variants)(&DType::ALL);
+            let soft = declared
+                .clone()
                 .into_iter()
+                .filter(|v| k.soft_f64 && v.has_f64())
+                .map(|v| Variant { soft: true, ..v });
+            declared
+                .into_iter()
+                .chain(soft)
                 .map(move |v| ShaderVariant {
                     label: PipelineKey::new(k, v).label(),
                     wgsl: k.source(v),

@@ -31,6 +31,20 @@ pub(crate) fn truth_in(dtype: DType) -> &'static str {
     }
 }
 
+/// The helpers of [`helpers`] for software f64 (word pairs, `shaders/f64_soft.wgsl`, which the
+/// including kernel joins): the native path's NaN (0x7ff8000000000000) and infinities, by bits.
+pub(crate) fn helpers_soft_f64(ty: &str) -> String {
+    format!(
+        "fn is_nan(x: {ty}) -> bool {{ return f64s_is_nan(x); }}\n\
+         fn is_inf(x: {ty}) -> bool {{ return (x.y & 0x7fffffffu) == 0x7ff00000u && x.x == 0u; }}\n\
+         fn sign_bit(x: {ty}) -> bool {{ return (x.y >> 31u) != 0u; }}\n\
+         fn nan_value() -> {ty} {{ return vec2<u32>(0u, 0x7ff80000u); }}\n\
+         fn inf_value() -> {ty} {{ return vec2<u32>(0u, 0x7ff00000u); }}\n\
+         fn lowest() -> {ty} {{ return vec2<u32>(0u, 0xfff00000u); }}\n\
+         fn highest() -> {ty} {{ return inf_value(); }}\n"
+    )
+}
+
 /// Per-dtype helpers over the compute type named `ty`: NaN and infinity tests by bits (lavapipe
 /// folds `x != x` to false and its `max`/`min` swallow NaN, so nothing here relies on float
 /// comparisons of a value with itself), the sign bit, and NaN/infinity constants.

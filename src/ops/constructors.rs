@@ -456,14 +456,17 @@ pub(crate) static FILL: KernelDef = KernelDef {
     uses_f32_math: KernelDef::no_f32_math,
     variants: KernelDef::every_dtype,
     wgsl: |v| {
-        format!("alias V = {};\n", v.a.wgsl_compute())
-            + &write_access("dst", 1, v.a)
+        // Software f64 travels and is stored as its bits (a word pair).
+        let d = v.stored(v.a);
+        format!("alias V = {};\n", d.wgsl_compute())
+            + &write_access("dst", 1, d)
             + include_str!("../../shaders/fill.wgsl")
             + include_str!("../../shaders/strided_walk.wgsl")
     },
     when: When::Immediate,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
+    soft_f64: true,
     warm_up: false,
 };
 
@@ -480,7 +483,15 @@ pub(crate) static SEQUENCE: KernelDef = KernelDef {
             .collect()
     },
     wgsl: |v| {
-        let value = if matches!(v.a, DType::I64 | DType::U64) {
+        let value = if v.is_soft(v.a) {
+            // start + i * step in software binary64 (each step rounded, as the native path).
+            concat!(
+                include_str!("../../shaders/mulhilo.wgsl"),
+                include_str!("../../shaders/int64.wgsl"),
+                include_str!("../../shaders/f64_soft.wgsl"),
+                "fn seq_value(i: u32) -> C { return f64s_add(p.start, f64s_mul(f64s_from_u64(vec2<u32>(i, 0u)), p.step)); }\n"
+            )
+        } else if matches!(v.a, DType::I64 | DType::U64) {
             concat!(
                 include_str!("../../shaders/mulhilo.wgsl"),
                 include_str!("../../shaders/int64.wgsl"),
@@ -489,8 +500,9 @@ pub(crate) static SEQUENCE: KernelDef = KernelDef {
         } else {
             "fn seq_value(i: u32) -> C { return p.start + C(i) * p.step; }\n"
         };
-        format!("alias C = {};\n", v.a.wgsl_compute())
-            + &write_access("dst", 1, v.a)
+        let d = v.stored(v.a);
+        format!("alias C = {};\n", d.wgsl_compute())
+            + &write_access("dst", 1, d)
             + value
             + include_str!("../../shaders/sequence.wgsl")
     },

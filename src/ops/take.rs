@@ -385,14 +385,16 @@ pub(crate) fn take_axis(
 /// the device; in the eager plan.
 pub(crate) static TAKE: crate::device::KernelDef = crate::device::KernelDef {
     when: crate::device::When::Eager,
+    // Moves elements only: software f64 is its bits.
+    soft_f64: true,
     ..crate::device::KernelDef::on_first_use(
         "take",
         "main",
         &[("WG", crate::device::DEFAULT_WG)],
         crate::device::KernelDef::every_dtype,
         |v| {
-            crate::device::element_access::read_access("x", 1, v.a)
-                + &crate::device::element_access::write_access("out", 3, v.a)
+            crate::device::element_access::read_access("x", 1, v.stored(v.a))
+                + &crate::device::element_access::write_access("out", 3, v.stored(v.a))
                 + include_str!("../../shaders/take.wgsl")
         },
     )

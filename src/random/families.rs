@@ -103,6 +103,7 @@ pub(crate) static PHILOX: KernelDef = KernelDef {
         }
     },
     needs: Needs::NONE,
+    soft_f64: false,
     warm_up: true,
 };
 
@@ -129,5 +130,6 @@ pub(crate) static PHILOX64: KernelDef = KernelDef {
         subgroups_of_8: false,
         int64: true,
     },
+    soft_f64: false,
     warm_up: true,
 };

@@ -25,6 +25,16 @@ pub fn device_with_binding(binding: u64) -> Option<Device> {
     }))
 }
 
+/// A test device with float64 in `mode` (`F64Mode::Emulated`: software binary64 on any adapter).
+pub fn device_with_f64(mode: gpuarray::F64Mode) -> Option<Device> {
+    device_from(test_config().and_then(|config| {
+        Device::with_config(gpuarray::DeviceConfig {
+            f64: mode,
+            ..config
+        })
+    }))
+}
+
 /// A test device that allows at most `max` workgroups per grid dimension: launches that fold
 /// their workgroups into a 2-d grid do so at small sizes.
 pub fn device_with_grid(max: u32) -> Option<Device> {

@@ -7,7 +7,7 @@
 use super::rules::OpSet;
 use super::table::{BinaryOp, UnaryOp};
 use crate::device::element_access::{read_access, write_access};
-use crate::device::wgsl_helpers::helpers;
+use crate::device::wgsl_helpers::{helpers, helpers_soft_f64};
 use crate::device::{Constants, DEFAULT_EPT, DEFAULT_WG, KernelDef, Needs, Variant, When};
 use crate::dtype::DType;
 
@@ -52,8 +52,53 @@ fn uses_math(set: OpSet) -> bool {
     matches!(set, OpSet::UnaryFloat | OpSet::BinaryFloat)
 }
 
+/// The WGSL of `set`'s strided kernel for software f64 (word pairs): the soft op files, over
+/// `shaders/f64_soft.wgsl`, with the strided skeletons.
+fn wgsl_soft(set: OpSet, v: Variant) -> String {
+    let out = if set.gives_bool() { DType::Bool } else { v.a };
+    let (input, output) = (v.stored(v.a), v.stored(out));
+    let mut s = format!(
+        "alias T = {};\nalias C = {};\nalias O = {};\nalias R = {};\n{}",
+        input.wgsl(),
+        input.wgsl_compute(),
+        output.wgsl(),
+        output.wgsl_compute(),
+        helpers_soft_f64("C")
+    );
+    let unary = matches!(set, OpSet::UnaryFloat | OpSet::UnaryInt | OpSet::Predicate);
+    s.push_str(&if unary {
+        UnaryOp::wgsl_constants()
+    } else {
+        BinaryOp::wgsl_constants()
+    });
+    s.push_str(include_str!("../../../shaders/mulhilo.wgsl"));
+    s.push_str(include_str!("../../../shaders/int64.wgsl"));
+    s.push_str(include_str!("../../../shaders/f64_soft.wgsl"));
+    s.push_str(match set {
+        OpSet::UnaryFloat => include_str!("../../../shaders/unary_float_soft.wgsl"),
+        OpSet::Predicate => include_str!("../../../shaders/unary_predicate_soft.wgsl"),
+        OpSet::BinaryFloat => include_str!("../../../shaders/binary_float_soft.wgsl"),
+        OpSet::Compare => include_str!("../../../shaders/binary_compare_soft.wgsl"),
+        OpSet::UnaryInt | OpSet::BinaryInt => unreachable!("no f64 variant"),
+    });
+    let walk = include_str!("../../../shaders/strided_walk.wgsl");
+    s.push_str(&read_access("a", 1, input));
+    if unary {
+        s.push_str(&write_access("o", 2, output));
+        s.push_str(include_str!("../../../shaders/unary.wgsl"));
+    } else {
+        s.push_str(&read_access("b", 2, input));
+        s.push_str(&write_access("o", 3, output));
+        s.push_str(include_str!("../../../shaders/binary.wgsl"));
+    }
+    s + walk
+}
+
 /// The complete WGSL of `set`'s kernel over `form` for variant `v`.
 fn wgsl(set: OpSet, form: Form, v: Variant) -> String {
+    if v.soft {
+        return wgsl_soft(set, v);
+    }
     let out = if set.gives_bool() { DType::Bool } else { v.a };
     let mut s = elementwise_prelude(v.a, out);
     let unary = matches!(set, OpSet::UnaryFloat | OpSet::UnaryInt | OpSet::Predicate);
@@ -176,6 +221,9 @@ macro_rules! family {
             when: When::Eager,
             eager: |_, v| eager($set, $form, v),
             needs: Needs::NONE,
+            // The strided kernels of the float op sets (the launch code never picks a vec4
+            // kernel for software f64: its elements are word pairs).
+            soft_f64: matches!($form, Form::Strided),
             warm_up: false,
         };
     };
@@ -243,15 +291,18 @@ pub(crate) static WHERE: KernelDef = KernelDef {
     uses_f32_math: KernelDef::no_f32_math,
     variants: KernelDef::every_dtype,
     wgsl: |v| {
-        read_access("a", 2, v.a)
-            + &read_access("b", 3, v.a)
-            + &write_access("o", 4, v.a)
+        // Moves elements only: software f64 is its bits.
+        let d = v.stored(v.a);
+        read_access("a", 2, d)
+            + &read_access("b", 3, d)
+            + &write_access("o", 4, d)
             + include_str!("../../../shaders/where.wgsl")
             + include_str!("../../../shaders/strided_walk.wgsl")
     },
     when: When::Eager,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
+    soft_f64: true,
     warm_up: false,
 };
 

@@ -153,7 +153,7 @@ pub(crate) fn binary_into(
         for blk in &blocks {
             let binds = bindings(&arrays, blk);
             let mut p = Params::default();
-            if vec4_block(blk) && a.dtype().is_word() {
+            if vec4_block(blk) && dev.one_word_elements(a.dtype()) {
                 let key = PipelineKey::new(family(set, Form::Vec4), variant)
                     .with("EPT", 4)
                     .with("OP", code)
@@ -197,7 +197,7 @@ pub(crate) fn unary_into(
         for blk in &blocks {
             let binds = bindings(&arrays, blk);
             let mut p = Params::default();
-            if vec4_block(blk) && a.dtype().is_word() {
+            if vec4_block(blk) && dev.one_word_elements(a.dtype()) {
                 let key = PipelineKey::new(family(set, Form::Vec4), variant)
                     .with("EPT", 4)
                     .with("OP", code);

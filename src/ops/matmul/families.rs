@@ -37,6 +37,7 @@ pub(crate) static MATMUL_TILED: KernelDef = KernelDef {
     when: When::Named,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
+    soft_f64: false,
     warm_up: true,
 };
 
@@ -52,6 +53,7 @@ pub(crate) static MATMUL_GEMV: KernelDef = KernelDef {
     when: When::Named,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
+    soft_f64: false,
     warm_up: true,
 };
 
@@ -67,6 +69,7 @@ pub(crate) static MATMUL_NAIVE: KernelDef = KernelDef {
     when: When::OnFirstUse,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
+    soft_f64: false,
     warm_up: false,
 };
 
@@ -97,6 +100,7 @@ pub(crate) static MATMUL_PAIRS: KernelDef = KernelDef {
     when: When::OnFirstUse,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
+    soft_f64: false,
     warm_up: false,
 };
 
@@ -138,6 +142,7 @@ macro_rules! sgb {
                 subgroups_of_8: true,
                 int64: false,
             },
+            soft_f64: false,
             warm_up: true,
         };
     };

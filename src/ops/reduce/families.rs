@@ -108,6 +108,7 @@ const fn value_family(
         when: When::Eager,
         eager,
         needs: Needs::NONE,
+        soft_f64: false,
         warm_up: false,
     }
 }

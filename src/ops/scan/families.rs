@@ -82,6 +82,7 @@ const fn scan(
             ])
         },
         needs: Needs::NONE,
+        soft_f64: false,
         warm_up: false,
     }
 }

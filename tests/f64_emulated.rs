@@ -1,0 +1,814 @@
+//! float64 on a device that emulates it (`F64Mode::Emulated`: software binary64 on word pairs,
+//! what adapters without SHADER_F64 get): casts, constructors and the exact element-wise ops
+//! against the host's IEEE f64 bit for bit, and against the adapter's native f64 where it has
+//! one. The library itself (`shaders/f64_soft.wgsl`) is tested on 10^7 pairs per op by
+//! `tests/soft_f64.rs`; these tests check what the kernels built on it give a user.
+
+#![allow(clippy::type_complexity)] // tables of (name, reference) rows
+
+mod common;
+
+use common::xorshift;
+use gpuarray::{Array, DType, Device, Error, F64Mode, Operand};
+
+const N: usize = 1 << 16;
+
+fn emulated() -> Option<Device> {
+    common::device_with_f64(F64Mode::Emulated)
+}
+
+/// The adapter's own f64, when it has one (lavapipe does; GL and Metal do not).
+fn native() -> Option<Device> {
+    let dev = common::device_with_f64(F64Mode::Native)?;
+    if dev.supports(DType::F64) {
+        Some(dev)
+    } else {
+        println!(
+            "no native f64 on {}: emulated results checked against the host only",
+            dev.info()
+        );
+        None
+    }
+}
+
+/// Values of every class: random bit patterns (all exponents, subnormals, NaNs with payloads),
+/// ordinary numbers, small integers and halves, and the edge values.
+fn mixed_values(n: usize, seed: u64) -> Vec<f64> {
+    let mut next = xorshift(seed);
+    let edges = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        1.5,
+        2.5,
+        -2.5,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        -f64::NAN,
+        f64::MAX,
+        f64::MIN,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        f64::from_bits(1),
+        f64::from_bits(0x8000_0000_0000_0001),
+        f64::from_bits(0x000f_ffff_ffff_ffff),
+        9007199254740993.0,
+        4503599627370497.5,
+        2147483648.0,
+        -2147483649.0,
+        4294967296.0,
+        9223372036854775808.0,
+        -9223372036854775808.0,
+        18446744073709551616.0,
+        f64::EPSILON,
+        1e300,
+        1e-300,
+        3.4028235677973366e38,
+        65520.0,
+        6.103515625e-05,
+        5.960464477539063e-08,
+    ];
+    (0..n)
+        .map(|i| {
+            if i < edges.len() {
+                return edges[i];
+            }
+            let r = next();
+            match r % 4 {
+                0 => f64::from_bits(next()),
+                1 => (next() as i64 as f64) * 2f64.powi((next() % 120) as i32 - 60),
+                2 => ((next() % 2001) as f64 - 1000.0) * 0.5,
+                _ => f64::from_bits(next() & 0x800f_ffff_ffff_ffff | (next() % 40 + 1000) << 52),
+            }
+        })
+        .collect()
+}
+
+/// Bits equal, any NaN matching any NaN where `nan_class` (results whose NaN payload the
+/// host leaves to its library).
+fn assert_bits(
+    got: &[f64],
+    want: &[f64],
+    inputs: &dyn Fn(usize) -> String,
+    what: &str,
+    nan_class: bool,
+) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    let bad: Vec<usize> = (0..got.len())
+        .filter(|&i| {
+            let same = got[i].to_bits() == want[i].to_bits();
+            !(same || (nan_class && got[i].is_nan() && want[i].is_nan()))
+        })
+        .collect();
+    if let Some(&i) = bad.first() {
+        panic!(
+            "{what}: {} of {} differ; first at {i}: {} gave {:e} ({:#018x}), want {:e} ({:#018x})",
+            bad.len(),
+            got.len(),
+            inputs(i),
+            got[i],
+            got[i].to_bits(),
+            want[i],
+            want[i].to_bits()
+        );
+    }
+}
+
+#[test]
+fn the_device_says_it_emulates_f64() {
+    let Some(dev) = emulated() else { return };
+    assert!(dev.supports(DType::F64) && dev.f64_emulated());
+    assert_eq!(dev.info().f64, "emulated");
+    assert!(
+        !dev.info().features.contains(&"shader-f64"),
+        "{:?}",
+        dev.info().features
+    );
+    assert!(
+        dev.info().to_string().ends_with("f64 emulated"),
+        "{}",
+        dev.info()
+    );
+    let default = common::device().expect("a device");
+    assert_ne!(
+        default.info().f64,
+        "emulated",
+        "Auto emulates only when asked, for now"
+    );
+}
+
+/// x rounded once to f16, to nearest with ties to even (NumPy's npy_double_to_half; the `half`
+/// crate's `from_f64` rounds through f32 first, twice): the nearest of the neighbours of a
+/// first guess, by exact distances (x and an f16 near it differ by an exact f64).
+fn f16_nearest(x: f64) -> half::f16 {
+    if x.is_nan() {
+        return half::f16::NAN;
+    }
+    if x.abs() >= 65520.0 {
+        return if x > 0.0 {
+            half::f16::INFINITY
+        } else {
+            half::f16::NEG_INFINITY
+        };
+    }
+    let guess = half::f16::from_f64(x).to_bits();
+    let mut best = guess;
+    for bits in [guess.wrapping_sub(1), guess.wrapping_add(1)] {
+        let c = half::f16::from_bits(bits);
+        if c.is_nan() || (c.to_bits() ^ guess) & 0x8000 != 0 {
+            continue;
+        }
+        let (d, e) = (
+            (x - c.to_f64()).abs(),
+            (x - half::f16::from_bits(best).to_f64()).abs(),
+        );
+        if d < e || (d == e && bits & 1 == 0) {
+            best = bits;
+        }
+    }
+    half::f16::from_bits(best)
+}
+
+/// x86's cvttsd2si for 64 and 32 bits (NumPy's results on x86-64 hosts).
+fn to_i64_x86(x: f64) -> i64 {
+    if x.is_nan() || x.abs() >= 9223372036854775808.0 {
+        i64::MIN
+    } else {
+        x as i64
+    }
+}
+fn to_i32_x86(x: f64) -> i32 {
+    if x.is_nan() || x.trunc().abs() >= 2147483648.0 {
+        i32::MIN
+    } else {
+        x as i32
+    }
+}
+fn to_u64(x: f64) -> u64 {
+    if !x.is_nan() && x >= 9223372036854775808.0 {
+        (to_i64_x86(x - 9223372036854775808.0) as u64) ^ (1 << 63)
+    } else {
+        to_i64_x86(x) as u64
+    }
+}
+
+#[test]
+fn casts_from_f64_match_the_host_bit_for_bit() {
+    let Some(dev) = emulated() else { return };
+    let xs = mixed_values(N, 1);
+    let a = Array::from_slice(&dev, &xs, &[N]).unwrap();
+    let show = |i: usize| format!("{:e} ({:#018x})", xs[i], xs[i].to_bits());
+    let ints: [(DType, fn(f64) -> i128); 8] = [
+        (DType::I64, |x| to_i64_x86(x) as i128),
+        (DType::U64, |x| to_u64(x) as i128),
+        (DType::I32, |x| to_i32_x86(x) as i128),
+        (DType::I16, |x| to_i32_x86(x) as i16 as i128),
+        (DType::I8, |x| to_i32_x86(x) as i8 as i128),
+        (DType::U32, |x| {
+            if x.is_nan() || x.is_sign_negative() {
+                0
+            } else {
+                x.min(4294967295.0) as u32 as i128
+            }
+        }),
+        (DType::U16, |x| to_i32_x86(x) as u16 as i128),
+        (DType::U8, |x| to_i32_x86(x) as u8 as i128),
+    ];
+    for (dtype, reference) in ints {
+        let got = common::read_ints(&a.astype(dtype).unwrap());
+        for (i, &g) in got.iter().enumerate() {
+            assert_eq!(g, reference(xs[i]), "f64 {} -> {dtype}", show(i));
+        }
+    }
+    let f32s = a.astype(DType::F32).unwrap().to_vec::<f32>().unwrap();
+    for (i, g) in f32s.iter().enumerate() {
+        assert_eq!(
+            g.to_bits(),
+            (xs[i] as f32).to_bits(),
+            "f64 {} -> f32",
+            show(i)
+        );
+    }
+    let bools = common::read(&a.astype(DType::Bool).unwrap());
+    for (i, &g) in bools.iter().enumerate() {
+        assert_eq!(g == 1.0, xs[i] != 0.0, "f64 {} -> bool", show(i));
+    }
+    if dev.supports(DType::F16) {
+        let halves = a.astype(DType::F16).unwrap().to_vec::<half::f16>().unwrap();
+        for (i, g) in halves.iter().enumerate() {
+            let want = f16_nearest(xs[i]);
+            assert!(
+                g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()),
+                "f64 {} -> f16: {g} ({:#06x}), want {want} ({:#06x})",
+                show(i),
+                g.to_bits(),
+                want.to_bits()
+            );
+        }
+    }
+    // The native path gives the same bits (its NaN payloads aside).
+    if let Some(nat) = native() {
+        let b = Array::from_slice(&nat, &xs, &[N]).unwrap();
+        for dtype in [
+            DType::F32,
+            DType::I64,
+            DType::U64,
+            DType::I32,
+            DType::U8,
+            DType::I16,
+        ] {
+            let (e, n) = (a.astype(dtype).unwrap(), b.astype(dtype).unwrap());
+            let (e, n) = (
+                e.astype(DType::F64).unwrap().to_vec::<f64>().unwrap(),
+                n.astype(DType::F64).unwrap().to_vec::<f64>().unwrap(),
+            );
+            assert_bits(
+                &e,
+                &n,
+                &show,
+                &format!("f64 -> {dtype} -> f64, emulated vs native"),
+                true,
+            );
+        }
+    }
+}
+
+#[test]
+fn casts_to_f64_match_the_host_bit_for_bit() {
+    let Some(dev) = emulated() else { return };
+    let mut next = xorshift(2);
+    let words: Vec<u64> = (0..N)
+        .map(|i| match i {
+            0 => 0,
+            1 => u64::MAX,
+            2 => 1 << 63,
+            3 => (1 << 53) + 1,
+            4 => (1 << 63) + (1 << 10) + 1,
+            _ => next() >> (next() % 64),
+        })
+        .collect();
+    let i64s: Vec<i64> = words.iter().map(|&w| w as i64).collect();
+    let check = |a: Array, want: Vec<f64>, what: &str| {
+        let got = a.astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+        assert_bits(
+            &got,
+            &want,
+            &|i| format!("word {:#x}", words[i]),
+            what,
+            false,
+        );
+    };
+    check(
+        Array::from_slice(&dev, &i64s, &[N]).unwrap(),
+        i64s.iter().map(|&x| x as f64).collect(),
+        "int64 -> f64",
+    );
+    check(
+        Array::from_slice(&dev, &words, &[N]).unwrap(),
+        words.iter().map(|&x| x as f64).collect(),
+        "uint64 -> f64",
+    );
+    let i32s: Vec<i32> = words.iter().map(|&w| w as i32).collect();
+    check(
+        Array::from_slice(&dev, &i32s, &[N]).unwrap(),
+        i32s.iter().map(|&x| x as f64).collect(),
+        "int32 -> f64",
+    );
+    let u32s: Vec<u32> = words.iter().map(|&w| (w >> 7) as u32).collect();
+    check(
+        Array::from_slice(&dev, &u32s, &[N]).unwrap(),
+        u32s.iter().map(|&x| x as f64).collect(),
+        "uint32 -> f64",
+    );
+    let i8s: Vec<i8> = words.iter().map(|&w| w as i8).collect();
+    check(
+        Array::from_slice(&dev, &i8s, &[N]).unwrap(),
+        i8s.iter().map(|&x| x as f64).collect(),
+        "int8 -> f64",
+    );
+    let u16s: Vec<u16> = words.iter().map(|&w| w as u16).collect();
+    check(
+        Array::from_slice(&dev, &u16s, &[N]).unwrap(),
+        u16s.iter().map(|&x| x as f64).collect(),
+        "uint16 -> f64",
+    );
+    let bools: Vec<f64> = words.iter().map(|&w| (w & 1) as f64).collect();
+    check(
+        common::upload(&dev, &bools, &[N], DType::Bool),
+        bools.clone(),
+        "bool -> f64",
+    );
+    let f32s: Vec<f32> = words.iter().map(|&w| f32::from_bits(w as u32)).collect();
+    check(
+        Array::from_slice(&dev, &f32s, &[N]).unwrap(),
+        f32s.iter().map(|&x| x as f64).collect(),
+        "f32 -> f64",
+    );
+    if dev.supports(DType::F16) {
+        let halves: Vec<half::f16> = words
+            .iter()
+            .map(|&w| half::f16::from_bits(w as u16))
+            .collect();
+        let got = Array::from_slice(&dev, &halves, &[N])
+            .unwrap()
+            .astype(DType::F64)
+            .unwrap()
+            .to_vec::<f64>()
+            .unwrap();
+        let want: Vec<f64> = halves.iter().map(|x| x.to_f64()).collect();
+        // f16 NaNs widen through the driver's f16 -> f32 conversion: NaN as a class.
+        assert_bits(
+            &got,
+            &want,
+            &|i| format!("f16 {:#06x}", halves[i].to_bits()),
+            "f16 -> f64",
+            true,
+        );
+    }
+}
+
+#[test]
+fn constructors_and_moves_keep_the_bits() {
+    let Some(dev) = emulated() else { return };
+    let n = 1000;
+    let a = Array::arange(&dev, -3.25, 0.1 * n as f64 - 3.25, 0.1, DType::F64).unwrap();
+    let got = a.to_vec::<f64>().unwrap();
+    let want: Vec<f64> = (0..got.len()).map(|i| -3.25 + i as f64 * 0.1).collect();
+    assert_bits(
+        &got,
+        &want,
+        &|i| format!("arange element {i}"),
+        "arange",
+        false,
+    );
+    let l = Array::linspace(&dev, 0.0, 1.0, 7, DType::F64)
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
+    assert_eq!(l.len(), 7);
+    assert_eq!((l[0], l[3], l[6]), (0.0, 0.5, 1.0));
+    for (i, v) in l.iter().enumerate() {
+        assert_eq!(
+            v.to_bits(),
+            (i as f64 * (1.0 / 6.0)).to_bits(),
+            "linspace {i}"
+        );
+    }
+    let f = Array::full(&dev, &[3, 5], -0.1, DType::F64).unwrap();
+    assert!(
+        f.to_vec::<f64>()
+            .unwrap()
+            .iter()
+            .all(|v| v.to_bits() == (-0.1f64).to_bits())
+    );
+    // A transposed, reversed view copied; where and take move bits.
+    let xs = mixed_values(24, 3);
+    let x = Array::from_slice(&dev, &xs, &[4, 6]).unwrap();
+    let t = x
+        .transpose(&[1, 0])
+        .unwrap()
+        .contiguous()
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
+    for r in 0..6 {
+        for c in 0..4 {
+            assert_eq!(t[r * 4 + c].to_bits(), xs[c * 6 + r].to_bits());
+        }
+    }
+    let cond: Vec<bool> = (0..24).map(|i| i % 3 == 0).collect();
+    let flags: Vec<f64> = cond.iter().map(|&c| c as u8 as f64).collect();
+    let c = common::upload(&dev, &flags, &[4, 6], DType::Bool);
+    let y = Array::full(&dev, &[4, 6], 7.5, DType::F64).unwrap();
+    let w = gpuarray::where_(&c, &x, &y)
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
+    for i in 0..24 {
+        let want = if cond[i] { xs[i] } else { 7.5 };
+        assert_eq!(w[i].to_bits(), want.to_bits(), "where {i}");
+    }
+    let idx = Array::from_slice(&dev, &[5i64, 0, 23, 5], &[4]).unwrap();
+    let flat = x.reshape(&[24]).unwrap();
+    let g = flat.take(&idx, Some(0)).unwrap().to_vec::<f64>().unwrap();
+    for (k, &i) in [5usize, 0, 23, 5].iter().enumerate() {
+        assert_eq!(g[k].to_bits(), xs[i].to_bits(), "take {i}");
+    }
+}
+
+/// NumPy's npy_divmod, step for step (what both the native and the software kernels do).
+fn divmod(a: f64, b: f64) -> (f64, f64) {
+    let mut m = a % b;
+    if b == 0.0 {
+        return (a / b, f64::NAN);
+    }
+    if m.is_nan() {
+        return (f64::NAN, f64::NAN);
+    }
+    let mut d = (a - m) / b;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) {
+            m += b;
+            d -= 1.0;
+        }
+    } else {
+        m = 0f64.copysign(b);
+    }
+    let f = if d != 0.0 {
+        let mut f = d.floor();
+        if d - f > 0.5 {
+            f += 1.0;
+        }
+        f
+    } else {
+        0f64.copysign(a / b)
+    };
+    (f, m)
+}
+
+fn maximum(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        a
+    } else if b.is_nan() || a < b {
+        b
+    } else {
+        a
+    }
+}
+fn minimum(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        a
+    } else if b.is_nan() || b < a {
+        b
+    } else {
+        a
+    }
+}
+fn nextafter(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        return f64::NAN;
+    }
+    if a == b {
+        return b;
+    }
+    if a == 0.0 {
+        return f64::from_bits(1).copysign(b - a);
+    }
+    let away = (b > a) == (a > 0.0);
+    f64::from_bits(if away {
+        a.to_bits() + 1
+    } else {
+        a.to_bits() - 1
+    })
+}
+
+/// Binary ops: name, host reference, whether a NaN result is compared as a class (its payload
+/// is the host library's).
+type Binary = (&'static str, fn(f64, f64) -> f64, bool);
+
+const BINARY: [Binary; 14] = [
+    ("add", |a, b| a + b, false),
+    ("subtract", |a, b| a - b, false),
+    ("multiply", |a, b| a * b, false),
+    ("divide", |a, b| a / b, false),
+    ("maximum", maximum, false),
+    ("minimum", minimum, false),
+    (
+        "fmax",
+        |a, b| {
+            if b.is_nan() {
+                a
+            } else if a.is_nan() {
+                b
+            } else {
+                maximum(a, b)
+            }
+        },
+        false,
+    ),
+    (
+        "fmin",
+        |a, b| {
+            if b.is_nan() {
+                a
+            } else if a.is_nan() {
+                b
+            } else {
+                minimum(a, b)
+            }
+        },
+        false,
+    ),
+    ("copysign", f64::copysign, false),
+    ("nextafter", nextafter, true),
+    ("fmod", |a, b| a % b, true),
+    ("floor_divide", |a, b| divmod(a, b).0, true),
+    ("remainder", |a, b| divmod(a, b).1, true),
+    (
+        "heaviside",
+        |a, b| {
+            if a.is_nan() {
+                a
+            } else if a == 0.0 {
+                b
+            } else if a < 0.0 {
+                0.0
+            } else {
+                1.0
+            }
+        },
+        false,
+    ),
+];
+
+/// Operand pairs: independent values, and pairs close in magnitude (cancellation, carries,
+/// halfway cases of the rounding).
+fn pairs(n: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
+    let a = mixed_values(n, seed);
+    let mut b = mixed_values(n, seed + 100);
+    let mut next = xorshift(seed + 200);
+    for i in (0..n).step_by(3) {
+        let delta = (next() % 64) as i64 - 32;
+        b[i] = f64::from_bits(a[i].to_bits().wrapping_add(delta as u64));
+        if next().is_multiple_of(2) {
+            b[i] = -b[i];
+        }
+    }
+    // Every edge value against every other.
+    let edges = mixed_values(35, seed);
+    let mut a = a;
+    for (i, &x) in edges.iter().enumerate() {
+        for (j, &y) in edges.iter().enumerate() {
+            let k = 35 + i * 35 + j;
+            if k < n {
+                (a[k], b[k]) = (x, y);
+            }
+        }
+    }
+    (a, b)
+}
+
+#[test]
+fn exact_binary_ops_match_the_host_bit_for_bit() {
+    let Some(dev) = emulated() else { return };
+    let nat = native();
+    let (xs, ys) = pairs(N, 4);
+    let a = Array::from_slice(&dev, &xs, &[N]).unwrap();
+    let b = Array::from_slice(&dev, &ys, &[N]).unwrap();
+    let show = |i: usize| {
+        format!(
+            "({:e}, {:e}) = ({:#018x}, {:#018x})",
+            xs[i],
+            ys[i],
+            xs[i].to_bits(),
+            ys[i].to_bits()
+        )
+    };
+    for (name, reference, nan_class) in BINARY {
+        let op = gpuarray::elementwise_op(name).unwrap_or_else(|| panic!("no op {name}"));
+        let got = op
+            .call(&[Operand::Array(&a), Operand::Array(&b)])
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .to_vec::<f64>()
+            .unwrap();
+        let want: Vec<f64> = xs.iter().zip(&ys).map(|(&x, &y)| reference(x, y)).collect();
+        assert_bits(
+            &got,
+            &want,
+            &show,
+            &format!("{name} emulated vs host"),
+            nan_class,
+        );
+        if let Some(nat) = &nat {
+            let (na, nb) = (
+                Array::from_slice(nat, &xs, &[N]).unwrap(),
+                Array::from_slice(nat, &ys, &[N]).unwrap(),
+            );
+            let native = op
+                .call(&[Operand::Array(&na), Operand::Array(&nb)])
+                .unwrap()
+                .to_vec::<f64>()
+                .unwrap();
+            assert_bits(
+                &got,
+                &native,
+                &show,
+                &format!("{name} emulated vs native"),
+                true,
+            );
+        }
+    }
+}
+
+#[test]
+fn comparisons_and_predicates_follow_ieee() {
+    let Some(dev) = emulated() else { return };
+    let (xs, ys) = pairs(N, 5);
+    let a = Array::from_slice(&dev, &xs, &[N]).unwrap();
+    let b = Array::from_slice(&dev, &ys, &[N]).unwrap();
+    let compare: [(&str, fn(f64, f64) -> bool); 9] = [
+        ("equal", |a, b| a == b),
+        ("not_equal", |a, b| a != b),
+        ("less", |a, b| a < b),
+        ("less_equal", |a, b| a <= b),
+        ("greater", |a, b| a > b),
+        ("greater_equal", |a, b| a >= b),
+        ("logical_and", |a, b| a != 0.0 && b != 0.0),
+        ("logical_or", |a, b| a != 0.0 || b != 0.0),
+        ("logical_xor", |a, b| (a != 0.0) != (b != 0.0)),
+    ];
+    for (name, reference) in compare {
+        let op = gpuarray::elementwise_op(name).unwrap_or_else(|| panic!("no op {name}"));
+        let got = common::read(&op.call(&[Operand::Array(&a), Operand::Array(&b)]).unwrap());
+        for i in 0..N {
+            assert_eq!(
+                got[i] == 1.0,
+                reference(xs[i], ys[i]),
+                "{name}({:e}, {:e})",
+                xs[i],
+                ys[i]
+            );
+        }
+    }
+    let predicates: [(&str, fn(f64) -> bool); 6] = [
+        ("isnan", f64::is_nan),
+        ("isinf", f64::is_infinite),
+        ("isfinite", f64::is_finite),
+        ("signbit", f64::is_sign_negative),
+        ("logical_not", |x| x == 0.0),
+        ("truth", |x| x != 0.0),
+    ];
+    for (name, reference) in predicates {
+        let Some(op) = gpuarray::elementwise_op(name) else {
+            continue;
+        };
+        let got = common::read(&op.call(&[Operand::Array(&a)]).unwrap());
+        for i in 0..N {
+            assert_eq!(
+                got[i] == 1.0,
+                reference(xs[i]),
+                "{name}({:e} = {:#018x})",
+                xs[i],
+                xs[i].to_bits()
+            );
+        }
+    }
+}
+
+#[test]
+fn exact_unary_ops_match_the_host_bit_for_bit() {
+    let Some(dev) = emulated() else { return };
+    let nat = native();
+    let xs = mixed_values(N, 6);
+    let a = Array::from_slice(&dev, &xs, &[N]).unwrap();
+    let show = |i: usize| format!("{:e} ({:#018x})", xs[i], xs[i].to_bits());
+    let unary: [(&str, fn(f64) -> f64, bool); 12] = [
+        ("negative", |x| -x, false),
+        ("absolute", f64::abs, false),
+        ("sqrt", f64::sqrt, false),
+        ("floor", f64::floor, true),
+        ("ceil", f64::ceil, true),
+        ("trunc", f64::trunc, true),
+        ("rint", f64::round_ties_even, true),
+        ("square", |x| x * x, false),
+        ("reciprocal", |x| 1.0 / x, false),
+        (
+            "sign",
+            |x| {
+                if x.is_nan() {
+                    x
+                } else if x == 0.0 {
+                    0.0
+                } else {
+                    x.signum()
+                }
+            },
+            false,
+        ),
+        ("deg2rad", |x| x * 0.017453292519943295, false),
+        ("rad2deg", |x| x * 57.29577951308232, false),
+    ];
+    for (name, reference, nan_class) in unary {
+        let op = gpuarray::elementwise_op(name).unwrap_or_else(|| panic!("no op {name}"));
+        let got = op
+            .call(&[Operand::Array(&a)])
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .to_vec::<f64>()
+            .unwrap();
+        let want: Vec<f64> = xs.iter().map(|&x| reference(x)).collect();
+        assert_bits(
+            &got,
+            &want,
+            &show,
+            &format!("{name} emulated vs host"),
+            nan_class,
+        );
+        if let Some(nat) = &nat {
+            let na = Array::from_slice(nat, &xs, &[N]).unwrap();
+            let native = op
+                .call(&[Operand::Array(&na)])
+                .unwrap()
+                .to_vec::<f64>()
+                .unwrap();
+            assert_bits(
+                &got,
+                &native,
+                &show,
+                &format!("{name} emulated vs native"),
+                true,
+            );
+        }
+    }
+}
+
+#[test]
+fn broadcasting_views_and_scalars_reach_the_software_kernels() {
+    let Some(dev) = emulated() else { return };
+    let xs = mixed_values(12, 7);
+    let ys = [0.1, -3.0, 1e-310];
+    let a = Array::from_slice(&dev, &xs, &[4, 3]).unwrap();
+    let b = Array::from_slice(&dev, &ys, &[3]).unwrap();
+    let got = a
+        .transpose(&[1, 0])
+        .unwrap()
+        .mul(&b.reshape(&[3, 1]).unwrap())
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
+    for r in 0..3 {
+        for c in 0..4 {
+            let want = xs[c * 3 + r] * ys[r];
+            assert_eq!(got[r * 4 + c].to_bits(), want.to_bits(), "({r}, {c})");
+        }
+    }
+    let s = (&a + 0.25).unwrap().to_vec::<f64>().unwrap();
+    for i in 0..12 {
+        assert!(
+            s[i].to_bits() == (xs[i] + 0.25).to_bits() || (s[i].is_nan() && xs[i].is_nan()),
+            "{i}"
+        );
+    }
+    let zero = Array::zeros(&dev, &[0, 3], DType::F64).unwrap();
+    assert_eq!(zero.add(&b).unwrap().shape(), &[0, 3]);
+}
+
+#[test]
+fn an_op_without_a_software_kernel_is_refused_and_nothing_is_lost() {
+    let Some(dev) = emulated() else { return };
+    let a = Array::from_slice(&dev, &[0.5f64, 2.0], &[2]).unwrap();
+    let e = a.exp().expect_err("exp has no software f64 kernel yet");
+    assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    assert!(e.to_string().contains("emulated float64"), "{e}");
+    assert_eq!(a.to_vec::<f64>().unwrap(), vec![0.5, 2.0]);
+    let e = a
+        .matmul(&a)
+        .expect_err("matmul has no software f64 kernel yet");
+    assert!(e.to_string().contains("emulated float64"), "{e}");
+    assert_eq!(a.add(&a).unwrap().to_vec::<f64>().unwrap(), vec![1.0, 4.0]);
+    dev.synchronize().unwrap();
+    assert!(dev.take_uncaptured_errors().is_empty());
+}

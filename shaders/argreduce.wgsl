@@ -2,7 +2,8 @@
 // (output, chunk) workgroup writes the winning value and its index. NumPy's rules: the first
 // NaN wins; among equal values the first index wins. Stage 1 reads the array (index = position
 // along the reduced elements plus `k_offset`); stage 2 reads the (value, index) partials.
-// The host prepends `alias In, A` (input storage, accumulator) and NaN helpers for A.
+// The host prepends `alias In, A` (input storage, accumulator), NaN helpers for A and the
+// accumulator's vocabulary: acc_of, acc_zero, acc_eq, acc_lt (operators, or software f64).
 
 override WG: u32 = 256u;
 override LANES: u32 = 8u;   // invocations lavapipe runs as one SIMD vector (256 bits)
@@ -53,11 +54,11 @@ fn better(av: A, ai: u32, bv: A, bi: u32) -> bool {
         }
         return an;
     }
-    if (av != bv) {
+    if (!acc_eq(av, bv)) {
         if (OP == OP_ARGMAX) {
-            return av > bv;
+            return acc_lt(bv, av);
         }
-        return av < bv;
+        return acc_lt(av, bv);
     }
     return ai <= bi;
 }
@@ -80,13 +81,13 @@ fn main(
     let row = p.base + outer_offset(m);
     let first = c * p.chunk;
     let stop = min(first + p.chunk, p.k_count);
-    var bv = A(0);
+    var bv = acc_zero();
     var bi = NONE;
     // Each run of LANES invocations takes its own contiguous span of the chunk (see span()).
     let sp = span(first, stop, lid);
     for (var i = sp.x; i < sp.y; i += LANES) {
         let at = row + inner_offset(i);
-        let v = A(src[at]);
+        let v = acc_of(src[at]);
         var idx = i + p.k_offset;
         if (STAGE == 2u) {
             idx = src_idx[at];

@@ -33,26 +33,22 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> src: array<In>;
-@group(0) @binding(2) var<storage, read> src4: array<vec4<In>>;
+@group(0) @binding(2) var<storage, read> src4: array<In4>;
 @group(0) @binding(3) var<storage, read_write> dst: array<Out>;
 
-fn load4(v: vec4<In>) -> vec4<A> {
-    return vec4<A>(load(v.x), load(v.y), load(v.z), load(v.w));
-}
-
-fn combine4(x: vec4<A>, y: vec4<A>) -> vec4<A> {
-    return vec4<A>(combine(x.x, y.x), combine(x.y, y.y), combine(x.z, y.z), combine(x.w, y.w));
+fn combine4(x: A4, y: A4) -> A4 {
+    return A4(combine(x.x, y.x), combine(x.y, y.y), combine(x.z, y.z), combine(x.w, y.w));
 }
 
 // Columns 4q..4q+3 of row i of batch t.
-fn quad(t: u32, i: u32, q: u32) -> vec4<A> {
+fn quad(t: u32, i: u32, q: u32) -> A4 {
     let o = u32(i32(p.base) + i32(t) * p.batch_stride + i32(i) * p.row_stride);
     if (VEC == 1u) {
         return load4(src4[o / 4u + q]);
     }
     let last = p.width - 1u;
     let c = 4u * q;
-    return vec4<A>(
+    return A4(
         load(src[o + min(c, last)]),
         load(src[o + min(c + 1u, last)]),
         load(src[o + min(c + 2u, last)]),
@@ -85,7 +81,8 @@ fn main(
     let qa = min(q0, last);
     let i0 = b * p.block;
     let i1 = min(i0 + p.block, p.rows);
-    let id = vec4<A>(identity());
+    let e = identity();
+    let id = A4(e, e, e, e);
     var acc0 = id;
     var acc1 = id;
     var acc2 = id;
@@ -103,7 +100,7 @@ fn main(
 }
 
 // Partials of quad q's columns of batch t for block b, transposed: [batches * width, blocks].
-fn store(t: u32, q: u32, b: u32, v: vec4<A>) {
+fn store(t: u32, q: u32, b: u32, v: A4) {
     let c = 4u * q;
     let at = (t * p.width + c) * p.blocks + b;
     if (c < p.width) {

@@ -2,7 +2,7 @@
 // for trailing axes of contiguous arrays (and every stage 2, whose partials are rows too). Row m
 // is the `k_count` consecutive elements from `base + m * row_stride` (binding-relative). Prepended
 // like reduce.wgsl (`alias In, Out, A`, NaN helpers, `truth_in`, reduce_ops.wgsl), and a unit
-// file: `alias Unit`, `const UNIT` (elements per unit) and `fn load_unit(Unit) -> vec4<A>`
+// file: `alias Unit`, `const UNIT` (elements per unit) and `fn load_unit(Unit) -> A4`
 // (reduce_rows_vec4.wgsl: a vec4 of elements; reduce_rows_f16x8.wgsl: eight packed halves).
 //
 // The same window is bound twice: as scalars and as units. A row's elements from its first
@@ -45,19 +45,20 @@ struct Params {
 
 var<workgroup> sh: array<A, WG>;
 
-fn combine4(x: vec4<A>, y: vec4<A>) -> vec4<A> {
-    return vec4<A>(combine(x.x, y.x), combine(x.y, y.y), combine(x.z, y.z), combine(x.w, y.w));
+fn combine4(x: A4, y: A4) -> A4 {
+    return A4(combine(x.x, y.x), combine(x.y, y.y), combine(x.z, y.z), combine(x.w, y.w));
 }
 
 // Pairwise, so the lanes' sums meet in a tree too.
-fn fold4(v: vec4<A>) -> A {
+fn fold4(v: A4) -> A {
     return combine(combine(v.x, v.y), combine(v.z, v.w));
 }
 
 // Body units start, start + step, ... below stop: unconditional rounds of four loads into four
 // accumulators, then the rest (fewer than four) into the first.
 fn fold_body(start: u32, stop: u32, step: u32) -> A {
-    let id = vec4<A>(identity());
+    let e = identity();
+    let id = A4(e, e, e, e);
     var acc0 = id;
     var acc1 = id;
     var acc2 = id;

@@ -13,6 +13,6 @@ fn pair(w: u32) -> A {
     return combine(load(In(h.x)), load(In(h.y)));
 }
 
-fn load_unit(v: Unit) -> vec4<A> {
-    return vec4<A>(pair(v.x), pair(v.y), pair(v.z), pair(v.w));
+fn load_unit(v: Unit) -> A4 {
+    return A4(pair(v.x), pair(v.y), pair(v.z), pair(v.w));
 }

@@ -9,7 +9,7 @@
 mod common;
 
 use common::xorshift;
-use gpuarray::{Array, DType, Device, Error, F64Mode, Operand};
+use gpuarray::{Array, Axes, DType, Device, Error, F64Mode, Operand};
 
 const N: usize = 1 << 16;
 
@@ -811,4 +811,89 @@ fn an_op_without_a_software_kernel_is_refused_and_nothing_is_lost() {
     assert_eq!(a.add(&a).unwrap().to_vec::<f64>().unwrap(), vec![1.0, 4.0]);
     dev.synchronize().unwrap();
     assert!(dev.take_uncaptured_errors().is_empty());
+}
+
+/// The value reductions, every kernel shape (contiguous rows, columns, strided, a whole array
+/// in two stages): the software kernels add in the native kernels' order, so the bits equal
+/// the native path's; against the host within the bound of the sums' terms.
+#[test]
+fn reductions_match_the_native_path_bit_for_bit() {
+    let Some(dev) = emulated() else { return };
+    let nat = native();
+    let (m, k) = (67, 3001);
+    let mut xs = common::values(m * k, 8, -1e3, 1e3);
+    xs[5] = -0.0;
+    xs[k + 7] = f64::NAN;
+    let ys = common::values(m * k, 9, 0.5, 1.5);
+    for (what, data) in [("values", &xs), ("near one", &ys)] {
+        let a = Array::from_slice(&dev, data, &[m, k]).unwrap();
+        let n = nat
+            .as_ref()
+            .map(|d| Array::from_slice(d, data, &[m, k]).unwrap());
+        type Reduce = fn(&Array) -> gpuarray::Result<Array>;
+        let cases: [(&str, Reduce); 17] = [
+            ("argmax rows", |a| {
+                a.argmax(Some(1), false)?.astype(DType::F64)
+            }),
+            ("argmin columns", |a| {
+                a.argmin(Some(0), false)?.astype(DType::F64)
+            }),
+            ("cumsum rows", |a| a.cumsum(Some(1))),
+            ("cumsum columns", |a| a.cumsum(Some(0))),
+            ("cumprod rows", |a| a.cumprod(Some(1))),
+            ("sum rows", |a| a.sum(1isize, false)),
+            ("sum columns", |a| a.sum(0isize, false)),
+            ("sum all", |a| a.sum(Axes::All, false)),
+            ("sum transposed", |a| {
+                a.transpose(&[1, 0])?.sum(0isize, false)
+            }),
+            ("prod rows", |a| a.prod(1isize, false)),
+            ("max rows", |a| a.max(1isize, false)),
+            ("min columns", |a| a.min(0isize, false)),
+            ("max all", |a| a.max(Axes::All, false)),
+            ("nansum rows", |a| a.nansum(1isize, false)),
+            ("mean rows", |a| a.mean(1isize, false)),
+            ("any rows", |a| a.any(1isize, false)?.astype(DType::F64)),
+            ("all columns", |a| a.all(0isize, false)?.astype(DType::F64)),
+        ];
+        for (name, f) in cases {
+            let got = f(&a)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .to_vec::<f64>()
+                .unwrap();
+            if let Some(n) = &n {
+                let want = f(n).unwrap().to_vec::<f64>().unwrap();
+                assert_bits(
+                    &got,
+                    &want,
+                    &|i| format!("output {i}"),
+                    &format!("{what}: {name}, emulated vs native"),
+                    true,
+                );
+            }
+        }
+        // Against the host: row sums within n u sum|x|.
+        let sums = a.sum(1isize, false).unwrap().to_vec::<f64>().unwrap();
+        for (r, got) in sums.iter().enumerate() {
+            let row = &data[r * k..(r + 1) * k];
+            let want: f64 = row.iter().sum();
+            let bound = k as f64 * f64::EPSILON * row.iter().map(|x| x.abs()).sum::<f64>();
+            assert!(
+                (got - want).abs() <= bound || (got.is_nan() && want.is_nan()),
+                "{what}: row {r} sum {got} vs {want}"
+            );
+        }
+        let maxima = a.max(1isize, false).unwrap().to_vec::<f64>().unwrap();
+        for (r, got) in maxima.iter().enumerate() {
+            let row = &data[r * k..(r + 1) * k];
+            let want = row.iter().copied().fold(f64::NEG_INFINITY, maximum);
+            assert_eq!(got.to_bits(), want.to_bits(), "{what}: row {r} max");
+        }
+    }
+    // A sum of negative zeros is -0.0, as in NumPy.
+    let z = Array::full(&dev, &[5], -0.0, DType::F64).unwrap();
+    assert_eq!(
+        z.sum(Axes::All, false).unwrap().to_vec::<f64>().unwrap()[0].to_bits(),
+        (-0.0f64).to_bits()
+    );
 }

@@ -87,7 +87,7 @@ pub(super) fn scan_blocks(
     let blocks = k.div_ceil(block);
     let variant = Variant::one(dtype);
     // Lines laid end to end from a multiple of 4, in blocks of multiples of 4 elements: vec4s.
-    let vec4 = dtype.is_word()
+    let vec4 = x.device().inner.one_word_elements(dtype)
         && src.end_to_end(k)
         && dst.end_to_end(k)
         && src.base.rem_euclid(4) == 0

@@ -3,7 +3,7 @@
 //! lines read as vec4s. Bool arrays are scanned as i32 (NumPy counts them), so every one-word
 //! dtype but bool; the strided scans also take int64/uint64 (`scan_blocks.wgsl` in word pairs). In the eager plan, with their workgroup size (64) and both ops.
 
-use crate::device::wgsl_helpers::helpers;
+use crate::device::wgsl_helpers::{helpers, helpers_soft_f64};
 use crate::device::{DEFAULT_WG, KernelDef, Needs, Variant, When, combinations};
 use crate::dtype::DType;
 use crate::ops::reduce::op_codes::ScanOp;
@@ -33,7 +33,27 @@ fn accumulator(dtype: DType) -> String {
     .concat()
 }
 
+/// Software f64 (word pairs): sums and products in software binary64, in the native scans'
+/// order, so the same bits.
+const SOFT_F64_ACCUMULATOR: &str = "\
+fn acc_add(x: A, y: A) -> A { return f64s_add(x, y); }
+fn acc_mul(x: A, y: A) -> A { return f64s_mul(x, y); }
+fn acc_zero() -> A { return vec2<u32>(0u, 0x80000000u); }
+fn acc_one() -> A { return vec2<u32>(0u, 0x3ff00000u); }
+";
+
 fn strided_wgsl(v: Variant) -> String {
+    if v.soft {
+        return format!(
+            "alias T = vec2<u32>;\nalias A = vec2<u32>;\n{}{}{}{}{}{}",
+            helpers_soft_f64("A"),
+            ScanOp::wgsl_constants(),
+            SOFT_F64_ACCUMULATOR,
+            include_str!("../../../shaders/mulhilo.wgsl"),
+            include_str!("../../../shaders/int64.wgsl"),
+            include_str!("../../../shaders/f64_soft.wgsl"),
+        ) + include_str!("../../../shaders/scan_blocks.wgsl");
+    }
     format!(
         "alias T = {};\nalias A = {};\n{}{}{}",
         v.a.wgsl(),
@@ -88,12 +108,16 @@ const fn scan(
 }
 
 /// Block totals of the block-wise scan.
-pub(crate) static SCAN_TOTALS: KernelDef =
-    scan("scan_totals", "totals_main", strided_dtypes, strided_wgsl);
+pub(crate) static SCAN_TOTALS: KernelDef = KernelDef {
+    soft_f64: true,
+    ..scan("scan_totals", "totals_main", strided_dtypes, strided_wgsl)
+};
 /// The block-wise scan: one invocation per block of a line, from the totals of the blocks
 /// before it.
-pub(crate) static SCAN_BLOCKS: KernelDef =
-    scan("scan_blocks", "main", strided_dtypes, strided_wgsl);
+pub(crate) static SCAN_BLOCKS: KernelDef = KernelDef {
+    soft_f64: true,
+    ..scan("scan_blocks", "main", strided_dtypes, strided_wgsl)
+};
 /// `scan_totals` over contiguous lines read as vec4s.
 pub(crate) static SCAN_TOTALS_VEC4: KernelDef = scan(
     "scan_totals_vec4",

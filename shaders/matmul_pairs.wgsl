@@ -1,8 +1,11 @@
-// Matmul of int64/uint64 (word pairs, low word first): exact and wrapping, as NumPy's integer
-// matmul; the bits of a product and a sum modulo 2^64 are the same for both signednesses, so
-// one kernel serves both. Each 16 x 16 workgroup computes a 16 x 16 block of C, staging 16 x 16
-// tiles of A and B in workgroup memory.
-// Prepended: mulhilo.wgsl, int64.wgsl (add64, mul64) and matmul_params.wgsl.
+// Matmul of word-pair dtypes (low word first): int64/uint64, exact and wrapping as NumPy's
+// integer matmul (the bits of a product and a sum modulo 2^64 are the same for both
+// signednesses, so one kernel serves both), and software f64, each product rounded and added in
+// k order as the native f64 kernels do. Each 16 x 16 workgroup computes a 16 x 16 block of C,
+// staging 16 x 16 tiles of A and B in workgroup memory. Zeros pad the last tile of k on both
+// sides: their products add +0, which changes no sum (it never starts from -0).
+// Prepended: mulhilo.wgsl, int64.wgsl, the dtype's `madd(acc, x, y)` (acc + x y) and
+// `plus(x, y)` (add64/mul64, or f64_soft.wgsl's) and matmul_params.wgsl.
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> a: array<vec2<u32>>;
@@ -40,7 +43,7 @@ fn main(
         b_tile[lid.y * 16u + lid.x] = bv;
         workgroupBarrier();
         for (var kk = 0u; kk < 16u; kk += 1u) {
-            acc = add64(acc, mul64(a_tile[lid.y * 16u + kk], b_tile[kk * 16u + lid.x]));
+            acc = madd(acc, a_tile[lid.y * 16u + kk], b_tile[kk * 16u + lid.x]);
         }
         workgroupBarrier();
     }
@@ -49,7 +52,7 @@ fn main(
     }
     let at = p.c_base + bz * p.c_bs + i32(row) * p.c_rs + i32(col) * p.c_cs;
     if (p.accumulate != 0u) {
-        acc = add64(acc, c[at]);
+        acc = plus(acc, c[at]);
     }
     c[at] = acc;
 }

@@ -73,7 +73,8 @@ pub(crate) static MATMUL_NAIVE: KernelDef = KernelDef {
     warm_up: false,
 };
 
-/// int64/uint64 matmul in word pairs (exact, wrapping): 16 x 16 tiles in workgroup memory.
+/// Word-pair matmul, 16 x 16 tiles in workgroup memory: int64/uint64 (exact, wrapping) and
+/// software f64 (the direct path of a device that emulates f64).
 pub(crate) static MATMUL_PAIRS: KernelDef = KernelDef {
     name: "matmul_pairs",
     entry: "main",
@@ -84,14 +85,28 @@ pub(crate) static MATMUL_PAIRS: KernelDef = KernelDef {
         dtypes
             .iter()
             .copied()
-            .filter(|&d| matches!(d, DType::I64 | DType::U64))
+            .filter(|&d| matches!(d, DType::I64 | DType::U64 | DType::F64))
             .map(Variant::one)
             .collect()
     },
-    wgsl: |_| {
+    wgsl: |v| {
+        // Its f64 variant is software binary64 on any device (the kernel reads word pairs).
+        let arithmetic = if v.a == DType::F64 {
+            concat!(
+                include_str!("../../../shaders/f64_soft.wgsl"),
+                "fn madd(acc: vec2<u32>, x: vec2<u32>, y: vec2<u32>) -> vec2<u32> { return f64s_add(acc, f64s_mul(x, y)); }\n",
+                "fn plus(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> { return f64s_add(x, y); }\n",
+            )
+        } else {
+            concat!(
+                "fn madd(acc: vec2<u32>, x: vec2<u32>, y: vec2<u32>) -> vec2<u32> { return add64(acc, mul64(x, y)); }\n",
+                "fn plus(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> { return add64(x, y); }\n",
+            )
+        };
         [
             include_str!("../../../shaders/mulhilo.wgsl"),
             include_str!("../../../shaders/int64.wgsl"),
+            arithmetic,
             PARAMS,
             include_str!("../../../shaders/matmul_pairs.wgsl"),
         ]
@@ -100,7 +115,7 @@ pub(crate) static MATMUL_PAIRS: KernelDef = KernelDef {
     when: When::OnFirstUse,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
-    soft_f64: false,
+    soft_f64: true,
     warm_up: false,
 };
 

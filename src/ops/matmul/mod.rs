@@ -249,8 +249,11 @@ fn run(
         Some(MatmulKernel::SubgroupBroadcast { rows }) => {
             run_sgb(dev, rows, a, batched_a, b, batched_b, c)
         }
-        // int64/uint64: the word-pair kernel, whatever the shape (or the kernel asked for).
-        _ if matches!(a.dtype(), DType::I64 | DType::U64) => {
+        // int64/uint64 and software f64: the word-pair kernel, whatever the shape (or the
+        // kernel asked for).
+        _ if matches!(a.dtype(), DType::I64 | DType::U64)
+            || (a.dtype() == DType::F64 && dev.f64_emulated) =>
+        {
             for_each_batch(a, b, c, |p| launch_strided(dev, &p, &MATMUL_PAIRS))
         }
         Some(MatmulKernel::Tiled) => for_each_batch(a, b, c, |p| launch_tiled(dev, &p)),

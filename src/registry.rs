@@ -67,6 +67,7 @@ static FAMILIES: &[&KernelDef] = &[
     &sort::SCATTER,
     &crate::ops::masks::COMPACT,
     &crate::ops::search::SEARCHSORTED,
+    &crate::random::families::PHILOX_WIDE_SOFT,
     #[cfg(not(target_arch = "wasm32"))]
     &crate::ops::counting::BINCOUNT,
     #[cfg(not(target_arch = "wasm32"))]

@@ -904,7 +904,12 @@ fn reductions_match_the_native_path_bit_for_bit() {
 fn matmul_and_einsum_in_software_f64() {
     let Some(dev) = emulated() else { return };
     let nat = native();
-    for (batch, m, k, n) in [(1, 37, 53, 29), (3, 5, 70, 17), (1, 1, 40, 9), (2, 16, 16, 1)] {
+    for (batch, m, k, n) in [
+        (1, 37, 53, 29),
+        (3, 5, 70, 17),
+        (1, 1, 40, 9),
+        (2, 16, 16, 1),
+    ] {
         let xs = common::values(batch * m * k, 10, -2.0, 2.0);
         let ys = common::values(k * n, 11, -3.0, 3.0);
         let a = Array::from_slice(&dev, &xs, &[batch, m, k]).unwrap();
@@ -919,7 +924,10 @@ fn matmul_and_einsum_in_software_f64() {
                     let want: f64 = terms.clone().sum();
                     let bound = k as f64 * f64::EPSILON * terms.map(f64::abs).sum::<f64>();
                     let g = got[(t * m + i) * n + j];
-                    assert!((g - want).abs() <= bound, "({batch},{m},{k},{n}) [{t},{i},{j}]: {g} vs {want}");
+                    assert!(
+                        (g - want).abs() <= bound,
+                        "({batch},{m},{k},{n}) [{t},{i},{j}]: {g} vs {want}"
+                    );
                 }
             }
         }
@@ -927,11 +935,18 @@ fn matmul_and_einsum_in_software_f64() {
             let na = Array::from_slice(nat, &xs, &[batch, m, k]).unwrap();
             let nb = Array::from_slice(nat, &ys, &[k, n]).unwrap();
             let want = na.matmul(&nb).unwrap().to_vec::<f64>().unwrap();
-            let far = got.iter().zip(&want).filter(|(g, w)| g.to_bits() != w.to_bits()).count();
+            let far = got
+                .iter()
+                .zip(&want)
+                .filter(|(g, w)| g.to_bits() != w.to_bits())
+                .count();
             // The tiled kernel adds in k order as the software one does: the same bits. The
             // native matrix-vector kernel splits k across lanes (another order; the software
             // path has no such kernel yet).
-            println!("({batch},{m},{k},{n}): {far} of {} differ from the native kernel's bits", got.len());
+            println!(
+                "({batch},{m},{k},{n}): {far} of {} differ from the native kernel's bits",
+                got.len()
+            );
             if m > 1 && n > 1 {
                 assert_eq!(far, 0, "({batch},{m},{k},{n}) emulated vs native tiled");
             }
@@ -939,8 +954,75 @@ fn matmul_and_einsum_in_software_f64() {
     }
     let v = Array::from_slice(&dev, &[1.5f64, -2.0, 0.25], &[3]).unwrap();
     let w = Array::from_slice(&dev, &[4.0f64, 0.5, 8.0], &[3]).unwrap();
-    let e = gpuarray::einsum("i,i->", &[&v, &w]).unwrap().to_vec::<f64>().unwrap();
+    let e = gpuarray::einsum("i,i->", &[&v, &w])
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
     assert_eq!(e, vec![1.5 * 4.0 - 2.0 * 0.5 + 0.25 * 8.0]);
-    let outer = gpuarray::einsum("i,j->ij", &[&v, &w]).unwrap().to_vec::<f64>().unwrap();
+    let outer = gpuarray::einsum("i,j->ij", &[&v, &w])
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
     assert_eq!(outer[5], -2.0 * 8.0);
+}
+
+/// Philox draws in f64: the same stream words as the native path, turned into f64 in software;
+/// random and uniform values against the host's cuRAND-style conversion of those words, bit
+/// for bit, and every distribution against the native path's bits where it has f64.
+#[test]
+fn philox_f64_draws_take_the_same_words_and_give_the_same_values() {
+    let Some(dev) = emulated() else { return };
+    let nat = native();
+    let n = 1001; // odd: the last Box-Muller pair is cut
+    type Draw = fn(&mut gpuarray::random::Generator, usize) -> gpuarray::Result<Array>;
+    let draws: [(&str, Draw); 6] = [
+        ("random", |g, n| g.random(&[n], DType::F64)),
+        ("uniform", |g, n| g.uniform(-3.0, 5.5, &[n], DType::F64)),
+        ("standard_normal", |g, n| {
+            g.standard_normal(&[n], DType::F64)
+        }),
+        ("normal", |g, n| g.normal(10.0, 0.1, &[n], DType::F64)),
+        ("exponential", |g, n| g.exponential(2.5, &[n], DType::F64)),
+        ("bernoulli", |g, n| g.bernoulli(0.3, &[n], DType::F64)),
+    ];
+    let mut g = gpuarray::random::Generator::with_stream(&dev, 42, 3, 5);
+    let mut h = nat
+        .as_ref()
+        .map(|d| gpuarray::random::Generator::with_stream(d, 42, 3, 5));
+    for (name, draw) in draws {
+        let before = g.offset();
+        let got = draw(&mut g, n)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .to_vec::<f64>()
+            .unwrap();
+        if name == "random" {
+            let words = common::philox::stream(42, 3, before, 2 * n);
+            for i in 0..n {
+                let want = common::philox::random_f64(words[2 * i], words[2 * i + 1]);
+                assert_eq!(got[i].to_bits(), want.to_bits(), "random {i}");
+            }
+        }
+        if let Some(h) = h.as_mut() {
+            let want = draw(h, n).unwrap().to_vec::<f64>().unwrap();
+            assert_eq!(g.offset(), h.offset(), "{name}: the stream advances alike");
+            let differ = (0..n)
+                .filter(|&i| got[i].to_bits() != want[i].to_bits())
+                .count();
+            if matches!(name, "random" | "uniform" | "bernoulli") {
+                assert_eq!(differ, 0, "{name}: emulated vs native bits");
+            } else {
+                // The same polynomials in the same order; a driver may fuse the native ones.
+                for i in 0..n {
+                    let tol = 4.0 * f64::EPSILON * want[i].abs().max(1e-300);
+                    assert!(
+                        (got[i] - want[i]).abs() <= tol,
+                        "{name} {i}: {} vs {}",
+                        got[i],
+                        want[i]
+                    );
+                }
+                println!("{name}: {differ} of {n} differ from the native bits");
+            }
+        }
+    }
 }

@@ -133,3 +133,30 @@ pub(crate) static PHILOX64: KernelDef = KernelDef {
     soft_f64: false,
     warm_up: true,
 };
+
+/// f64 draws on a device that emulates f64 (`random/soft_f64.rs`): four stream words into two
+/// f64 values, in software binary64. Compiled on first use.
+pub(crate) static PHILOX_WIDE_SOFT: KernelDef = KernelDef {
+    soft_f64: true,
+    ..KernelDef::on_first_use(
+        "philox_wide_soft",
+        "main",
+        &[("DIST", Dist::RandomWide as u32), ("WG", DEFAULT_WG)],
+        |dtypes| {
+            if dtypes.contains(&DType::F64) {
+                vec![Variant::one(DType::F64)]
+            } else {
+                vec![]
+            }
+        },
+        |_| {
+            concat!(
+                include_str!("../../shaders/mulhilo.wgsl"),
+                include_str!("../../shaders/int64.wgsl"),
+                include_str!("../../shaders/f64_soft.wgsl"),
+                include_str!("../../shaders/philox_wide_soft.wgsl"),
+            )
+            .to_string()
+        },
+    )
+};

@@ -178,6 +178,9 @@ pub(crate) fn generate(
     if n == 0 {
         return Ok(());
     }
+    if super::soft_f64::applies(out) {
+        return super::soft_f64::generate_soft(op, out, start, dist, extra);
+    }
     let (storage, _) = out.storage_and_layout();
     let eb = out.dtype.size_bytes();
     let wpo = dist.words_per_output();

@@ -56,6 +56,7 @@ mod integers;
 pub(crate) mod launch;
 mod philox;
 mod sampling;
+mod soft_f64;
 mod wide_integers;
 
 use crate::array::Array;

@@ -24,8 +24,8 @@ struct Params {
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> start: array<i32>;
 @group(0) @binding(2) var<storage, read> end: array<i32>;
-@group(0) @binding(3) var<storage, read> w: array<f64>;
-@group(0) @binding(4) var<storage, read_write> out: array<f64>;
+@group(0) @binding(3) var<storage, read> w: array<W>;
+@group(0) @binding(4) var<storage, read_write> out: array<W>;
 
 @compute @workgroup_size(WG)
 fn main(
@@ -45,7 +45,7 @@ fn main(
     let stop = min(e, s + CHUNK);
     var acc = out[b];
     for (var i = s; i < stop; i = i + 1u) {
-        acc = acc + w[p.base + i - p.lo];
+        acc = w_add(acc, w[p.base + i - p.lo]);
     }
     out[b] = acc;
 }

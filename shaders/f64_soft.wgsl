@@ -36,6 +36,10 @@ fn f64s_is_nan(a: vec2<u32>) -> bool {
     return f64s_exp(a) == 0x7ff && f64s_nonzero(f64s_frac(a));
 }
 
+fn f64s_is_inf(a: vec2<u32>) -> bool {
+    return (a.y & 0x7fffffffu) == 0x7ff00000u && a.x == 0u;
+}
+
 // (sign << 63) + (exp << 52) + sig: the sum, not an or (see the header).
 fn f64s_pack(sign: u32, exp: i32, sig: vec2<u32>) -> vec2<u32> {
     return add64(vec2<u32>(0u, (sign << 31u) + (bitcast<u32>(exp) << 20u)), sig);
@@ -960,4 +964,54 @@ fn f64s_fma(a: vec2<u32>, b: vec2<u32>, c: vec2<u32>) -> vec2<u32> {
     }
     sig_z.x = sig_z.x | select(0u, 1u, f64s_nonzero(prod.xy));
     return f64s_round_pack(sign_z, exp_z, sig_z);
+}
+
+fn f64s_is_zero(x: vec2<u32>) -> bool {
+    return ((x.y & 0x7fffffffu) | x.x) == 0u;
+}
+
+// The significand of finite non-zero x with its leading bit moved to bit 52, and the exponent
+// that goes with it (below 1 for subnormals): x = sig 2^(exp - 1075).
+fn f64s_unpack_normal(x: vec2<u32>) -> vec3<u32> {
+    let e = f64s_exp(x);
+    var sig = f64s_frac(x);
+    if (e != 0) {
+        sig.y = sig.y | 0x00100000u;
+        return vec3<u32>(sig, bitcast<u32>(e));
+    }
+    let shift = clz64(sig) - 11u;
+    return vec3<u32>(shl64(sig, shift), bitcast<u32>(1 - i32(shift)));
+}
+
+// C's fmod, exact (the remainder of the truncated quotient has the sign of a and is always
+// representable): the significands' remainder by shift-and-subtract, one bit of the quotient per
+// step of the exponent difference. NaN as the native fmod_ (math_f64.wgsl): 0x7ff8000000000000.
+fn f64s_fmod(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    if (f64s_is_nan(a) || f64s_is_nan(b) || f64s_is_inf(a) || !f64s_nonzero(vec2<u32>(b.x, b.y & 0x7fffffffu))) {
+        return vec2<u32>(0u, 0x7ff80000u);
+    }
+    let abs_a = vec2<u32>(a.x, a.y & 0x7fffffffu);
+    let abs_b = vec2<u32>(b.x, b.y & 0x7fffffffu);
+    if (f64s_is_inf(b) || ult64(abs_a, abs_b)) {
+        return a;
+    }
+    let ua = f64s_unpack_normal(a);
+    let ub = f64s_unpack_normal(b);
+    let mb = ub.xy;
+    var r = ua.xy;
+    if (!ult64(r, mb)) {
+        r = sub64(r, mb);
+    }
+    for (var d = bitcast<i32>(ua.z) - bitcast<i32>(ub.z); d > 0; d -= 1) {
+        r = shl64(r, 1u);
+        if (!ult64(r, mb)) {
+            r = sub64(r, mb);
+        }
+    }
+    let sign = a.y >> 31u;
+    if (!f64s_nonzero(r)) {
+        return vec2<u32>(0u, sign << 31u);
+    }
+    // r 2^(exp_b - 1075), exact: norm_round_pack's scale is 2^(exp - 0x43c).
+    return f64s_norm_round_pack(sign, bitcast<i32>(ub.z) + 9, r);
 }

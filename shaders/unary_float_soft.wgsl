@@ -1,7 +1,6 @@
-// Float unary ops on software f64 (word pairs, f64_soft.wgsl): unary_float.wgsl's exact ops for
-// a device that emulates float64, with the native path's bits. The elementary functions (exp,
-// log, sin, ...) have no case yet: such a device refuses them until the f64 math library runs on
-// these primitives.
+// Float unary ops on software f64 (word pairs, f64_soft.wgsl): unary_float.wgsl's ops for a
+// device that emulates float64. The exact ones give the native path's bits; the elementary
+// functions are math_f64_soft.wgsl's, the native math file's steps in software.
 
 override OP: u32 = 0u;
 
@@ -36,6 +35,27 @@ fn op(x: C) -> R {
         case OP_RECIPROCAL: { return f64s_div(F64S_ONE, x); }
         case OP_DEG2RAD: { return f64s_mul(x, F64S_DEG2RAD); }
         case OP_RAD2DEG: { return f64s_mul(x, F64S_RAD2DEG); }
+        case OP_EXP: { return exp_(x); }
+        case OP_EXP2: { return exp2_(x); }
+        case OP_EXPM1: { return expm1_(x); }
+        case OP_LOG: { return log_(x); }
+        case OP_LOG2: { return log2_(x); }
+        case OP_LOG10: { return log10_(x); }
+        case OP_LOG1P: { return log1p_(x); }
+        case OP_SIN: { return sin_(x); }
+        case OP_COS: { return cos_(x); }
+        case OP_TAN: { return tan_(x); }
+        case OP_ARCSIN: { return asin_(x); }
+        case OP_ARCCOS: { return acos_(x); }
+        case OP_ARCTAN: { return atan_(x); }
+        case OP_SINH: { return sinh_(x); }
+        case OP_COSH: { return cosh_(x); }
+        case OP_TANH: { return tanh_(x); }
+        case OP_SIGMOID: { return sigmoid_(x); }
+        case OP_CBRT: { return cbrt_(x); }
+        case OP_ARCSINH: { return asinh_(x); }
+        case OP_ARCCOSH: { return acosh_(x); }
+        case OP_ARCTANH: { return atanh_(x); }
         case OP_RELU: {
             if (is_nan(x)) {
                 return x;

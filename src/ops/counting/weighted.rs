@@ -88,9 +88,11 @@ pub(super) fn sums(
 }
 
 /// Weighted counts, each bin's weights added in sequence in f64
-/// (`shaders/bincount_weights.wgsl`): compiled only where the adapter has f64. Declared for the device; compiled on first use.
-pub(crate) static BINCOUNT_WEIGHTS: crate::device::KernelDef =
-    crate::device::KernelDef::on_first_use(
+/// (`shaders/bincount_weights.wgsl`; software binary64 where f64 is emulated). Declared for the
+/// device; compiled on first use.
+pub(crate) static BINCOUNT_WEIGHTS: crate::device::KernelDef = crate::device::KernelDef {
+    soft_f64: true,
+    ..crate::device::KernelDef::on_first_use(
         "bincount_weights",
         "main",
         &[("WG", crate::device::DEFAULT_WG)],
@@ -102,5 +104,19 @@ pub(crate) static BINCOUNT_WEIGHTS: crate::device::KernelDef =
                 .map(crate::device::Variant::one)
                 .collect()
         },
-        |_| include_str!("../../../shaders/bincount_weights.wgsl").to_string(),
-    );
+        |v| {
+            let arithmetic = if v.soft {
+                concat!(
+                    "alias W = vec2<u32>;\n",
+                    "fn w_add(a: W, b: W) -> W { return f64s_add(a, b); }\n",
+                    include_str!("../../../shaders/mulhilo.wgsl"),
+                    include_str!("../../../shaders/int64.wgsl"),
+                    include_str!("../../../shaders/f64_soft.wgsl"),
+                )
+            } else {
+                "alias W = f64;\nfn w_add(a: W, b: W) -> W { return a + b; }\n"
+            };
+            arithmetic.to_string() + include_str!("../../../shaders/bincount_weights.wgsl")
+        },
+    )
+};

@@ -74,6 +74,9 @@ fn wgsl_soft(set: OpSet, v: Variant) -> String {
     s.push_str(include_str!("../../../shaders/mulhilo.wgsl"));
     s.push_str(include_str!("../../../shaders/int64.wgsl"));
     s.push_str(include_str!("../../../shaders/f64_soft.wgsl"));
+    if uses_math(set) {
+        s.push_str(include_str!("../../../shaders/math_f64_soft.wgsl"));
+    }
     s.push_str(match set {
         OpSet::UnaryFloat => include_str!("../../../shaders/unary_float_soft.wgsl"),
         OpSet::Predicate => include_str!("../../../shaders/unary_predicate_soft.wgsl"),

@@ -133,11 +133,13 @@ fn the_device_says_it_emulates_f64() {
         "{}",
         dev.info()
     );
-    let default = common::device().expect("a device");
-    assert_ne!(
-        default.info().f64,
-        "emulated",
-        "Auto emulates only when asked, for now"
+    // Auto: the adapter's own where it has SHADER_F64, software elsewhere; f64 everywhere.
+    let auto = common::device_with_f64(F64Mode::Auto).expect("a device");
+    assert!(auto.supports(DType::F64));
+    let has_native = auto.info().features.contains(&"shader-f64");
+    assert_eq!(
+        auto.info().f64,
+        if has_native { "native" } else { "emulated" }
     );
 }
 

@@ -867,23 +867,83 @@ async fn one_pass_draws_match_the_cpu_model() {
 }
 
 #[wasm_bindgen_test]
-async fn f64_and_f16_are_refused_unless_offered() {
+async fn f64_is_emulated_with_the_hosts_bits_and_f16_needs_shader_f16() {
     let dev = device().await;
-    // WebGPU has no f64 at all.
-    assert!(!dev.supports(DType::F64));
-    assert!(matches!(
-        Array::zeros(&dev, &[4], DType::F64),
-        Err(Error::Unsupported { .. })
-    ));
-    assert!(matches!(
-        Array::from_slice(&dev, &[1.0f64], &[1]),
-        Err(Error::Unsupported { .. })
-    ));
-    let a = Array::ones(&dev, &[4], DType::F32).unwrap();
-    assert!(matches!(
-        a.astype(DType::F64),
-        Err(Error::Unsupported { .. })
-    ));
+    // WebGPU has no f64: the device computes it in software binary64, the same bits as the
+    // host's IEEE f64 for the exact ops, as a native device's.
+    assert!(dev.supports(DType::F64) && dev.f64_emulated());
+    assert_eq!(dev.info().f64, "emulated");
+    let n = 1000;
+    let xs: Vec<f64> = (0..n)
+        .map(|i| ((i * 7919) % 1013) as f64 * 0.37 - 150.1)
+        .collect();
+    let ys: Vec<f64> = (0..n)
+        .map(|i| ((i * 104729) % 997) as f64 / 7.0 + 0.5)
+        .collect();
+    let a = Array::from_slice(&dev, &xs, &[n]).unwrap();
+    let b = Array::from_slice(&dev, &ys, &[n]).unwrap();
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let got = a.mul(&b).unwrap().add(&a).unwrap().div(&b).unwrap();
+    let got = got.to_vec_async::<f64>().await.unwrap();
+    let want: Vec<f64> = (0..n).map(|i| (xs[i] * ys[i] + xs[i]) / ys[i]).collect();
+    assert_eq!(bits(&got), bits(&want), "(a b + a) / b");
+    let s = a.sqrt().unwrap().to_vec_async::<f64>().await.unwrap();
+    assert_eq!(
+        bits(&s),
+        bits(&xs.iter().map(|x| x.sqrt()).collect::<Vec<_>>()),
+        "sqrt"
+    );
+    // A reduction: the sum within n u sum|x| of the host's; max exactly.
+    let total = a
+        .sum(Axes::All, false)
+        .unwrap()
+        .to_vec_async::<f64>()
+        .await
+        .unwrap()[0];
+    let host: f64 = xs.iter().sum();
+    let bound = n as f64 * f64::EPSILON * xs.iter().map(|x| x.abs()).sum::<f64>();
+    assert!((total - host).abs() <= bound, "sum {total} vs {host}");
+    let top = a
+        .max(Axes::All, false)
+        .unwrap()
+        .to_vec_async::<f64>()
+        .await
+        .unwrap()[0];
+    assert_eq!(top, xs.iter().copied().fold(f64::MIN, f64::max));
+    // matmul: each product rounded and added in k order, as the host loop here.
+    let (m, k, p) = (9, 40, 7);
+    let ma = Array::from_slice(&dev, &xs[..m * k], &[m, k]).unwrap();
+    let mb = Array::from_slice(&dev, &ys[..k * p], &[k, p]).unwrap();
+    let c = ma.matmul(&mb).unwrap().to_vec_async::<f64>().await.unwrap();
+    for i in 0..m {
+        for j in 0..p {
+            let mut acc = 0.0f64;
+            for l in 0..k {
+                acc += xs[i * k + l] * ys[l * p + j];
+            }
+            assert_eq!(c[i * p + j].to_bits(), acc.to_bits(), "matmul [{i}, {j}]");
+        }
+    }
+    // Philox: 53 bits from the same two words as the native path.
+    let mut g = Generator::with_stream(&dev, 11, 2, 3);
+    let u = g
+        .random(&[n], DType::F64)
+        .unwrap()
+        .to_vec_async::<f64>()
+        .await
+        .unwrap();
+    let words = cpu::stream(11, 2, 3, 2 * n);
+    for i in 0..n {
+        let want = cpu::random_f64(words[2 * i], words[2 * i + 1]);
+        assert_eq!(u[i].to_bits(), want.to_bits(), "random f64 {i}");
+    }
+    // Casts both ways.
+    let back = a.astype(DType::F32).unwrap().astype(DType::F64).unwrap();
+    let back = back.to_vec_async::<f64>().await.unwrap();
+    assert_eq!(
+        bits(&back),
+        bits(&xs.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>())
+    );
     // f16 exactly when the adapter has shader-f16 (SwiftShader does not).
     let has_f16 = dev.info().features.contains(&"shader-f16");
     assert_eq!(dev.supports(DType::F16), has_f16);

@@ -149,6 +149,7 @@ fn device_info(py: Python<'_>) -> PyResult<HashMap<&'static str, Py<PyAny>>> {
         "pipelines",
         i.pipelines.into_pyobject(py)?.into_any().unbind(),
     );
+    m.insert("f64", i.f64.into_pyobject(py)?.into_any().unbind());
     m.insert(
         "summary",
         i.to_string().into_pyobject(py)?.into_any().unbind(),

@@ -172,8 +172,7 @@ pub struct DeviceConfig {
 /// `u32` words (the host's bytes: uploads and readbacks stay plain copies) and computes with
 /// exact software binary64 (`shaders/f64_soft.wgsl`): add, sub, mul, div, sqrt and fma correctly
 /// rounded, the same bits on every adapter. `Auto` (the default) is `Native` where the adapter
-/// has `SHADER_F64`; emulation is chosen by `Auto` only once every kernel family has its software
-/// path (ARCHITECTURE.md lists those that do), so today `Emulated` is asked for explicitly.
+/// has `SHADER_F64` and `Emulated` where it does not, so float64 works on every adapter.
 ///
 /// ```
 /// use gpuarray::{Array, DType, Device, DeviceConfig, F64Mode};
@@ -184,13 +183,13 @@ pub struct DeviceConfig {
 /// })?;
 /// assert!(dev.supports(DType::F64) && dev.f64_emulated());
 /// let a = Array::from_slice(&dev, &[0.1f64, 1e308], &[2])?;
-/// let b = Array::from_slice(&dev, &[0.2f64, 10.0], &[2])?;
+/// let b = Array::from_slice(&dev, &[0.2f64, 1e308], &[2])?;
 /// assert_eq!(a.add(&b)?.to_vec::<f64>()?, vec![0.1 + 0.2, f64::INFINITY]);
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum F64Mode {
-    /// The adapter's own float64 where it has it (the default).
+    /// The adapter's own float64 where it has it, software binary64 elsewhere (the default).
     #[default]
     Auto,
     /// Only the adapter's own float64: none where it lacks `SHADER_F64`.

@@ -226,8 +226,14 @@ impl Device {
 
         let features = requested_features(&adapter, &config);
         // Emulation never asks for SHADER_F64, so no kernel can use the native type by mistake.
-        let f64_emulated =
-            config.f64 == F64Mode::Emulated && !config.disabled_dtypes.contains(&DType::F64);
+        // Auto emulates where the adapter lacks it (Metal, WebGPU, GL, many integrated GPUs).
+        let native_f64 = features.contains(wgpu::Features::SHADER_F64);
+        let f64_emulated = !config.disabled_dtypes.contains(&DType::F64)
+            && match config.f64 {
+                F64Mode::Emulated => true,
+                F64Mode::Auto => !native_f64,
+                F64Mode::Native => false,
+            };
         let features = if f64_emulated {
             features - wgpu::Features::SHADER_F64
         } else {

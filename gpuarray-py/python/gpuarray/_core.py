@@ -1,8 +1,11 @@
 """The array class and its dtype rules.
 
 gpuarray has NumPy's bool, integer and real float dtypes: bool, int8/16/32/64, uint8/16/32/64,
-float16, float32 and float64 (float16/float64 only where the adapter has them; the integers
-the GPU lacks are emulated exactly on every adapter). NumPy's default integer is int64
+float16, float32 and float64 (float64 on every adapter: the GPU's own where it has it, exact
+software binary64 elsewhere; float16 where the adapter has it; the integers the GPU lacks are
+emulated exactly on every adapter). NumPy's default float is float64 and so is ours
+(``GPUARRAY_DEFAULT_FLOAT=float32`` asks for float32 instead; nothing changes precision
+silently). NumPy's default integer is int64
 (``asarray([1, 2])``, ``arange(5)``, ``dtype=int``) and so is ours; results follow NumPy's own
 promotion (``ufunc.resolve_dtypes``, NEP 50), and reductions NumPy's accumulators (``sum`` of
 int32 or bool is int64).
@@ -30,10 +33,18 @@ _DTYPE_LIST = ", ".join(_DTYPE_NAMES)
 
 
 def _default_float() -> np.dtype:
-    """NumPy's float64 where the adapter has it, else float32 (Metal, GL)."""
+    """NumPy's float64 (every adapter has it, emulated where the GPU lacks it), unless
+    ``GPUARRAY_DEFAULT_FLOAT=float32`` asks for float32."""
     global _DEFAULT_FLOAT
     if _DEFAULT_FLOAT is None:
-        _DEFAULT_FLOAT = np.dtype("float64" if _g._supports("float64") else "float32")
+        import os
+
+        name = os.environ.get("GPUARRAY_DEFAULT_FLOAT", "").strip().lower() or "float64"
+        if name not in ("float64", "float32"):
+            raise ValueError(
+                f"GPUARRAY_DEFAULT_FLOAT={name!r}: expected float64 (NumPy's default) or float32"
+            )
+        _DEFAULT_FLOAT = np.dtype(name)
     return _DEFAULT_FLOAT
 
 
@@ -547,7 +558,8 @@ def asarray(a, dtype=None, copy=None) -> ndarray:
     """A device array from a NumPy array, a list, a scalar, or a ``gpuarray.ndarray``.
 
     Integers keep their NumPy dtype (``asarray([1, 2])`` is int64, as in NumPy); float64 data
-    stays float64 where the adapter has it.
+    stays float64 on every adapter; Python floats take the default float (float64, or float32
+    under ``GPUARRAY_DEFAULT_FLOAT=float32``).
     """
     if isinstance(a, ndarray):
         if dtype is None or canon_dtype(dtype) == a._dtype:
@@ -555,7 +567,11 @@ def asarray(a, dtype=None, copy=None) -> ndarray:
         return a.astype(dtype)
     if copy is False:
         raise ValueError("gpuarray.asarray always copies host data to the device (copy=False)")
+    from_python = not isinstance(a, (np.ndarray, np.generic))
     h = np.asarray(_host_items(a))
+    if dtype is None and from_python and h.dtype == np.float64:
+        # Python floats have no width of their own: they take the default float.
+        h = h.astype(_default_float())
     if not h.dtype.isnative:
         h = h.astype(h.dtype.newbyteorder("="))  # big-endian data: the values, native order
     if dtype is not None:
@@ -566,8 +582,13 @@ def asarray(a, dtype=None, copy=None) -> ndarray:
             h = h.astype(np.dtype(h.dtype.str))
         else:
             raise TypeError(f"gpuarray has no dtype {h.dtype}: the dtypes are {_DTYPE_LIST}")
-    if h.dtype == np.float64 and not _g._supports("float64"):
-        h = h.astype(np.float32)
+    if h.dtype.kind == "f" and not _g._supports(h.dtype.name):
+        # Only where a configuration turned it off (GPUARRAY_F64=native on an adapter without
+        # SHADER_F64): never a silent change of precision.
+        raise TypeError(
+            f"this device has no {h.dtype} ({_g.device_info()['summary']}); ask for another "
+            f"dtype with dtype=, or let float64 be emulated (GPUARRAY_F64=auto, the default)"
+        )
     return _from_host(h)
 
 

@@ -4,8 +4,9 @@
 // The host prepends `alias T = ..;` (the stored element type) and `alias F = ..;` (f64 for f64
 // arrays, f32 otherwise: the "wide" 53-bit distributions compute in F), then a backend:
 // philox_u32.wgsl (32-bit arithmetic only, as WebGPU has) or philox_u64.wgsl (SHADER_INT64, for
-// 4-byte element types), which supplies mulhilo(), binding 2 and the unit stores. The two give
-// the same bits. Everything else is chosen by override constants: DIST picks the distribution,
+// 4-byte element types), which supplies mulhilo(), binding 2 and the unit stores, and
+// philox_words53.wgsl (the integer halves of the 53-bit draws). The two backends give the same
+// bits. Everything else is chosen by override constants: DIST picks the distribution,
 // OUT16 marks f16 output, PHASED runs that start inside a block.
 //
 // Stream layout. Word e of a stream is word (e % 4) of philox(counter, key) for the block counter
@@ -250,22 +251,6 @@ fn box_muller(x: u32, y: u32) -> vec2<f32> {
 
 // ---- wide (F) uniforms, log and sincos (fdlibm kernels) -------------------------------------------
 
-// _curand_uniform_double_hq(x, y) = RN(z 2^-53 + 2^-54) with z = x ^ (y << 21) (53 bits), as the
-// exact integer K = (hi, lo) with value K 2^-54, K <= 2^54.
-fn uniform53(x: u32, y: u32) -> vec2<u32> {
-    let lo = x ^ (y << 21u);
-    let hi = y >> 11u;
-    // z < 2^52: z + 1/2 is exact, K = 2z + 1. Else a tie between z and z + 1 (units of 2^-53),
-    // to even: K = 2 (z + (z & 1)).
-    let lo1 = lo + (lo & 1u);
-    let hi1 = hi + select(0u, 1u, lo1 < lo);
-    let small = hi < 0x100000u;
-    return vec2<u32>(
-        select((hi1 << 1u) | (lo1 >> 31u), (hi << 1u) | (lo >> 31u), small),
-        select(lo1 << 1u, (lo << 1u) | 1u, small),
-    );
-}
-
 // K 2^-54, exactly: an even K is halved first so both parts stay below 2^53.
 fn u54_value(k: vec2<u32>) -> F {
     let even = (k.y & 1u) == 0u;
@@ -277,25 +262,9 @@ fn u54_value(k: vec2<u32>) -> F {
 
 // ln(K 2^-54) for 0 < K <= 2^54 (fdlibm's log kernel on the normalised significand).
 fn ln_u54(k: vec2<u32>) -> F {
-    let top = select(firstLeadingBit(k.y), 32u + firstLeadingBit(k.x), k.x != 0u);
-    // Shift K so its leading bit is bit 52: m = K' 2^-52 in [1, 2). K = 2^53 or 2^54 (a lone bit)
-    // shifts right.
-    let l = select(0u, 52u - min(top, 52u), top < 52u);
-    let r = select(0u, top - 52u, top > 52u);
-    var hi = k.x;
-    var lo = k.y;
-    if (l >= 32u) {
-        hi = lo << (l - 32u);
-        lo = 0u;
-    } else if (l > 0u) {
-        hi = (hi << l) | (lo >> (32u - l));
-        lo = lo << l;
-    }
-    if (r > 0u) {
-        lo = (lo >> r) | (hi << (32u - r));
-        hi = hi >> r;
-    }
-    var m = (F(hi) * F(4294967296.0) + F(lo)) * F(2.220446049250313e-16); // 2^-52
+    let nk = u54_normalized(k);
+    let top = nk.z;
+    var m = (F(nk.x) * F(4294967296.0) + F(nk.y)) * F(2.220446049250313e-16); // 2^-52
     let big = m > F(1.4142135623730951);
     m = select(m, m * F(0.5), big);
     let kexp = i32(top) - 54 + select(0, 1, big);
@@ -313,12 +282,9 @@ fn ln_u54(k: vec2<u32>) -> F {
 // (sin, cos) of pi v with v = zy 2^-52 + 2^-53, zy = y0 ^ (y1 << 21): cuRAND's
 // _curand_box_muller_double angle, 2 pi (zy + 1/2) / 2^53, reduced exactly.
 fn sincos_turns53(y0: u32, y1: u32) -> vec2<F> {
-    let lo = y0 ^ (y1 << 21u);
-    let hi = y1 >> 11u;
-    // Quarter turn n = (zy + 2^50) >> 51, remainder d = zy - n 2^51 in [-2^50, 2^50).
-    let n = (hi + 0x40000u) >> 19u;
-    let dhi = i32(hi) - i32(n << 19u);
-    let d = F(dhi) * F(4294967296.0) + F(lo);
+    let q = quarter_turns53(y0, y1);
+    let n = q.x;
+    let d = F(bitcast<i32>(q.y)) * F(4294967296.0) + F(q.z);
     let a = (d + F(0.5)) * F(6.975736996017264e-16); // 2 pi / 2^53
     let z = a * a;
     let sr = F(-1.66666666666666324348e-01) + z * (F(8.33333333332248946124e-03) + z * (F(-1.98412698298579493134e-04) + z * (F(2.75573137070700676789e-06) + z * (F(-2.50507602534068634195e-08) + z * F(1.58969099521155010221e-10)))));

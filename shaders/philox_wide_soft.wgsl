@@ -6,7 +6,8 @@
 // polynomials in the same order: the same bits wherever the native driver neither fuses nor
 // reorders them (WGSL allows both).
 //
-// Prepended: mulhilo.wgsl, int64.wgsl, f64_soft.wgsl. Four words make two outputs: pair j reads
+// Prepended: mulhilo.wgsl, int64.wgsl, f64_soft.wgsl and philox_words53.wgsl (uniform53, the
+// normalisation of ln_u54 and the quarter turns of sincos_turns53, shared with philox.wgsl). Four words make two outputs: pair j reads
 // words 4j..4j+3 and writes outputs 2j and 2j + 1 (the last one only when `count` says so).
 
 override WG: u32 = 256u;
@@ -73,19 +74,6 @@ fn from_words(hi: u32, lo: u32) -> vec2<u32> {
     return f64s_from_u64(vec2<u32>(lo, hi));
 }
 
-// philox.wgsl's uniform53: K = 2z + 1 (or the tie to even), as (hi, lo) words.
-fn uniform53(x: u32, y: u32) -> vec2<u32> {
-    let lo = x ^ (y << 21u);
-    let hi = y >> 11u;
-    let lo1 = lo + (lo & 1u);
-    let hi1 = hi + select(0u, 1u, lo1 < lo);
-    let small = hi < 0x100000u;
-    return vec2<u32>(
-        select((hi1 << 1u) | (lo1 >> 31u), (hi << 1u) | (lo >> 31u), small),
-        select(lo1 << 1u, (lo << 1u) | 1u, small),
-    );
-}
-
 fn u54_value(k: vec2<u32>) -> vec2<u32> {
     let even = (k.y & 1u) == 0u;
     let hi = select(k.x, k.x >> 1u, even);
@@ -94,23 +82,9 @@ fn u54_value(k: vec2<u32>) -> vec2<u32> {
 }
 
 fn ln_u54(k: vec2<u32>) -> vec2<u32> {
-    let top = select(firstLeadingBit(k.y), 32u + firstLeadingBit(k.x), k.x != 0u);
-    let l = select(0u, 52u - min(top, 52u), top < 52u);
-    let r = select(0u, top - 52u, top > 52u);
-    var hi = k.x;
-    var lo = k.y;
-    if (l >= 32u) {
-        hi = lo << (l - 32u);
-        lo = 0u;
-    } else if (l > 0u) {
-        hi = (hi << l) | (lo >> (32u - l));
-        lo = lo << l;
-    }
-    if (r > 0u) {
-        lo = (lo >> r) | (hi << (32u - r));
-        hi = hi >> r;
-    }
-    var m = mul(from_words(hi, lo), PW_P2_M52);
+    let nk = u54_normalized(k);
+    let top = nk.z;
+    var m = mul(from_words(nk.x, nk.y), PW_P2_M52);
     let big = f64s_lt(PW_SQRT2, m);
     m = select(m, mul(m, PW_HALF), big);
     let kexp = i32(top) - 54 + select(0, 1, big);
@@ -128,12 +102,11 @@ fn ln_u54(k: vec2<u32>) -> vec2<u32> {
 
 // (sin, cos) of cuRAND's Box-Muller angle, as philox.wgsl's sincos_turns53.
 fn sincos_turns53(y0: u32, y1: u32) -> array<vec2<u32>, 2> {
-    let lo = y0 ^ (y1 << 21u);
-    let hi = y1 >> 11u;
-    let n = (hi + 0x40000u) >> 19u;
-    let dhi = i32(hi) - i32(n << 19u);
-    let dh = f64s_from_i64(vec2<u32>(bitcast<u32>(dhi), select(0u, 0xffffffffu, dhi < 0)));
-    let d = add(mul(dh, PW_P2_32), from_words(0u, lo));
+    let q = quarter_turns53(y0, y1);
+    let n = q.x;
+    let dhi = bitcast<i32>(q.y);
+    let dh = f64s_from_i64(vec2<u32>(q.y, select(0u, 0xffffffffu, dhi < 0)));
+    let d = add(mul(dh, PW_P2_32), from_words(0u, q.z));
     let a = mul(add(d, PW_HALF), PW_TURN);
     let z = mul(a, a);
     let sr = add(PW_S1, mul(z, add(PW_S2, mul(z, add(PW_S3, mul(z, add(PW_S4, mul(z, add(PW_S5, mul(z, PW_S6))))))))));

@@ -2,8 +2,9 @@
 where it has it, exact software binary64 where it has not), never turned into float32 silently.
 
 The emulated cases run a fresh interpreter with ``GPUARRAY_F64=emulated`` (what an adapter
-without SHADER_F64 gets by default): the exact ops give NumPy's bits, the elementary functions
-the native path's accuracy.
+without SHADER_F64 gets by default): the exact ops give NumPy's bits. (The elementary functions
+are checked against the native path in the Rust suite: their software shaders take lavapipe
+long to compile from a cold cache.)
 """
 
 import json
@@ -55,8 +56,6 @@ for name in ("add", "subtract", "multiply", "divide", "maximum", "fmod", "floor_
 out["sqrt"] = bits(np.sqrt(np.abs(a)).get()) == bits(np.sqrt(np.abs(x)))
 out["astype"] = bits(a.astype(np.float32).get().astype(np.float64)) == bits(x.astype(np.float32).astype(np.float64))
 out["sum"] = abs(float(np.sum(a).get()) - float(np.sum(x))) <= 4096 * 2.3e-16 * float(np.sum(np.abs(x)))
-e = np.exp(b).get()
-out["exp_ulps"] = int(np.max(np.abs(e.view(np.int64) - np.exp(y).view(np.int64))))
 m = (a.reshape(64, 64) @ b.reshape(64, 64)).get()
 out["matmul"] = bool(np.allclose(m, x.reshape(64, 64) @ y.reshape(64, 64), rtol=1e-13, atol=1e-12))
 out["sort"] = bits(np.sort(a).get()) == bits(np.sort(x))
@@ -75,7 +74,6 @@ def test_emulated_float64_gives_numpys_bits():
     assert out.pop("f64") == "emulated"
     assert out.pop("dtype") == "float64"
     assert out.pop("random") == "float64"
-    assert out.pop("exp_ulps") <= 1
     failed = [k for k, ok in out.items() if not ok]
     assert not failed, failed
 

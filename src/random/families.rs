@@ -17,6 +17,7 @@ fn wgsl(v: Variant, backend: &str) -> String {
         if v.a == DType::F64 { "f64" } else { "f32" }
     ) + backend
         + include_str!("../../shaders/ln_bits.wgsl")
+        + include_str!("../../shaders/philox_words53.wgsl")
         + include_str!("../../shaders/philox.wgsl")
 }
 
@@ -154,6 +155,7 @@ pub(crate) static PHILOX_WIDE_SOFT: KernelDef = KernelDef {
                 include_str!("../../shaders/mulhilo.wgsl"),
                 include_str!("../../shaders/int64.wgsl"),
                 include_str!("../../shaders/f64_soft.wgsl"),
+                include_str!("../../shaders/philox_words53.wgsl"),
                 include_str!("../../shaders/philox_wide_soft.wgsl"),
             )
             .to_string()

@@ -199,13 +199,11 @@ LOGP = lambda w_, z_: (
     w_ * (3.999999999940941908e-01 + w_ * (2.222219843214978396e-01 + w_ * 1.531383769920937332e-01)),
     z_ * (6.666666666666735130e-01 + w_ * (2.857142874366239149e-01 + w_ * (1.818357216161805012e-01 + w_ * 1.479819860511658591e-01))))
 t1, t2 = LOGP(w, z)
+# The shared steps of log_parts_c and log2_hi_lo (fdlibm's log kernel on f).
+LOG_CORE = [let("hfsq", 0.5 * f * f), let("s", f / (2.0 + f)), let("z", s * s), let("w", z * z),
+            let("t1", t1), let("t2", t2)]
 fn("log_parts_c(f: vec2<u32>, e: vec2<u32>, c: vec2<u32>) -> vec2<u32>",
-   let("hfsq", 0.5 * f * f),
-   let("s", f / (2.0 + f)),
-   let("z", s * s),
-   let("w", z * z),
-   let("t1", t1),
-   let("t2", t2),
+   *LOG_CORE,
    let("r", V("t2") + V("t1")),
    ret(e * LN2_HI - ((V("hfsq") - (s * (V("hfsq") + r) + (e * LN2_LO + c))) - f)))
 
@@ -214,12 +212,7 @@ fn("log_parts(f: vec2<u32>, e: vec2<u32>) -> vec2<u32>", ret(call("log_parts_c",
 IVLN2_HI, IVLN2_LO = 1.442695040255785, 6.331784189566044e-10
 hfsq = V("hfsq")
 fn("log2_hi_lo(f: vec2<u32>) -> array<vec2<u32>, 2>",
-   let("hfsq", 0.5 * f * f),
-   let("s", f / (2.0 + f)),
-   let("z", s * s),
-   let("w", z * z),
-   let("t1", t1),
-   let("t2", t2),
+   *LOG_CORE,
    let("r", s * (hfsq + (V("t2") + V("t1")))),
    let("hi", f32cut(f - hfsq)),
    let("lo", ((f - hi) - hfsq) + r),

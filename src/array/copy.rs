@@ -209,9 +209,7 @@ fn copy_wgsl_soft(v: Variant) -> String {
     );
     s += &read_access("src", 1, s_store);
     s += &write_access("dst", 2, d_store);
-    s += include_str!("../../shaders/mulhilo.wgsl");
-    s += include_str!("../../shaders/int64.wgsl");
-    s += include_str!("../../shaders/f64_soft.wgsl");
+    s += &crate::device::wgsl_helpers::soft_f64_library();
     let body = if src == dst {
         "return x;"
     } else if src == DType::F64 {

@@ -31,6 +31,17 @@ pub(crate) fn truth_in(dtype: DType) -> &'static str {
     }
 }
 
+/// The software binary64 library (`shaders/f64_soft.wgsl`) with the word-pair arithmetic it is
+/// built on (`mulhilo.wgsl`, `int64.wgsl`): what every kernel family's software-f64 variant joins.
+pub(crate) fn soft_f64_library() -> String {
+    [
+        include_str!("../../shaders/mulhilo.wgsl"),
+        include_str!("../../shaders/int64.wgsl"),
+        include_str!("../../shaders/f64_soft.wgsl"),
+    ]
+    .concat()
+}
+
 /// The helpers of [`helpers`] for software f64 (word pairs, `shaders/f64_soft.wgsl`, which the
 /// including kernel joins): the native path's NaN (0x7ff8000000000000) and infinities, by bits.
 pub(crate) fn helpers_soft_f64(ty: &str) -> String {

@@ -485,25 +485,22 @@ pub(crate) static SEQUENCE: KernelDef = KernelDef {
     wgsl: |v| {
         let value = if v.is_soft(v.a) {
             // start + i * step in software binary64 (each step rounded, as the native path).
-            concat!(
-                include_str!("../../shaders/mulhilo.wgsl"),
-                include_str!("../../shaders/int64.wgsl"),
-                include_str!("../../shaders/f64_soft.wgsl"),
-                "fn seq_value(i: u32) -> C { return f64s_add(p.start, f64s_mul(f64s_from_u64(vec2<u32>(i, 0u)), p.step)); }\n"
-            )
+            crate::device::wgsl_helpers::soft_f64_library()
+                + "fn seq_value(i: u32) -> C { return f64s_add(p.start, f64s_mul(f64s_from_u64(vec2<u32>(i, 0u)), p.step)); }\n"
         } else if matches!(v.a, DType::I64 | DType::U64) {
             concat!(
                 include_str!("../../shaders/mulhilo.wgsl"),
                 include_str!("../../shaders/int64.wgsl"),
                 "fn seq_value(i: u32) -> C { return add64(p.start, mul64(vec2<u32>(i, 0u), p.step)); }\n"
             )
+            .to_string()
         } else {
-            "fn seq_value(i: u32) -> C { return p.start + C(i) * p.step; }\n"
+            "fn seq_value(i: u32) -> C { return p.start + C(i) * p.step; }\n".to_string()
         };
         let d = v.stored(v.a);
         format!("alias C = {};\n", d.wgsl_compute())
             + &write_access("dst", 1, d)
-            + value
+            + &value
             + include_str!("../../shaders/sequence.wgsl")
     },
     ..FILL

@@ -151,14 +151,9 @@ pub(crate) static PHILOX_WIDE_SOFT: KernelDef = KernelDef {
             }
         },
         |_| {
-            concat!(
-                include_str!("../../shaders/mulhilo.wgsl"),
-                include_str!("../../shaders/int64.wgsl"),
-                include_str!("../../shaders/f64_soft.wgsl"),
-                include_str!("../../shaders/philox_words53.wgsl"),
-                include_str!("../../shaders/philox_wide_soft.wgsl"),
-            )
-            .to_string()
+            crate::device::wgsl_helpers::soft_f64_library()
+                + include_str!("../../shaders/philox_words53.wgsl")
+                + include_str!("../../shaders/philox_wide_soft.wgsl")
         },
     )
 };

@@ -106,17 +106,13 @@ pub(crate) static BINCOUNT_WEIGHTS: crate::device::KernelDef = crate::device::Ke
         },
         |v| {
             let arithmetic = if v.soft {
-                concat!(
-                    "alias W = vec2<u32>;\n",
-                    "fn w_add(a: W, b: W) -> W { return f64s_add(a, b); }\n",
-                    include_str!("../../../shaders/mulhilo.wgsl"),
-                    include_str!("../../../shaders/int64.wgsl"),
-                    include_str!("../../../shaders/f64_soft.wgsl"),
-                )
+                "alias W = vec2<u32>;\nfn w_add(a: W, b: W) -> W { return f64s_add(a, b); }\n"
+                    .to_string()
+                    + &crate::device::wgsl_helpers::soft_f64_library()
             } else {
-                "alias W = f64;\nfn w_add(a: W, b: W) -> W { return a + b; }\n"
+                "alias W = f64;\nfn w_add(a: W, b: W) -> W { return a + b; }\n".to_string()
             };
-            arithmetic.to_string() + include_str!("../../../shaders/bincount_weights.wgsl")
+            arithmetic + include_str!("../../../shaders/bincount_weights.wgsl")
         },
     )
 };

@@ -7,7 +7,7 @@
 use super::rules::OpSet;
 use super::table::{BinaryOp, UnaryOp};
 use crate::device::element_access::{read_access, write_access};
-use crate::device::wgsl_helpers::{helpers, helpers_soft_f64};
+use crate::device::wgsl_helpers::{helpers, helpers_soft_f64, soft_f64_library};
 use crate::device::{Constants, DEFAULT_EPT, DEFAULT_WG, KernelDef, Needs, Variant, When};
 use crate::dtype::DType;
 
@@ -71,9 +71,7 @@ fn wgsl_soft(set: OpSet, v: Variant) -> String {
     } else {
         BinaryOp::wgsl_constants()
     });
-    s.push_str(include_str!("../../../shaders/mulhilo.wgsl"));
-    s.push_str(include_str!("../../../shaders/int64.wgsl"));
-    s.push_str(include_str!("../../../shaders/f64_soft.wgsl"));
+    s.push_str(&soft_f64_library());
     if uses_math(set) {
         s.push_str(include_str!("../../../shaders/math_f64_soft.wgsl"));
     }

@@ -6,7 +6,7 @@
 //! workgroup size (64), op codes, stages and modes their launches use.
 
 use super::op_codes::ReduceOp;
-use crate::device::wgsl_helpers::{helpers, helpers_soft_f64, truth_in};
+use crate::device::wgsl_helpers::{helpers, helpers_soft_f64, soft_f64_library, truth_in};
 use crate::device::{
     Adapter, Constants, DEFAULT_WG, KernelDef, Needs, Variant, When, combinations,
 };
@@ -139,9 +139,7 @@ fn value_prelude_soft(v: Variant) -> String {
         helpers_soft_f64("A")
     };
     s += &ReduceOp::wgsl_constants();
-    s += include_str!("../../../shaders/mulhilo.wgsl");
-    s += include_str!("../../../shaders/int64.wgsl");
-    s + include_str!("../../../shaders/f64_soft.wgsl")
+    s + &soft_f64_library()
 }
 
 /// The eager sets of the one-stage and row kernels: both stages, both modes.
@@ -291,15 +289,13 @@ pub(crate) static ARGREDUCE: KernelDef = KernelDef {
             let prelude = if v.soft {
                 // Software f64 (word pairs): compared in software, the values moved as bits.
                 format!(
-                    "alias In = vec2<u32>;\nalias A = vec2<u32>;\n{}{}{}{}{}",
+                    "alias In = vec2<u32>;\nalias A = vec2<u32>;\n{}{}{}",
                     helpers_soft_f64("A"),
                     "fn acc_of(x: In) -> A { return x; }\n\
                  fn acc_zero() -> A { return vec2<u32>(0u); }\n\
                  fn acc_eq(x: A, y: A) -> bool { return f64s_eq(x, y); }\n\
                  fn acc_lt(x: A, y: A) -> bool { return f64s_lt(x, y); }\n",
-                    include_str!("../../../shaders/mulhilo.wgsl"),
-                    include_str!("../../../shaders/int64.wgsl"),
-                    include_str!("../../../shaders/f64_soft.wgsl"),
+                    soft_f64_library(),
                 )
             } else {
                 format!(

@@ -3,7 +3,7 @@
 //! lines read as vec4s. Bool arrays are scanned as i32 (NumPy counts them), so every one-word
 //! dtype but bool; the strided scans also take int64/uint64 (`scan_blocks.wgsl` in word pairs). In the eager plan, with their workgroup size (64) and both ops.
 
-use crate::device::wgsl_helpers::{helpers, helpers_soft_f64};
+use crate::device::wgsl_helpers::{helpers, helpers_soft_f64, soft_f64_library};
 use crate::device::{DEFAULT_WG, KernelDef, Needs, Variant, When, combinations};
 use crate::dtype::DType;
 use crate::ops::reduce::op_codes::ScanOp;
@@ -45,13 +45,11 @@ fn acc_one() -> A { return vec2<u32>(0u, 0x3ff00000u); }
 fn strided_wgsl(v: Variant) -> String {
     if v.soft {
         return format!(
-            "alias T = vec2<u32>;\nalias A = vec2<u32>;\n{}{}{}{}{}{}",
+            "alias T = vec2<u32>;\nalias A = vec2<u32>;\n{}{}{}{}",
             helpers_soft_f64("A"),
             ScanOp::wgsl_constants(),
             SOFT_F64_ACCUMULATOR,
-            include_str!("../../../shaders/mulhilo.wgsl"),
-            include_str!("../../../shaders/int64.wgsl"),
-            include_str!("../../../shaders/f64_soft.wgsl"),
+            soft_f64_library(),
         ) + include_str!("../../../shaders/scan_blocks.wgsl");
     }
     format!(

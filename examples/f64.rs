@@ -1,8 +1,8 @@
 //! float64 figures (issue 38): the same ops in f32, in the adapter's own f64 (where it has
 //! SHADER_F64) and in software binary64 (`F64Mode::Emulated`, what adapters without f64 get), in
-//! one run: add and multiply-add of 2^24 elements, sum of 2^26, exp of 2^22, matmul 512^3 (the
-//! direct word-pair kernel for emulated f64: no Ozaki slicing yet), sort of 2^22 and
-//! standard_normal of 2^24. Timed by `gpuarray::benchmark` (a warm-up run that also compiles,
+//! one run: add and multiply-add of 2^24 elements, sum of 2^26, exp of 2^22, matmul 512^3 and
+//! 1024^3 (emulated f64 by the Ozaki scheme; the direct word-pair kernel beside it, and the
+//! residue planes the scheme used), sort of 2^22 and standard_normal of 2^24. Timed by `gpuarray::benchmark` (a warm-up run that also compiles,
 //! then the fastest of the timed runs, each ended by a synchronisation). On lavapipe these are
 //! CPU figures.
 //!
@@ -82,9 +82,17 @@ fn main() -> gpuarray::Result<()> {
         ),
         (
             "matmul 512^3",
-            1,
+            3,
             Box::new(|d, t| {
                 let a = Generator::new(d, 2).standard_normal(&[512, 512], t)?;
+                Ok(Box::new(move || a.matmul(&a)))
+            }),
+        ),
+        (
+            "matmul 1024^3",
+            1,
+            Box::new(|d, t| {
+                let a = Generator::new(d, 2).standard_normal(&[1024, 1024], t)?;
                 Ok(Box::new(move || a.matmul(&a)))
             }),
         ),
@@ -116,5 +124,24 @@ fn main() -> gpuarray::Result<()> {
         }
         println!("{line}");
     }
+    // The emulated matmul's plan, and the direct word-pair kernel it replaces (512^3).
+    let a = Generator::new(&emulated, 2).standard_normal(&[512, 512], DType::F64)?;
+    let (c, profile) = emulated.profile(|| a.matmul(&a))?;
+    c?;
+    for l in profile
+        .launches
+        .iter()
+        .filter(|l| l.kernel.starts_with("matmul"))
+    {
+        println!("ozaki 512^3 plane products: {} ({})", l.what, l.kernel);
+    }
+    let direct = timing::fastest(&emulated, 1, &|| {
+        a.matmul_with(&a, gpuarray::MatmulKernel::Tiled)
+    })?;
+    println!(
+        "{:<28}{:>13.1} ms (f64 emulated, direct word-pair kernel)",
+        "matmul 512^3 direct",
+        ms(direct)
+    );
     Ok(())
 }

@@ -59,6 +59,9 @@ static FAMILIES: &[&KernelDef] = &[
     // On first use.
     &mm::MATMUL_NAIVE,
     &mm::MATMUL_PAIRS,
+    &mm::OZAKI_EXPONENTS,
+    &mm::OZAKI_RESIDUES,
+    &mm::OZAKI_COMBINE,
     &sort::SORT_KEYS,
     &sort::SORT_LOCAL,
     &sort::SORT_GATHER,

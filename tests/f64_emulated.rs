@@ -946,12 +946,13 @@ fn matmul_and_einsum_in_software_f64() {
                 .count();
             // The tiled kernel adds in k order as the software one does: the same bits. The
             // native matrix-vector kernel splits k across lanes (another order; the software
-            // path has no such kernel yet).
+            // path has no such kernel yet); products of at least 16 x 32 x 16 take the Ozaki
+            // scheme (`ozaki_matmul_is_as_accurate_as_a_native_dot_product`).
             println!(
                 "({batch},{m},{k},{n}): {far} of {} differ from the native kernel's bits",
                 got.len()
             );
-            if m > 1 && n > 1 {
+            if m > 1 && n > 1 && (m < 16 || n < 16 || k < 32) {
                 assert_eq!(far, 0, "({batch},{m},{k},{n}) emulated vs native tiled");
             }
         }
@@ -968,6 +969,184 @@ fn matmul_and_einsum_in_software_f64() {
         .to_vec::<f64>()
         .unwrap();
     assert_eq!(outer[5], -2.0 * 8.0);
+}
+
+/// a + b as the rounded sum and its exact error (Knuth's TwoSum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// sum_k x_k y_k as if computed in twice the precision, then rounded (Ogita, Rump and Oishi's
+/// Dot2): the reference the scheme's error is measured against.
+fn dot2(x: impl Iterator<Item = f64>, y: impl Iterator<Item = f64>) -> f64 {
+    let (mut s, mut c) = (0.0f64, 0.0f64);
+    for (a, b) in x.zip(y) {
+        let p = a * b;
+        let e = a.mul_add(b, -p);
+        let (t, err) = two_sum(s, p);
+        s = t;
+        c += err + e;
+    }
+    s + c
+}
+
+/// The emulated f64 matmul of products of at least 16 x 32 x 16 (the Ozaki scheme: exact
+/// integer products of residues on the f32 kernels, recombined by the Chinese remainder theorem)
+/// against a doubled-precision host dot product: every output within a native f64 dot product's
+/// bound, k u sum |a b| (plus k times the smallest subnormal where results underflow), over
+/// k-blocks, row and column tiles, batches, exponent spreads that force the direct path for some
+/// outputs, underflowing and overflowing results, zeros, and rows and columns holding infinities
+/// or NaN (whose outputs take the direct path: the host's k-order sum, bit for bit).
+#[test]
+fn ozaki_matmul_is_as_accurate_as_a_native_dot_product() {
+    let Some(dev) = emulated() else { return };
+    let mut next = xorshift(77);
+    let mut uniform = move || (next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+    // (batch, m, k, n, how the values are made)
+    let cases: &[(usize, usize, usize, usize, &str)] = &[
+        (1, 70, 1500, 40, "uniform"),
+        (2, 33, 64, 17, "spread"),
+        (1, 40, 96, 24, "dominant"),
+        (1, 24, 48, 20, "extremes"),
+    ];
+    for &(batch, m, k, n, kind) in cases {
+        let mut make = |len: usize, row_len: usize| -> Vec<f64> {
+            (0..len)
+                .map(|i| {
+                    let u = uniform();
+                    match kind {
+                        "uniform" => u,
+                        // Elements over 2^-40 .. 2^40, rows over 2^-300 .. 2^300.
+                        "spread" => {
+                            let row = (i / row_len) as i32;
+                            u * 2f64.powi((uniform() * 40.0) as i32)
+                                * 2f64.powi((row % 7 - 3) * 100)
+                        }
+                        // One element a million times the rest in each vector.
+                        "dominant" => {
+                            if i % row_len == (i / row_len) % row_len {
+                                u * 1e6
+                            } else {
+                                u
+                            }
+                        }
+                        // Subnormal and huge magnitudes, zeros, infinities, NaN.
+                        // (infinities in vector 3, NaN in vector 5, zeros filling vector 7).
+                        _ => match (i / row_len, i % 23) {
+                            (3, 4) => f64::INFINITY,
+                            (5, 9) => f64::NAN,
+                            (7, _) | (_, 0) => 0.0,
+                            (_, 1) => u * 1e-310,
+                            (_, 2) => u * 1e300,
+                            _ => u * 2f64.powi((i % 11) as i32 * 90 - 500),
+                        },
+                    }
+                })
+                .collect()
+        };
+        let xs = make(batch * m * k, k);
+        let ys = make(k * n, n);
+        let a = Array::from_slice(&dev, &xs, &[batch, m, k]).unwrap();
+        let b = Array::from_slice(&dev, &ys, &[k, n]).unwrap();
+        let (got, profile) = dev.profile(|| a.matmul(&b)).unwrap();
+        let got = got.unwrap().to_vec::<f64>().unwrap();
+        assert!(
+            profile
+                .launches
+                .iter()
+                .any(|l| l.kernel.starts_with("ozaki_combine")),
+            "{kind}: the scheme ran: {:?}",
+            profile
+                .launches
+                .iter()
+                .map(|l| &l.kernel)
+                .collect::<Vec<_>>()
+        );
+        let mut worst = 0.0f64;
+        for t in 0..batch {
+            for i in 0..m {
+                for j in 0..n {
+                    let row = || (0..k).map(|l| xs[(t * m + i) * k + l]);
+                    let col = || (0..k).map(|l| ys[l * n + j]);
+                    let g = got[(t * m + i) * n + j];
+                    let naive = row().zip(col()).fold(0.0f64, |s, (x, y)| s + x * y);
+                    if !row().chain(col()).all(f64::is_finite) {
+                        // The direct path: the host's k-order sum.
+                        assert!(
+                            g.to_bits() == naive.to_bits() || (g.is_nan() && naive.is_nan()),
+                            "{kind} [{t},{i},{j}]: {g} vs the k-order sum {naive}"
+                        );
+                        continue;
+                    }
+                    let want = dot2(row(), col());
+                    let abs: f64 = row().zip(col()).map(|(x, y)| (x * y).abs()).sum();
+                    if !abs.is_finite() || !want.is_finite() {
+                        // Too large for f64 on the way: an infinity or a NaN, as natively.
+                        assert!(
+                            !g.is_finite() || !naive.is_finite(),
+                            "{kind} [{t},{i},{j}]: {g}"
+                        );
+                        continue;
+                    }
+                    let err = (g - want).abs();
+                    let bound = k as f64 * (f64::EPSILON / 2.0) * abs + k as f64 * 5e-324;
+                    assert!(
+                        err <= bound,
+                        "{kind} ({batch},{m},{k},{n}) [{t},{i},{j}]: {g:e} vs {want:e}, error {err:e} over the bound {bound:e}"
+                    );
+                    if abs > 0.0 {
+                        worst = worst.max(err / (f64::EPSILON / 2.0 * abs));
+                    }
+                }
+            }
+        }
+        println!("{kind} ({batch},{m},{k},{n}): largest error {worst:.3} u sum|a b|");
+    }
+}
+
+/// The scheme's tiles: with 1 MiB bindings a 300 x 600 x 200 product is cut into tiles of 32
+/// rows and columns (each plane array within a binding) and two k-blocks; every output is still
+/// within a native dot product's bound.
+#[test]
+fn ozaki_matmul_tiles_within_small_bindings() {
+    let Some(dev) = common::device_from(common::test_config().and_then(|config| {
+        Device::with_config(gpuarray::DeviceConfig {
+            max_binding_size: Some(1 << 20),
+            f64: F64Mode::Emulated,
+            ..config
+        })
+    })) else {
+        return;
+    };
+    let (m, k, n) = (300, 600, 200);
+    let xs = common::values(m * k, 31, -1.0, 1.0);
+    let ys = common::values(k * n, 32, -1.0, 1.0);
+    let a = Array::from_slice(&dev, &xs, &[m, k]).unwrap();
+    let b = Array::from_slice(&dev, &ys, &[k, n]).unwrap();
+    let (got, profile) = dev.profile(|| a.matmul(&b)).unwrap();
+    let got = got.unwrap().to_vec::<f64>().unwrap();
+    let combines = profile
+        .launches
+        .iter()
+        .filter(|l| l.kernel.starts_with("ozaki_combine"))
+        .count();
+    // ceil(300 / 32) x ceil(200 / 32) tiles x 2 k-blocks.
+    assert_eq!(combines, 10 * 7 * 2, "tiles and k-blocks");
+    for i in 0..m {
+        for j in 0..n {
+            let row = || (0..k).map(|l| xs[i * k + l]);
+            let col = || (0..k).map(|l| ys[l * n + j]);
+            let want = dot2(row(), col());
+            let abs: f64 = row().zip(col()).map(|(x, y)| (x * y).abs()).sum();
+            let g = got[i * n + j];
+            assert!(
+                (g - want).abs() <= k as f64 * (f64::EPSILON / 2.0) * abs,
+                "[{i},{j}]: {g:e} vs {want:e}"
+            );
+        }
+    }
 }
 
 /// Philox draws in f64: the same stream words as the native path, turned into f64 in software;

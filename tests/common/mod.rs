@@ -71,7 +71,7 @@ pub fn device() -> Option<Device> {
     device_from(test_config().and_then(Device::with_config))
 }
 
-fn device_from(made: gpuarray::Result<Device>) -> Option<Device> {
+pub fn device_from(made: gpuarray::Result<Device>) -> Option<Device> {
     match made {
         Ok(dev) => Some(dev),
         Err(e) => {

@@ -178,3 +178,61 @@ pub(crate) fn sgb_family(rows: u32) -> &'static KernelDef {
         }
     }
 }
+
+/// The f64 variant only, where the device has f64 (the Ozaki kernels read word pairs: they serve
+/// a device that emulates f64).
+fn f64_words(dtypes: &[DType]) -> Vec<Variant> {
+    if dtypes.contains(&DType::F64) {
+        vec![Variant::one(DType::F64)]
+    } else {
+        vec![]
+    }
+}
+
+/// The Ozaki scheme's first step (`ozaki.rs`): each row's or column's largest exponent.
+pub(crate) static OZAKI_EXPONENTS: KernelDef = KernelDef {
+    soft_f64: true,
+    ..KernelDef::on_first_use(
+        "ozaki_exponents",
+        "main",
+        &[("WG", DEFAULT_WG)],
+        f64_words,
+        |_| include_str!("../../../shaders/ozaki_exponents.wgsl").to_string(),
+    )
+};
+
+/// The Ozaki scheme's second step: the residue planes of an operand.
+pub(crate) static OZAKI_RESIDUES: KernelDef = KernelDef {
+    soft_f64: true,
+    ..KernelDef::on_first_use(
+        "ozaki_residues",
+        "main",
+        &[("WG", DEFAULT_WG)],
+        f64_words,
+        |_| {
+            [
+                include_str!("../../../shaders/mulhilo.wgsl"),
+                include_str!("../../../shaders/int64.wgsl"),
+                include_str!("../../../shaders/mod_small.wgsl"),
+                include_str!("../../../shaders/ozaki_residues.wgsl"),
+            ]
+            .concat()
+        },
+    )
+};
+
+/// The Ozaki scheme's last step: the outputs of a k-block from the planes' products.
+pub(crate) static OZAKI_COMBINE: KernelDef = KernelDef {
+    soft_f64: true,
+    ..KernelDef::on_first_use(
+        "ozaki_combine",
+        "main",
+        &[("WG", DEFAULT_WG)],
+        f64_words,
+        |_| {
+            crate::device::wgsl_helpers::soft_f64_library()
+                + include_str!("../../../shaders/mod_small.wgsl")
+                + include_str!("../../../shaders/ozaki_combine.wgsl")
+        },
+    )
+};

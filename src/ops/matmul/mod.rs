@@ -4,6 +4,7 @@
 //! later K chunks accumulate).
 
 pub(crate) mod families;
+mod ozaki;
 mod plan;
 #[cfg(not(target_arch = "wasm32"))]
 mod record;
@@ -249,8 +250,22 @@ fn run(
         Some(MatmulKernel::SubgroupBroadcast { rows }) => {
             run_sgb(dev, rows, a, batched_a, b, batched_b, c)
         }
-        // int64/uint64 and software f64: the word-pair kernel, whatever the shape (or the
-        // kernel asked for).
+        // Software f64 of a large enough product: exact integer products on the f32 kernels
+        // (the Ozaki scheme), unless a kernel was asked for.
+        _ if a.dtype() == DType::F64
+            && forced.is_none()
+            && ozaki::applies(
+                dev,
+                c.shape()[..nd - 2].iter().product::<usize>() as u64,
+                m,
+                n,
+                k,
+            ) =>
+        {
+            ozaki::run(a, b, c)
+        }
+        // int64/uint64 and the rest of software f64: the word-pair kernel, whatever the shape
+        // (or the kernel asked for).
         _ if matches!(a.dtype(), DType::I64 | DType::U64)
             || (a.dtype() == DType::F64 && dev.f64_emulated) =>
         {

@@ -37,10 +37,23 @@ fn opaque(x: vec2<u32>) -> vec2<u32> {
     return x;
 }
 
+// c[0] + v (c[1] + v (... + v c[n - 1])), rounded step by step as that nested expression, as a
+// loop: one software multiply and add in the compiled shader instead of n of each (lavapipe
+// inlines every call, and its compile time grows faster than the shader; its loop unrolling
+// leaves a body this large alone).
+fn fs_poly(v: vec2<u32>, coeffs: array<vec2<u32>, 16>, n: u32) -> vec2<u32> {
+    var c = coeffs;
+    var acc = c[n - 1u];
+    for (var i = n - 1u; i > 0u; i -= 1u) {
+        acc = f64s_add(c[i - 1u], f64s_mul(v, acc));
+    }
+    return acc;
+}
+
 fn exp_reduced(hi: vec2<u32>, lo: vec2<u32>) -> vec2<u32> {
     let r = f64s_sub(hi, lo);
     let t = f64s_mul(r, r);
-    let c = f64s_sub(r, f64s_mul(t, f64s_add(vec2<u32>(0x5555553eu, 0x3fc55555u), f64s_mul(t, f64s_add(vec2<u32>(0x16bebd93u, 0xbf66c16cu), f64s_mul(t, f64s_add(vec2<u32>(0xaf25de2cu, 0x3f11566au), f64s_mul(t, f64s_add(vec2<u32>(0xc5d26bf1u, 0xbebbbd41u), f64s_mul(t, vec2<u32>(0x72bea4d0u, 0x3e663769u)))))))))));
+    let c = f64s_sub(r, f64s_mul(t, fs_poly(t, array<vec2<u32>, 16>(vec2<u32>(0x5555553eu, 0x3fc55555u), vec2<u32>(0x16bebd93u, 0xbf66c16cu), vec2<u32>(0xaf25de2cu, 0x3f11566au), vec2<u32>(0xc5d26bf1u, 0xbebbbd41u), vec2<u32>(0x72bea4d0u, 0x3e663769u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 5u)));
     return f64s_sub(vec2<u32>(0x00000000u, 0x3ff00000u), f64s_sub(f64s_sub(lo, f64s_div(f64s_mul(r, c), f64s_sub(vec2<u32>(0x00000000u, 0x40000000u), c))), hi));
 }
 
@@ -78,19 +91,7 @@ fn exp2_(x: vec2<u32>) -> vec2<u32> {
 }
 
 fn expm1_poly(r: vec2<u32>) -> vec2<u32> {
-    var t = vec2<u32>(0xa8c07c9du, 0x3da93974u);
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0x13a86d09u, 0x3de61246u));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0xeff8d898u, 0x3e21eed8u));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0x67f544e4u, 0x3e5ae645u));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0xb7789f5cu, 0x3e927e4fu));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0xa556c734u, 0x3ec71de3u));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0x1a01a01au, 0x3efa01a0u));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0x1a01a01au, 0x3f2a01a0u));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0x16c16c17u, 0x3f56c16cu));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0x11111111u, 0x3f811111u));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0x55555555u, 0x3fa55555u));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0x55555555u, 0x3fc55555u));
-    t = f64s_add(f64s_mul(t, r), vec2<u32>(0x00000000u, 0x3fe00000u));
+    let t = fs_poly(r, array<vec2<u32>, 16>(vec2<u32>(0x00000000u, 0x3fe00000u), vec2<u32>(0x55555555u, 0x3fc55555u), vec2<u32>(0x55555555u, 0x3fa55555u), vec2<u32>(0x11111111u, 0x3f811111u), vec2<u32>(0x16c16c17u, 0x3f56c16cu), vec2<u32>(0x1a01a01au, 0x3f2a01a0u), vec2<u32>(0x1a01a01au, 0x3efa01a0u), vec2<u32>(0xa556c734u, 0x3ec71de3u), vec2<u32>(0xb7789f5cu, 0x3e927e4fu), vec2<u32>(0x67f544e4u, 0x3e5ae645u), vec2<u32>(0xeff8d898u, 0x3e21eed8u), vec2<u32>(0x13a86d09u, 0x3de61246u), vec2<u32>(0xa8c07c9du, 0x3da93974u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 13u);
     return f64s_add(r, f64s_mul(f64s_mul(r, r), t));
 }
 
@@ -121,8 +122,8 @@ fn log_parts_c(f: vec2<u32>, e: vec2<u32>, c: vec2<u32>) -> vec2<u32> {
     let s = f64s_div(f, f64s_add(vec2<u32>(0x00000000u, 0x40000000u), f));
     let z = f64s_mul(s, s);
     let w = f64s_mul(z, z);
-    let t1 = f64s_mul(w, f64s_add(vec2<u32>(0x9997fa04u, 0x3fd99999u), f64s_mul(w, f64s_add(vec2<u32>(0x1d8e78afu, 0x3fcc71c5u), f64s_mul(w, vec2<u32>(0xd078c69fu, 0x3fc39a09u))))));
-    let t2 = f64s_mul(z, f64s_add(vec2<u32>(0x55555593u, 0x3fe55555u), f64s_mul(w, f64s_add(vec2<u32>(0x94229359u, 0x3fd24924u), f64s_mul(w, f64s_add(vec2<u32>(0x96cb03deu, 0x3fc74664u), f64s_mul(w, vec2<u32>(0xdf3e5244u, 0x3fc2f112u))))))));
+    let t1 = f64s_mul(w, fs_poly(w, array<vec2<u32>, 16>(vec2<u32>(0x9997fa04u, 0x3fd99999u), vec2<u32>(0x1d8e78afu, 0x3fcc71c5u), vec2<u32>(0xd078c69fu, 0x3fc39a09u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 3u));
+    let t2 = f64s_mul(z, fs_poly(w, array<vec2<u32>, 16>(vec2<u32>(0x55555593u, 0x3fe55555u), vec2<u32>(0x94229359u, 0x3fd24924u), vec2<u32>(0x96cb03deu, 0x3fc74664u), vec2<u32>(0xdf3e5244u, 0x3fc2f112u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 4u));
     let r = f64s_add(t2, t1);
     return f64s_sub(f64s_mul(e, vec2<u32>(0xfee00000u, 0x3fe62e42u)), f64s_sub(f64s_sub(hfsq, f64s_add(f64s_mul(s, f64s_add(hfsq, r)), f64s_add(f64s_mul(e, vec2<u32>(0x35793c76u, 0x3dea39efu)), c))), f));
 }
@@ -136,8 +137,8 @@ fn log2_hi_lo(f: vec2<u32>) -> array<vec2<u32>, 2> {
     let s = f64s_div(f, f64s_add(vec2<u32>(0x00000000u, 0x40000000u), f));
     let z = f64s_mul(s, s);
     let w = f64s_mul(z, z);
-    let t1 = f64s_mul(w, f64s_add(vec2<u32>(0x9997fa04u, 0x3fd99999u), f64s_mul(w, f64s_add(vec2<u32>(0x1d8e78afu, 0x3fcc71c5u), f64s_mul(w, vec2<u32>(0xd078c69fu, 0x3fc39a09u))))));
-    let t2 = f64s_mul(z, f64s_add(vec2<u32>(0x55555593u, 0x3fe55555u), f64s_mul(w, f64s_add(vec2<u32>(0x94229359u, 0x3fd24924u), f64s_mul(w, f64s_add(vec2<u32>(0x96cb03deu, 0x3fc74664u), f64s_mul(w, vec2<u32>(0xdf3e5244u, 0x3fc2f112u))))))));
+    let t1 = f64s_mul(w, fs_poly(w, array<vec2<u32>, 16>(vec2<u32>(0x9997fa04u, 0x3fd99999u), vec2<u32>(0x1d8e78afu, 0x3fcc71c5u), vec2<u32>(0xd078c69fu, 0x3fc39a09u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 3u));
+    let t2 = f64s_mul(z, fs_poly(w, array<vec2<u32>, 16>(vec2<u32>(0x55555593u, 0x3fe55555u), vec2<u32>(0x94229359u, 0x3fd24924u), vec2<u32>(0x96cb03deu, 0x3fc74664u), vec2<u32>(0xdf3e5244u, 0x3fc2f112u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 4u));
     let r = f64s_mul(s, f64s_add(hfsq, f64s_add(t2, t1)));
     let hi = f64s_from_f32_bits(f64s_to_f32_bits(f64s_sub(f, hfsq)));
     let lo = f64s_add(f64s_sub(f64s_sub(f, hi), hfsq), r);
@@ -239,13 +240,13 @@ fn rem_pio2(x0: vec2<u32>) -> array<vec2<u32>, 2> {
 fn sin_kernel(x: vec2<u32>) -> vec2<u32> {
     let z = f64s_mul(x, x);
     let v = f64s_mul(z, x);
-    let r = f64s_add(vec2<u32>(0x1110f8a6u, 0x3f811111u), f64s_mul(z, f64s_add(vec2<u32>(0x19c161d5u, 0xbf2a01a0u), f64s_mul(z, f64s_add(vec2<u32>(0x57b1fe7du, 0x3ec71de3u), f64s_mul(z, f64s_add(vec2<u32>(0x8a2b9cebu, 0xbe5ae5e6u), f64s_mul(z, vec2<u32>(0x5acfd57cu, 0x3de5d93au)))))))));
+    let r = fs_poly(z, array<vec2<u32>, 16>(vec2<u32>(0x1110f8a6u, 0x3f811111u), vec2<u32>(0x19c161d5u, 0xbf2a01a0u), vec2<u32>(0x57b1fe7du, 0x3ec71de3u), vec2<u32>(0x8a2b9cebu, 0xbe5ae5e6u), vec2<u32>(0x5acfd57cu, 0x3de5d93au), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 5u);
     return f64s_add(x, f64s_mul(v, f64s_add(vec2<u32>(0x55555549u, 0xbfc55555u), f64s_mul(z, r))));
 }
 
 fn cos_kernel(x: vec2<u32>) -> vec2<u32> {
     let z = f64s_mul(x, x);
-    let r = f64s_mul(z, f64s_add(vec2<u32>(0x5555554cu, 0x3fa55555u), f64s_mul(z, f64s_add(vec2<u32>(0x16c15177u, 0xbf56c16cu), f64s_mul(z, f64s_add(vec2<u32>(0x19cb1590u, 0x3efa01a0u), f64s_mul(z, f64s_add(vec2<u32>(0x809c52adu, 0xbe927e4fu), f64s_mul(z, f64s_add(vec2<u32>(0xbdb4b1c4u, 0x3e21ee9eu), f64s_mul(z, vec2<u32>(0xbe8838d4u, 0xbda8fae9u))))))))))));
+    let r = f64s_mul(z, fs_poly(z, array<vec2<u32>, 16>(vec2<u32>(0x5555554cu, 0x3fa55555u), vec2<u32>(0x16c15177u, 0xbf56c16cu), vec2<u32>(0x19cb1590u, 0x3efa01a0u), vec2<u32>(0x809c52adu, 0xbe927e4fu), vec2<u32>(0xbdb4b1c4u, 0x3e21ee9eu), vec2<u32>(0xbe8838d4u, 0xbda8fae9u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 6u));
     let ax = fs_abs(x);
     if (f64s_lt(ax, vec2<u32>(0x33333333u, 0x3fd33333u))) {
         return f64s_sub(vec2<u32>(0x00000000u, 0x3ff00000u), f64s_sub(f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), z), f64s_mul(z, r)));
@@ -348,8 +349,8 @@ fn atan_(x: vec2<u32>) -> vec2<u32> {
     }
     let z = f64s_mul(t, t);
     let w = f64s_mul(z, z);
-    let s1 = f64s_mul(z, f64s_add(vec2<u32>(0x5555550du, 0x3fd55555u), f64s_mul(w, f64s_add(vec2<u32>(0x920083ffu, 0x3fc24924u), f64s_mul(w, f64s_add(vec2<u32>(0xc54c206eu, 0x3fb745cdu), f64s_mul(w, f64s_add(vec2<u32>(0xa0d03d51u, 0x3fb10d66u), f64s_mul(w, f64s_add(vec2<u32>(0x24760debu, 0x3fa97b4bu), f64s_mul(w, vec2<u32>(0xe322da11u, 0x3f90ad3au))))))))))));
-    let s2 = f64s_mul(w, f64s_add(vec2<u32>(0x9998ebc4u, 0xbfc99999u), f64s_mul(w, f64s_add(vec2<u32>(0xfe231671u, 0xbfbc71c6u), f64s_mul(w, f64s_add(vec2<u32>(0xaf749a6du, 0xbfb3b0f2u), f64s_mul(w, f64s_add(vec2<u32>(0x52defd9au, 0xbfadde2du), f64s_mul(w, vec2<u32>(0x2c6a6c2fu, 0xbfa2b444u))))))))));
+    let s1 = f64s_mul(z, fs_poly(w, array<vec2<u32>, 16>(vec2<u32>(0x5555550du, 0x3fd55555u), vec2<u32>(0x920083ffu, 0x3fc24924u), vec2<u32>(0xc54c206eu, 0x3fb745cdu), vec2<u32>(0xa0d03d51u, 0x3fb10d66u), vec2<u32>(0x24760debu, 0x3fa97b4bu), vec2<u32>(0xe322da11u, 0x3f90ad3au), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 6u));
+    let s2 = f64s_mul(w, fs_poly(w, array<vec2<u32>, 16>(vec2<u32>(0x9998ebc4u, 0xbfc99999u), vec2<u32>(0xfe231671u, 0xbfbc71c6u), vec2<u32>(0xaf749a6du, 0xbfb3b0f2u), vec2<u32>(0x52defd9au, 0xbfadde2du), vec2<u32>(0x2c6a6c2fu, 0xbfa2b444u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)), 5u));
     var r: vec2<u32>;
     if (reduced) {
         r = f64s_sub(hi, f64s_sub(f64s_sub(f64s_mul(t, f64s_add(s1, s2)), lo), t));

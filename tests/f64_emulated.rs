@@ -944,15 +944,15 @@ fn matmul_and_einsum_in_software_f64() {
                 .zip(&want)
                 .filter(|(g, w)| g.to_bits() != w.to_bits())
                 .count();
-            // The tiled kernel adds in k order as the software one does: the same bits. The
-            // native matrix-vector kernel splits k across lanes (another order; the software
-            // path has no such kernel yet); products of at least 16 x 32 x 16 take the Ozaki
-            // scheme (`ozaki_matmul_is_as_accurate_as_a_native_dot_product`).
+            // The tiled kernel adds in k order as the word-pair one does, the matrix-vector
+            // kernel in four interleaved sums in both variants: the same bits. Products of at
+            // least 16 x 32 x 16 take the Ozaki scheme instead
+            // (`ozaki_matmul_is_as_accurate_as_a_native_dot_product`).
             println!(
                 "({batch},{m},{k},{n}): {far} of {} differ from the native kernel's bits",
                 got.len()
             );
-            if m > 1 && n > 1 && (m < 16 || n < 16 || k < 32) {
+            if m < 16 || n < 16 || k < 32 {
                 assert_eq!(far, 0, "({batch},{m},{k},{n}) emulated vs native tiled");
             }
         }
@@ -1268,7 +1268,9 @@ fn the_math_library_runs_on_software_f64() {
         ("cbrt", f64::cbrt, 2),
         ("arcsinh", f64::asinh, 3),
         ("arccosh", f64::acosh, 3),
-        ("arctanh", f64::atanh, 4),
+        // Rust's atanh is 0.5 ln_1p(2x / (1 - x)), which cancels for x near -1 (8 ulp at
+        // -0.98874): the reference uses atanh(-x) = -atanh(x), as the kernels do.
+        ("arctanh", |x| x.signum() * x.abs().atanh(), 4),
     ];
     let binary: [(&str, fn(f64, f64) -> f64, u64); 4] = [
         ("power", f64::powf, 8),
@@ -1294,6 +1296,21 @@ fn the_math_library_runs_on_software_f64() {
         for i in 0..n {
             let w = want(i);
             if w.is_finite() && w.abs() > 1e-300 && w.abs() < 1e300 && xs[i].abs() < 8e8 {
+                let operands = xs[i].abs().max(ys[i].abs());
+                if name == "logaddexp" && w.abs() < operands {
+                    // max(a, b) + log1p(exp(-|a - b|)) cancels when the result is small beside
+                    // the operands (in NumPy too): its error is in units of the operands'.
+                    let err = (got[i] - w).abs();
+                    assert!(
+                        err <= allowed as f64 * f64::EPSILON * operands,
+                        "{name}({:e}, {:e}) = {:e}, host {:e}",
+                        xs[i],
+                        ys[i],
+                        got[i],
+                        w
+                    );
+                    continue;
+                }
                 let d = ulps(got[i], w);
                 assert!(
                     d <= allowed,
@@ -1317,9 +1334,10 @@ fn the_math_library_runs_on_software_f64() {
             assert!(worst <= 2, "{name}: {worst} ulp from the native path");
         }
     };
-    // Each function is a large shader (every software operation inlined) that lavapipe takes
-    // tens of seconds to compile from a cold cache: the suite checks exp (the range reduction,
-    // the rational kernel and ldexp) and GPUARRAY_TEST_ALL_F64=1 every function.
+    // Each function is a large shader (every software operation inlined but the polynomial
+    // loops) that lavapipe takes seconds to compile from a cold cache (BENCHMARKS.md): the suite
+    // checks exp (the range reduction, the rational kernel and ldexp) and
+    // GPUARRAY_TEST_ALL_F64=1 every function.
     let picked = |name: &str| all_cases() || name == "exp";
     for (name, reference, allowed) in unary.into_iter().filter(|u| picked(u.0)) {
         let op = gpuarray::elementwise_op(name).unwrap_or_else(|| panic!("no op {name}"));

@@ -924,6 +924,34 @@ async fn f64_is_emulated_with_the_hosts_bits_and_f16_needs_shader_f16() {
             assert_eq!(c[i * p + j].to_bits(), acc.to_bits(), "matmul [{i}, {j}]");
         }
     }
+    // A larger matmul takes the Ozaki scheme (residue planes on the f32 kernels, recombined
+    // exactly): within a native dot product's bound of the exact sum (here the host's sum in
+    // doubled precision: TwoProduct and TwoSum per term).
+    let (m, k, p) = (20, 48, 20);
+    let ma = Array::from_slice(&dev, &xs[..m * k], &[m, k]).unwrap();
+    let mb = Array::from_slice(&dev, &ys[..k * p], &[k, p]).unwrap();
+    let c = ma.matmul(&mb).unwrap().to_vec_async::<f64>().await.unwrap();
+    for i in 0..m {
+        for j in 0..p {
+            let (mut s, mut err, mut abs) = (0.0f64, 0.0f64, 0.0f64);
+            for l in 0..k {
+                let (x, y) = (xs[i * k + l], ys[l * p + j]);
+                let prod = x * y;
+                let t = s + prod;
+                let back = t - s;
+                err += (s - (t - back)) + (prod - back) + x.mul_add(y, -prod);
+                s = t;
+                abs += prod.abs();
+            }
+            let want = s + err;
+            let bound = k as f64 * f64::EPSILON / 2.0 * abs;
+            let got = c[i * p + j];
+            assert!(
+                (got - want).abs() <= bound,
+                "ozaki matmul [{i}, {j}]: {got} vs {want}"
+            );
+        }
+    }
     // Philox: 53 bits from the same two words as the native path.
     let mut g = Generator::with_stream(&dev, 11, 2, 3);
     let u = g

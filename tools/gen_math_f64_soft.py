@@ -69,6 +69,13 @@ def f32cut(a): return F(f"f64s_from_f32_bits(f64s_to_f32_bits({lift(a)}))")
 def to_i32(a): return f"f64s_to_i32({lift(a)})"
 def of_i32(k): return F(f"fs_of_i32({k})")
 def sel(f, t, cond): return F(f"select({lift(f)}, {lift(t)}, {cond})")
+def poly(v, *coeffs):
+    """coeffs[0] + v * (coeffs[1] + v * (... + v * coeffs[-1])), as a loop in the shader (fs_poly):
+    the same roundings in the same order as the nested expression."""
+    items = ", ".join(str(lift(c)) for c in coeffs) + ", vec2<u32>(0u)" * (16 - len(coeffs))
+    return F(f"fs_poly({lift(v)}, array<vec2<u32>, 16>({items}), {len(coeffs)}u)")
+
+
 def call(name, *args): return F(f"{name}({', '.join(str(lift(a)) if not isinstance(a, str) else a for a in args)})")
 
 
@@ -146,6 +153,19 @@ fn split_exponent(x: vec2<u32>) -> Split {
 fn opaque(x: vec2<u32>) -> vec2<u32> {
     return x;
 }
+
+// c[0] + v (c[1] + v (... + v c[n - 1])), rounded step by step as that nested expression, as a
+// loop: one software multiply and add in the compiled shader instead of n of each (lavapipe
+// inlines every call, and its compile time grows faster than the shader; its loop unrolling
+// leaves a body this large alone).
+fn fs_poly(v: vec2<u32>, coeffs: array<vec2<u32>, 16>, n: u32) -> vec2<u32> {
+    var c = coeffs;
+    var acc = c[n - 1u];
+    for (var i = n - 1u; i > 0u; i -= 1u) {
+        acc = f64s_add(c[i - 1u], f64s_mul(v, acc));
+    }
+    return acc;
+}
 """)
 
 LN2_HI, LN2_LO, INV_LN2 = 6.93147180369123816490e-01, 1.90821492927058770002e-10, 1.44269504088896338700e+00
@@ -154,9 +174,9 @@ LN2 = 0.693147180559945309417232121458176568
 fn("exp_reduced(hi: vec2<u32>, lo: vec2<u32>) -> vec2<u32>",
    let("r", hi - lo),
    let("t", r * r),
-   let("c", r - t * (1.66666666666666019037e-01 + t * (-2.77777777770155933842e-03
-        + t * (6.61375632143793436117e-05 + t * (-1.65339022054652515390e-06
-        + t * 4.13813679705723846039e-08))))),
+   let("c", r - t * poly(t, 1.66666666666666019037e-01, -2.77777777770155933842e-03,
+                          6.61375632143793436117e-05, -1.65339022054652515390e-06,
+                          4.13813679705723846039e-08)),
    ret(1.0 - ((lo - (r * c) / (2.0 - c)) - hi)))
 
 fn("exp_(x: vec2<u32>) -> vec2<u32>",
@@ -176,12 +196,12 @@ fn("exp2_(x: vec2<u32>) -> vec2<u32>",
    let("k", rint(x)),
    ret(ldexp(call("exp_reduced", (x - k) * LN2, 0.0), to_i32(k))))
 
-poly = ["t = " + str(V("t") * r + 1.0 / dd) + ";" for dd in
-        [6227020800.0, 479001600.0, 39916800.0, 3628800.0, 362880.0, 40320.0, 5040.0, 720.0, 120.0, 24.0, 6.0]]
+EXPM1_COEFFS = [0.5] + [1.0 / dd for dd in [6.0, 24.0, 120.0, 720.0, 5040.0, 40320.0, 362880.0, 3628800.0,
+                                           39916800.0, 479001600.0, 6227020800.0, 87178291200.0]]
 fn("expm1_poly(r: vec2<u32>) -> vec2<u32>",
-   var("t", K(1.0 / 87178291200.0)),
-   *poly,
-   "t = " + str(t * r + 0.5) + ";",
+   # t = ((1/14! r + 1/13!) r + ...) r + 1/2: the nested form's steps (multiplication and addition
+   # commute exactly).
+   let("t", poly(r, *EXPM1_COEFFS)),
    ret(r + r * r * t))
 
 fn("expm1_(x: vec2<u32>) -> vec2<u32>",
@@ -196,8 +216,8 @@ fn("expm1_(x: vec2<u32>) -> vec2<u32>",
    ret(p * call("expm1_poly", r) + (p - 1.0)))
 
 LOGP = lambda w_, z_: (
-    w_ * (3.999999999940941908e-01 + w_ * (2.222219843214978396e-01 + w_ * 1.531383769920937332e-01)),
-    z_ * (6.666666666666735130e-01 + w_ * (2.857142874366239149e-01 + w_ * (1.818357216161805012e-01 + w_ * 1.479819860511658591e-01))))
+    w_ * poly(w_, 3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01),
+    z_ * poly(w_, 6.666666666666735130e-01, 2.857142874366239149e-01, 1.818357216161805012e-01, 1.479819860511658591e-01))
 t1, t2 = LOGP(w, z)
 # The shared steps of log_parts_c and log2_hi_lo (fdlibm's log kernel on f).
 LOG_CORE = [let("hfsq", 0.5 * f * f), let("s", f / (2.0 + f)), let("z", s * s), let("w", z * z),
@@ -266,16 +286,16 @@ fn("rem_pio2(x0: vec2<u32>) -> array<vec2<u32>, 2>",
 fn("sin_kernel(x: vec2<u32>) -> vec2<u32>",
    let("z", x * x),
    let("v", z * x),
-   let("r", 8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04
-        + z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08
-        + z * 1.58969099521155010221e-10)))),
+   let("r", poly(z, 8.33333333332248946124e-03, -1.98412698298579493134e-04,
+                 2.75573137070700676789e-06, -2.50507602534068634195e-08,
+                 1.58969099521155010221e-10)),
    ret(x + V("v") * (-1.66666666666666324348e-01 + z * r)))
 
 fn("cos_kernel(x: vec2<u32>) -> vec2<u32>",
    let("z", x * x),
-   let("r", z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
-        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
-        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))))),
+   let("r", z * poly(z, 4.16666666666666019037e-02, -1.38888888888741095749e-03,
+                     2.48015872894767294178e-05, -2.75573143513906633035e-07,
+                     2.08757232129817482790e-09, -1.13596475577881948265e-11)),
    let("ax", absf(x)),
    if_(lt(ax, 0.3), ret(1.0 - (0.5 * z - z * r))),
    var("qx", K(0.28125)),
@@ -334,12 +354,12 @@ fn("atan_(x: vec2<u32>) -> vec2<u32>",
                                f"t = {K(-1.0) / ax};"])])])]),
    let("z", t * t),
    let("w", z * z),
-   let("s1", z * (3.33333333333329318027e-01 + w * (1.42857142725034663711e-01
-        + w * (9.09088713343650656196e-02 + w * (6.66107313738753120669e-02
-        + w * (4.97687799461593236017e-02 + w * 1.62858201153657823623e-02)))))),
-   let("s2", w * (-1.99999999998764832476e-01 + w * (-1.11111104054623557880e-01
-        + w * (-7.69187620504482999495e-02 + w * (-5.83357013379057348645e-02
-        + w * -3.65315727442169155270e-02))))),
+   let("s1", z * poly(w, 3.33333333333329318027e-01, 1.42857142725034663711e-01,
+                      9.09088713343650656196e-02, 6.66107313738753120669e-02,
+                      4.97687799461593236017e-02, 1.62858201153657823623e-02)),
+   let("s2", w * poly(w, -1.99999999998764832476e-01, -1.11111104054623557880e-01,
+                      -7.69187620504482999495e-02, -5.83357013379057348645e-02,
+                      -3.65315727442169155270e-02)),
    "var r: vec2<u32>;",
    if_("reduced", f"r = {hi - ((t * (V('s1') + V('s2')) - lo) - t)};",
        els=[f"r = {t - t * (V('s1') + V('s2'))};"]),

@@ -2,7 +2,8 @@
 where it has it, exact software binary64 where it has not), never turned into float32 silently.
 
 The emulated cases run a fresh interpreter with ``GPUARRAY_F64=emulated`` (what an adapter
-without SHADER_F64 gets by default): the exact ops give NumPy's bits. (The elementary functions
+without SHADER_F64 gets by default), and one on Mesa's GL driver (``GPUARRAY_BACKEND=gl``, which
+has no f64): the exact ops give NumPy's bits. (The elementary functions
 are checked against the native path in the Rust suite: their software shaders take lavapipe
 long to compile from a cold cache.)
 """
@@ -13,6 +14,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 import gpuarray as ga
 
 
@@ -65,8 +67,17 @@ print(json.dumps(out))
 """
 
 
-def test_emulated_float64_gives_numpys_bits():
-    env = dict(os.environ, GPUARRAY_F64="emulated")
+@pytest.mark.parametrize(
+    "setting",
+    [
+        {"GPUARRAY_F64": "emulated"},
+        # Mesa's GL driver has no f64 at all: the default (auto) emulates it there.
+        {"GPUARRAY_BACKEND": "gl"},
+    ],
+    ids=["forced-emulation", "gl"],
+)
+def test_emulated_float64_gives_numpys_bits(setting):
+    env = dict(os.environ, **setting)
     done = subprocess.run([sys.executable, "-c", EMULATED], env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]

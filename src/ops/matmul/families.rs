@@ -41,6 +41,26 @@ pub(crate) static MATMUL_TILED: KernelDef = KernelDef {
     warm_up: true,
 };
 
+/// matmul_gemv.wgsl's arithmetic for native types.
+const GEMV_NATIVE: &str = "\
+fn zero() -> ACC { return ACC(0); }
+fn madd(acc: ACC, x: T, y: T) -> ACC { return acc + ACC(x) * ACC(y); }
+fn plus(a: ACC, b: ACC) -> ACC { return a + b; }
+fn widen(x: T) -> ACC { return ACC(x); }
+fn narrow(a: ACC) -> T { return T(a); }
+";
+
+/// matmul_gemv.wgsl's arithmetic for software f64 (after f64_soft.wgsl).
+const GEMV_SOFT_F64: &str = "\
+alias T = vec2<u32>;
+alias ACC = vec2<u32>;
+fn zero() -> ACC { return vec2<u32>(0u, 0u); }
+fn madd(acc: ACC, x: T, y: T) -> ACC { return f64s_add(acc, f64s_mul(x, y)); }
+fn plus(a: ACC, b: ACC) -> ACC { return f64s_add(a, b); }
+fn widen(x: T) -> ACC { return x; }
+fn narrow(a: ACC) -> T { return a; }
+";
+
 /// Matrix-vector products (matmul with M = 1 or N = 1).
 pub(crate) static MATMUL_GEMV: KernelDef = KernelDef {
     name: "matmul_gemv",
@@ -49,11 +69,18 @@ pub(crate) static MATMUL_GEMV: KernelDef = KernelDef {
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
     variants: KernelDef::numeric_dtypes,
-    wgsl: |v| with_types(v, include_str!("../../../shaders/matmul_gemv.wgsl")),
+    wgsl: |v| {
+        let gemv = include_str!("../../../shaders/matmul_gemv.wgsl");
+        if v.soft {
+            crate::device::wgsl_helpers::soft_f64_library() + GEMV_SOFT_F64 + gemv
+        } else {
+            with_types(v, &[GEMV_NATIVE, gemv].concat())
+        }
+    },
     when: When::Named,
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
-    soft_f64: false,
+    soft_f64: true,
     warm_up: true,
 };
 

@@ -264,10 +264,11 @@ fn run(
         {
             ozaki::run(a, b, c)
         }
-        // int64/uint64 and the rest of software f64: the word-pair kernel, whatever the shape
-        // (or the kernel asked for).
+        // int64/uint64 whatever the shape, and the rest of software f64 but matrix-vector
+        // products (the GEMV kernel has a software-f64 variant in the native kernel's order):
+        // the word-pair kernel.
         _ if matches!(a.dtype(), DType::I64 | DType::U64)
-            || (a.dtype() == DType::F64 && dev.f64_emulated) =>
+            || (a.dtype() == DType::F64 && dev.f64_emulated && kernel.is_some()) =>
         {
             for_each_batch(a, b, c, |p| launch_strided(dev, &p, &MATMUL_PAIRS))
         }

@@ -374,15 +374,16 @@ fn sinh_(x: vec2<u32>) -> vec2<u32> {
             r = f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), f64s_add(t, f64s_div(t, f64s_add(t, vec2<u32>(0x00000000u, 0x3ff00000u)))));
         }
     } else {
-        if (f64s_lt(ax, vec2<u32>(0xfefa39efu, 0x40862e42u))) {
-            r = f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), exp_(ax));
-        } else {
-            if (fs_le(ax, vec2<u32>(0x8fb9f87du, 0x408633ceu))) {
-                let w = exp_(f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), ax));
+        if (fs_le(ax, vec2<u32>(0x8fb9f87du, 0x408633ceu))) {
+            let big = !f64s_lt(ax, vec2<u32>(0xfefa39efu, 0x40862e42u));
+            let w = exp_(select(ax, f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), ax), big));
+            if (big) {
                 r = f64s_mul(f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), w), w);
             } else {
-                r = inf_value();
+                r = f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), w);
             }
+        } else {
+            r = inf_value();
         }
     }
     return select(r, fs_neg(r), f64s_lt(x, vec2<u32>(0x00000000u, 0x00000000u)));
@@ -398,18 +399,18 @@ fn cosh_(x: vec2<u32>) -> vec2<u32> {
         let w = f64s_add(vec2<u32>(0x00000000u, 0x3ff00000u), t);
         return f64s_add(vec2<u32>(0x00000000u, 0x3ff00000u), f64s_div(f64s_mul(t, t), f64s_add(w, w)));
     }
+    if (f64s_lt(vec2<u32>(0x8fb9f87du, 0x408633ceu), ax)) {
+        return inf_value();
+    }
+    let big = !f64s_lt(ax, vec2<u32>(0xfefa39efu, 0x40862e42u));
+    let w = exp_(select(ax, f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), ax), big));
     if (f64s_lt(ax, vec2<u32>(0x00000000u, 0x40360000u))) {
-        let t = exp_(ax);
-        return f64s_add(f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), t), f64s_div(vec2<u32>(0x00000000u, 0x3fe00000u), t));
+        return f64s_add(f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), w), f64s_div(vec2<u32>(0x00000000u, 0x3fe00000u), w));
     }
-    if (f64s_lt(ax, vec2<u32>(0xfefa39efu, 0x40862e42u))) {
-        return f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), exp_(ax));
+    if (!big) {
+        return f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), w);
     }
-    if (fs_le(ax, vec2<u32>(0x8fb9f87du, 0x408633ceu))) {
-        let w = exp_(f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), ax));
-        return f64s_mul(f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), w), w);
-    }
-    return inf_value();
+    return f64s_mul(f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), w), w);
 }
 
 fn tanh_(x: vec2<u32>) -> vec2<u32> {
@@ -421,11 +422,11 @@ fn tanh_(x: vec2<u32>) -> vec2<u32> {
     if (fs_le(vec2<u32>(0x00000000u, 0x40360000u), ax)) {
         z = vec2<u32>(0x00000000u, 0x3ff00000u);
     } else {
-        if (fs_le(vec2<u32>(0x00000000u, 0x3ff00000u), ax)) {
-            let t = expm1_(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), ax));
+        let big = fs_le(vec2<u32>(0x00000000u, 0x3ff00000u), ax);
+        let t = expm1_(select(f64s_mul(vec2<u32>(0x00000000u, 0xc0000000u), ax), f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), ax), big));
+        if (big) {
             z = f64s_sub(vec2<u32>(0x00000000u, 0x3ff00000u), f64s_div(vec2<u32>(0x00000000u, 0x40000000u), f64s_add(t, vec2<u32>(0x00000000u, 0x40000000u))));
         } else {
-            let t = expm1_(f64s_mul(vec2<u32>(0x00000000u, 0xc0000000u), ax));
             z = f64s_div(fs_neg(t), f64s_add(t, vec2<u32>(0x00000000u, 0x40000000u)));
         }
     }
@@ -465,25 +466,32 @@ fn pow_(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
     }
     let yh = f64s_from_f32_bits(f64s_to_f32_bits(y));
     let yl = f64s_sub(y, yh);
-    let p1 = f64s_mul(yh, fe[1]);
-    let p2 = f64s_mul(yl, fe[1]);
-    let p3 = f64s_mul(yh, gh);
-    let p4 = f64s_mul(yl, gh);
+    var factors = array<vec2<u32>, 8>(yh, fe[1], yl, fe[1], yh, gh, yl, gh);
+    var p: array<vec2<u32>, 4>;
+    var ints: array<vec2<u32>, 4>;
+    for (var i = 0u; i < 4u; i += 1u) {
+        p[i] = f64s_mul(factors[2u * i], factors[2u * i + 1u]);
+        ints[i] = f64s_rint(p[i]);
+    }
     let p5 = f64s_mul(y, gl);
-    let z = f64s_add(f64s_add(f64s_add(f64s_add(p1, p2), p3), p4), p5);
+    var z = p[0];
+    var f = f64s_sub(p[0], ints[0]);
+    var n = ints[0];
+    for (var i = 1u; i < 4u; i += 1u) {
+        z = f64s_add(z, p[i]);
+        f = f64s_add(f, f64s_sub(p[i], ints[i]));
+        n = f64s_add(n, ints[i]);
+    }
+    z = f64s_add(z, p5);
     if (fs_le(vec2<u32>(0x00000000u, 0x40900000u), z)) {
         return inf_value();
     }
     if (f64s_lt(z, vec2<u32>(0x00000000u, 0xc090e000u))) {
         return vec2<u32>(0u);
     }
-    let n1 = f64s_rint(p1);
-    let n2 = f64s_rint(p2);
-    let n3 = f64s_rint(p3);
-    let n4 = f64s_rint(p4);
-    let f = f64s_add(f64s_add(f64s_add(f64s_add(f64s_sub(p1, n1), f64s_sub(p2, n2)), f64s_sub(p3, n3)), f64s_sub(p4, n4)), p5);
+    f = f64s_add(f, p5);
     let n5 = f64s_rint(f);
-    let n = f64s_add(f64s_add(f64s_add(f64s_add(n1, n2), n3), n4), n5);
+    n = f64s_add(n, n5);
     let frac = f64s_sub(f, n5);
     return fs_ldexp(exp_reduced(f64s_mul(frac, vec2<u32>(0xfefa39efu, 0x3fe62e42u)), vec2<u32>(0x00000000u, 0x00000000u)), f64s_to_i32(n));
 }
@@ -549,14 +557,20 @@ fn asinh_(x: vec2<u32>) -> vec2<u32> {
         return x;
     }
     var r: vec2<u32>;
-    if (fs_le(vec2<u32>(0x00000000u, 0x41900000u), a)) {
-        r = f64s_add(log_(a), vec2<u32>(0xfefa39efu, 0x3fe62e42u));
-    } else {
-        if (fs_le(vec2<u32>(0x00000000u, 0x40000000u), a)) {
-            r = log_(f64s_add(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), a), f64s_div(vec2<u32>(0x00000000u, 0x3ff00000u), f64s_add(f64s_sqrt(f64s_add(f64s_mul(a, a), vec2<u32>(0x00000000u, 0x3ff00000u))), a))));
-        } else {
-            r = log1p_(f64s_add(a, f64s_div(f64s_mul(a, a), f64s_add(f64s_sqrt(f64s_add(f64s_mul(a, a), vec2<u32>(0x00000000u, 0x3ff00000u))), vec2<u32>(0x00000000u, 0x3ff00000u)))));
+    if (fs_le(vec2<u32>(0x00000000u, 0x40000000u), a)) {
+        let big = fs_le(vec2<u32>(0x00000000u, 0x41900000u), a);
+        var arg = a;
+        if (!big) {
+            arg = f64s_add(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), a), f64s_div(vec2<u32>(0x00000000u, 0x3ff00000u), f64s_add(f64s_sqrt(f64s_add(f64s_mul(a, a), vec2<u32>(0x00000000u, 0x3ff00000u))), a)));
         }
+        let l = log_(arg);
+        if (big) {
+            r = f64s_add(l, vec2<u32>(0xfefa39efu, 0x3fe62e42u));
+        } else {
+            r = l;
+        }
+    } else {
+        r = log1p_(f64s_add(a, f64s_div(f64s_mul(a, a), f64s_add(f64s_sqrt(f64s_add(f64s_mul(a, a), vec2<u32>(0x00000000u, 0x3ff00000u))), vec2<u32>(0x00000000u, 0x3ff00000u)))));
     }
     return select(r, fs_neg(r), f64s_lt(x, vec2<u32>(0x00000000u, 0x00000000u)));
 }
@@ -591,13 +605,19 @@ fn acosh_(x: vec2<u32>) -> vec2<u32> {
     if (f64s_lt(x, vec2<u32>(0x00000000u, 0x40000000u))) {
         return acosh_near_one(f64s_sub(x, vec2<u32>(0x00000000u, 0x3ff00000u)));
     }
-    if (f64s_lt(x, vec2<u32>(0x00000000u, 0x41900000u))) {
-        return log_(f64s_sub(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), x), f64s_div(vec2<u32>(0x00000000u, 0x3ff00000u), f64s_add(x, f64s_sqrt(f64s_sub(f64s_mul(x, x), vec2<u32>(0x00000000u, 0x3ff00000u)))))));
-    }
     if (is_inf(x)) {
         return x;
     }
-    return f64s_add(log_(x), vec2<u32>(0xfefa39efu, 0x3fe62e42u));
+    let big = !f64s_lt(x, vec2<u32>(0x00000000u, 0x41900000u));
+    var arg = x;
+    if (!big) {
+        arg = f64s_sub(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), x), f64s_div(vec2<u32>(0x00000000u, 0x3ff00000u), f64s_add(x, f64s_sqrt(f64s_sub(f64s_mul(x, x), vec2<u32>(0x00000000u, 0x3ff00000u))))));
+    }
+    let l = log_(arg);
+    if (big) {
+        return f64s_add(l, vec2<u32>(0xfefa39efu, 0x3fe62e42u));
+    }
+    return l;
 }
 
 fn atanh_(x: vec2<u32>) -> vec2<u32> {
@@ -606,18 +626,19 @@ fn atanh_(x: vec2<u32>) -> vec2<u32> {
         return x;
     }
     var r: vec2<u32>;
-    if (f64s_lt(y, vec2<u32>(0x00000000u, 0x3fe00000u))) {
-        r = f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), log1p_(f64s_add(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), y), f64s_div(f64s_mul(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), y), y), f64s_sub(vec2<u32>(0x00000000u, 0x3ff00000u), y)))));
+    if (f64s_eq(y, vec2<u32>(0x00000000u, 0x3ff00000u))) {
+        r = inf_value();
     } else {
-        if (f64s_eq(y, vec2<u32>(0x00000000u, 0x3ff00000u))) {
-            r = inf_value();
-        } else {
-            if (f64s_lt(vec2<u32>(0x00000000u, 0x3ff00000u), y)) {
-                return nan_value();
-            } else {
-                r = f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), log1p_(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), f64s_div(y, f64s_sub(vec2<u32>(0x00000000u, 0x3ff00000u), y)))));
-            }
+        if (f64s_lt(vec2<u32>(0x00000000u, 0x3ff00000u), y)) {
+            return nan_value();
         }
+        var arg: vec2<u32>;
+        if (f64s_lt(y, vec2<u32>(0x00000000u, 0x3fe00000u))) {
+            arg = f64s_add(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), y), f64s_div(f64s_mul(f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), y), y), f64s_sub(vec2<u32>(0x00000000u, 0x3ff00000u), y)));
+        } else {
+            arg = f64s_mul(vec2<u32>(0x00000000u, 0x40000000u), f64s_div(y, f64s_sub(vec2<u32>(0x00000000u, 0x3ff00000u), y)));
+        }
+        r = f64s_mul(vec2<u32>(0x00000000u, 0x3fe00000u), log1p_(arg));
     }
     return select(r, fs_neg(r), f64s_lt(x, vec2<u32>(0x00000000u, 0x00000000u)));
 }

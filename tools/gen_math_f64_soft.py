@@ -371,11 +371,14 @@ fn("sinh_(x: vec2<u32>) -> vec2<u32>",
    if_(f"is_nan(x) || {lt(absf(x), 2.0**-28)}", "return x;"),
    let("ax", absf(x)),
    "var r: vec2<u32>;",
+   # One call of exp_ for both of the native branches that take it (each call is a copy of
+   # the large kernel in the compiled shader); the same operations on each path.
    if_(lt(ax, 22.0), f"let t = {call('expm1_', ax)};",
        if_(lt(ax, 1.0), f"r = {0.5 * (2.0 * t - t * t / (t + 1.0))};", els=[f"r = {0.5 * (t + t / (t + 1.0))};"]),
-       els=[if_(lt(ax, EXP_MAX), f"r = {0.5 * call('exp_', ax)};", els=[
-           if_(le(ax, HYP), f"let w = {call('exp_', 0.5 * ax)};", f"r = {(0.5 * w) * w};",
-               els=["r = inf_value();"])])]),
+       els=[if_(le(ax, HYP), f"let big = !{lt(ax, EXP_MAX)};",
+                f"let w = {call('exp_', sel(ax, 0.5 * ax, 'big'))};",
+                if_("big", f"r = {(0.5 * w) * w};", els=[f"r = {0.5 * w};"]),
+                els=["r = inf_value();"])]),
    f"return select(r, fs_neg(r), {lt(x, 0.0)});")
 
 fn("cosh_(x: vec2<u32>) -> vec2<u32>",
@@ -383,18 +386,23 @@ fn("cosh_(x: vec2<u32>) -> vec2<u32>",
    let("ax", absf(x)),
    if_(lt(ax, 0.34657359027997264), f"let t = {call('expm1_', ax)};", f"let w = {1.0 + t};",
        ret(1.0 + (t * t) / (w + w))),
-   if_(lt(ax, 22.0), f"let t = {call('exp_', ax)};", ret(0.5 * t + 0.5 / t)),
-   if_(lt(ax, EXP_MAX), ret(0.5 * call("exp_", ax))),
-   if_(le(ax, HYP), f"let w = {call('exp_', 0.5 * ax)};", ret((0.5 * w) * w)),
-   "return inf_value();")
+   # One call of exp_ for the native file's three branches that take it.
+   if_(gt(ax, HYP), "return inf_value();"),
+   f"let big = !{lt(ax, EXP_MAX)};",
+   let("w", call("exp_", sel(ax, 0.5 * ax, "big"))),
+   if_(lt(ax, 22.0), ret(0.5 * w + 0.5 / w)),
+   if_("!big", ret(0.5 * w)),
+   ret((0.5 * w) * w))
 
 fn("tanh_(x: vec2<u32>) -> vec2<u32>",
    if_(f"is_nan(x) || {lt(absf(x), 2.0**-55)}", "return x;"),
    let("ax", absf(x)),
    "var z: vec2<u32>;",
+   # One call of expm1_ for both branches.
    if_(ge(ax, 22.0), f"z = {K(1.0)};", els=[
-       if_(ge(ax, 1.0), f"let t = {call('expm1_', 2.0 * ax)};", f"z = {1.0 - 2.0 / (t + 2.0)};",
-           els=[f"let t = {call('expm1_', -2.0 * ax)};", f"z = {-t / (t + 2.0)};"])]),
+       f"let big = {ge(ax, 1.0)};",
+       let("t", call("expm1_", sel(-2.0 * ax, 2.0 * ax, "big"))),
+       if_("big", f"z = {1.0 - 2.0 / (t + 2.0)};", els=[f"z = {-t / (t + 2.0)};"])]),
    f"return select(z, fs_neg(z), {lt(x, 0.0)});")
 
 yh, yl, gh, gl, g = V("yh"), V("yl"), V("gh"), V("gl"), V("g")
@@ -417,19 +425,32 @@ fn("pow_(x: vec2<u32>, y: vec2<u32>) -> vec2<u32>",
    if_(gt(absf(y), 2.0**64), "return select(vec2<u32>(0u), inf_value(), up);"),
    let("yh", f32cut(y)),
    let("yl", y - yh),
-   let("p1", yh * fe1),
-   let("p2", yl * fe1),
-   let("p3", yh * gh),
-   let("p4", yl * gh),
+   # The native file's p1..p4 (the exact products of (yh, yl) with (e, gh)), their rint and the
+   # sums over them in loops: one copy of each software operation in the compiled shader, the
+   # same operations in the same order (z = p1 + p2 + p3 + p4 + p5, left to right, and so on).
+   "var factors = array<vec2<u32>, 8>(yh, fe[1], yl, fe[1], yh, gh, yl, gh);",
+   "var p: array<vec2<u32>, 4>;",
+   "var ints: array<vec2<u32>, 4>;",
+   "for (var i = 0u; i < 4u; i += 1u) {",
+   "    p[i] = " + str(V("factors[2u * i]") * V("factors[2u * i + 1u]")) + ";",
+   "    ints[i] = " + str(rint(V("p[i]"))) + ";",
+   "}",
    let("p5", y * gl),
-   let("z", p1 + p2 + p3 + p4 + p5),
+   "var z = p[0];",
+   "var f = " + str(V("p[0]") - V("ints[0]")) + ";",
+   "var n = ints[0];",
+   "for (var i = 1u; i < 4u; i += 1u) {",
+   "    z = " + str(z + V("p[i]")) + ";",
+   "    f = " + str(f + (V("p[i]") - V("ints[i]"))) + ";",
+   "    n = " + str(n + V("ints[i]")) + ";",
+   "}",
+   "z = " + str(z + p5) + ";",
    if_(ge(z, 1024.0), "return inf_value();"),
    if_(lt(z, -1080.0), "return vec2<u32>(0u);"),
-   let("n1", rint(p1)), let("n2", rint(p2)), let("n3", rint(p3)), let("n4", rint(p4)),
-   let("f", (p1 - n1) + (p2 - n2) + (p3 - n3) + (p4 - n4) + p5),
+   "f = " + str(f + p5) + ";",
    let("n5", rint(f)),
-   let("n", n1 + n2 + n3 + n4 + n5),
-   let("frac", f - n5),
+   "n = " + str(n + V("n5")) + ";",
+   let("frac", f - V("n5")),
    ret(ldexp(call("exp_reduced", V("frac") * LN2, 0.0), to_i32(n))))
 
 fn("asin_(x: vec2<u32>) -> vec2<u32>",
@@ -471,9 +492,13 @@ fn("asinh_(x: vec2<u32>) -> vec2<u32>",
    let("a", absf(x)),
    if_(f"is_nan(x) || is_inf(x) || {lt(a, 2.0**-26)}", "return x;"),
    "var r: vec2<u32>;",
-   if_(ge(a, 2.0**26), f"r = {call('log_', a) + LN2};", els=[
-       if_(ge(a, 2.0), f"r = {call('log_', 2.0 * a + 1.0 / (sqrt(a * a + 1.0) + a))};",
-           els=[f"r = {call('log1p_', a + a * a / (sqrt(a * a + 1.0) + 1.0))};"])]),
+   # One call of log_ for both branches that take it.
+   if_(ge(a, 2.0), f"let big = {ge(a, 2.0**26)};",
+       "var arg = a;",
+       if_("!big", f"arg = {2.0 * a + 1.0 / (sqrt(a * a + 1.0) + a)};"),
+       let("l", call("log_", V("arg"))),
+       if_("big", f"r = {V('l') + LN2};", els=["r = l;"]),
+       els=[f"r = {call('log1p_', a + a * a / (sqrt(a * a + 1.0) + 1.0))};"]),
    f"return select(r, fs_neg(r), {lt(x, 0.0)});")
 
 th, tl, sh, sl = V("th"), V("tl"), V("sh"), V("sl")
@@ -498,18 +523,26 @@ fn("acosh_(x: vec2<u32>) -> vec2<u32>",
    if_(lt(x, 1.0), "return nan_value();"),
    if_(eq(x, 1.0), "return vec2<u32>(0u);"),
    if_(lt(x, 2.0), ret(call("acosh_near_one", x - 1.0))),
-   if_(lt(x, 2.0**26), ret(call("log_", 2.0 * x - 1.0 / (x + sqrt(x * x - 1.0))))),
    if_("is_inf(x)", "return x;"),
-   ret(call("log_", x) + LN2))
+   # One call of log_ for both branches that take it.
+   f"let big = !{lt(x, 2.0**26)};",
+   "var arg = x;",
+   if_("!big", f"arg = {2.0 * x - 1.0 / (x + sqrt(x * x - 1.0))};"),
+   let("l", call("log_", V("arg"))),
+   if_("big", ret(V("l") + LN2)),
+   "return l;")
 
 fn("atanh_(x: vec2<u32>) -> vec2<u32>",
    let("y", absf(x)),
    if_(f"is_nan(x) || {lt(y, 2.0**-32)}", "return x;"),
    "var r: vec2<u32>;",
-   if_(lt(y, 0.5), f"r = {0.5 * call('log1p_', 2.0 * y + 2.0 * y * y / (1.0 - y))};", els=[
-       if_(eq(y, 1.0), "r = inf_value();", els=[
-           if_(gt(y, 1.0), "return nan_value();",
-               els=[f"r = {0.5 * call('log1p_', 2.0 * (y / (1.0 - y)))};"])])]),
+   # One call of log1p_ for both branches that take it.
+   if_(eq(y, 1.0), "r = inf_value();", els=[
+       if_(gt(y, 1.0), "return nan_value();"),
+       "var arg: vec2<u32>;",
+       if_(lt(y, 0.5), f"arg = {2.0 * y + 2.0 * y * y / (1.0 - y)};",
+           els=[f"arg = {2.0 * (y / (1.0 - y))};"]),
+       f"r = {0.5 * call('log1p_', V('arg'))};"]),
    f"return select(r, fs_neg(r), {lt(x, 0.0)});")
 
 # binary_float.wgsl's wrappers over the functions above: NumPy's special values.

@@ -29,6 +29,8 @@ use crate::device::{Binding, DeviceInner, PipelineKey, Variant};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::layout::SliceArg;
+// The binding of a whole fresh array (every array bound here is fresh or a fresh copy).
+use crate::ops::reduce::common::whole;
 
 /// The moduli, largest first: odd, so residues lie in (-m/2, m/2), at most 181 in magnitude;
 /// pairwise coprime (`tests::moduli_are_odd_and_pairwise_coprime`); each the largest odd number
@@ -152,18 +154,6 @@ fn residue_table(n: usize) -> Vec<u32> {
         .collect()
 }
 
-/// The binding of a whole array that starts its buffer (fresh arrays and their contiguous
-/// copies).
-fn whole(a: &Array) -> Binding<'_> {
-    let (s, layout) = a.storage_and_layout();
-    debug_assert!(a.is_contiguous() && layout.offset == 0);
-    Binding {
-        buffer: s.buffer().expect("non-empty"),
-        offset: 0,
-        size: (a.len() as u64 * a.dtype().size_bytes()).next_multiple_of(4),
-    }
-}
-
 /// A contiguous copy of the 3-d `a` starting its own buffer, its last two axes padded with zeros
 /// to `rows` x `cols` (the kernels take four elements per invocation).
 fn padded(a: &Array, rows: usize, cols: usize) -> Result<Array> {
@@ -200,7 +190,14 @@ pub(super) fn run(a: &Array, b: &Array, c: &Array) -> Result<()> {
     let batch: usize = c.shape()[..nd - 2].iter().product();
     let a3 = a.reshape(&[batch as isize, m as isize, k as isize])?;
     let b3 = b.reshape(&[batch as isize, k as isize, n as isize])?;
-    let out = Array::empty(OP, c.device(), &[batch, m, n], DType::F64)?;
+    // Tiles go straight into C when it is contiguous (its 3-d reshape is then a view); else into
+    // a fresh array copied into C at the end.
+    let direct = c.is_contiguous();
+    let out = if direct {
+        c.reshape(&[batch as isize, m as isize, n as isize])?
+    } else {
+        Array::empty(OP, c.device(), &[batch, m, n], DType::F64)?
+    };
     let dev = &c.device().inner;
     let side = tile_side(dev, batch as u64).expect("applies() checked that tiles fit");
     let (m, n, k) = (m as u64, n as u64, k as u64);
@@ -233,6 +230,9 @@ pub(super) fn run(a: &Array, b: &Array, c: &Array) -> Result<()> {
             out.slice(&[ALL, range(r0, r1), range(c0, c1)])?
                 .assign(&tile.slice(&[ALL, ALL, range(0, cols as u64)])?)?;
         }
+    }
+    if direct {
+        return Ok(());
     }
     let shape: Vec<isize> = c.shape().iter().map(|&d| d as isize).collect();
     c.assign(&out.reshape(&shape)?)
@@ -276,6 +276,9 @@ fn block(
     let b_planes = Array::empty(OP, device, &[moduli, batch, k, cols], DType::F32)?;
     let a_magnitude = Array::empty(OP, device, &[batch, rows, k], DType::F32)?;
     let b_magnitude = Array::empty(OP, device, &[batch, k, cols], DType::F32)?;
+    // 32 vec4s: two per modulus (at most 16), padded.
+    let mut table = residue_table(MODULI.len());
+    table.resize(32 * 4, 0);
     dev.guarded(OP, || {
         for (x, inner, exps_binding, planes, magnitude) in [
             (a, 1, a_exps, &a_planes, &a_magnitude),
@@ -287,10 +290,7 @@ fn block(
                 .u32(k as u32)
                 .u32(inner as u32)
                 .u32(moduli as u32);
-            // 32 vec4s: two per modulus (at most 16), padded.
-            let mut table = residue_table(MODULI.len());
-            table.resize(32 * 4, 0);
-            for w in table {
+            for &w in &table {
                 p.u32(w);
             }
             dev.dispatch(

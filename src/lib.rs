@@ -65,8 +65,8 @@ pub use device::profile::{BenchOptions, BenchReport, Profile};
 #[cfg(not(target_arch = "wasm32"))]
 pub use device::{AdapterInfo, adapters, adapters_with, prepare_exit};
 pub use device::{
-    Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo, DeviceOptions, F64Mode,
-    IndexDType, MAX_TIMEOUT, MathMode, ShaderVariant,
+    Backend, CompileMode, CompileStats, Device, DeviceConfig, DeviceInfo, DeviceOptions, F16Mode,
+    F64Mode, IndexDType, MAX_TIMEOUT, MathMode, ShaderVariant,
 };
 pub use dtype::{DType, Element};
 pub use error::{Error, Result};

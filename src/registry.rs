@@ -234,6 +234,7 @@ mod tests {
             subgroups_of_8: true,
             int64: true,
             is_cpu: true,
+            f16_packed: false,
             chosen: None,
         };
         let eager = background(CompileMode::Eager, &a, super::families());

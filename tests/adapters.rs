@@ -19,27 +19,37 @@ fn the_chosen_adapter_is_the_one_device_new_picks() {
     );
     for d in DType::ALL {
         // The adapter lists the dtypes its hardware has; the device adds f64 where it emulates it.
-        let emulated = d == DType::F64 && dev.f64_emulated();
+        let emulated =
+            (d == DType::F64 && dev.f64_emulated()) || (d == DType::F16 && dev.f16_emulated());
         assert_eq!(a.dtypes.contains(&d) || emulated, dev.supports(d), "{d}");
     }
     assert_eq!(a.limits.max_buffer_size, info.max_buffer_size);
-    // Every feature the adapter has, but shader-f64 on a device that emulates f64 (which never
-    // asks for it).
+    // Every feature the adapter has, but shader-f64 (shader-f16) on a device that emulates f64
+    // (f16), which never asks for it.
     assert!(
-        a.features
-            .iter()
-            .all(|f| info.features.contains(f) || (*f == "shader-f64" && dev.f64_emulated())),
+        a.features.iter().all(|f| info.features.contains(f)
+            || (*f == "shader-f64" && dev.f64_emulated())
+            || (*f == "shader-f16" && dev.f16_emulated())),
         "{:?} vs {:?}",
         a.features,
         info.features
     );
-    // The device's line is the adapter's, then how it computes f64.
-    assert_eq!(info.to_string(), format!("{a} · f64 {}", info.f64));
+    // The device's line is the adapter's, then how it computes f64 and f16.
+    assert_eq!(
+        info.to_string(),
+        format!("{a} · f64 {} · f16 {}", info.f64, info.f16)
+    );
     let has_native = a.features.contains(&"shader-f64");
     match info.f64 {
         "native" => assert!(has_native),
         "emulated" => assert!(dev.f64_emulated()),
         other => assert_eq!((other, has_native), ("none", false)),
+    }
+    let has_f16 = a.features.contains(&"shader-f16");
+    match info.f16 {
+        "native" => assert!(has_f16 && !dev.f16_emulated()),
+        "emulated" => assert!(dev.f16_emulated()),
+        other => assert_eq!((other, has_f16), ("none", false)),
     }
 }
 

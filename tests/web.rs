@@ -11,7 +11,7 @@
 mod cpu;
 
 use gpuarray::random::{Generator, philox_blocks};
-use gpuarray::{Array, Axes, DType, Device, DeviceConfig, Error, SliceArg, einsum};
+use gpuarray::{Array, Axes, DType, Device, DeviceConfig, Error, SliceArg, einsum, f16};
 use std::cell::RefCell;
 use wasm_bindgen_test::*;
 
@@ -867,7 +867,7 @@ async fn one_pass_draws_match_the_cpu_model() {
 }
 
 #[wasm_bindgen_test]
-async fn f64_is_emulated_with_the_hosts_bits_and_f16_needs_shader_f16() {
+async fn f64_and_f16_work_without_shader_f64_and_shader_f16() {
     let dev = device().await;
     // WebGPU has no f64: the device computes it in software binary64, the same bits as the
     // host's IEEE f64 for the exact ops, as a native device's.
@@ -972,21 +972,64 @@ async fn f64_is_emulated_with_the_hosts_bits_and_f16_needs_shader_f16() {
         bits(&back),
         bits(&xs.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>())
     );
-    // f16 exactly when the adapter has shader-f16 (SwiftShader does not).
+    // f16 on every adapter: packed two per word and computed in f32 where the adapter lacks
+    // shader-f16 (SwiftShader does), each result rounded once to f16 as NumPy's float16 ufuncs.
     let has_f16 = dev.info().features.contains(&"shader-f16");
-    assert_eq!(dev.supports(DType::F16), has_f16);
-    match Array::zeros(&dev, &[4], DType::F16) {
-        Ok(h) if has_f16 => {
-            let v = h
-                .astype(DType::F32)
-                .unwrap()
-                .to_vec_async::<f32>()
-                .await
-                .unwrap();
-            assert_eq!(v, vec![0.0; 4]);
+    assert!(dev.supports(DType::F16));
+    assert_eq!(dev.f16_emulated(), !has_f16, "{}", dev.info());
+    let hx: Vec<f16> = xs.iter().map(|&x| f16::from_f64(x)).collect();
+    let hy: Vec<f16> = ys.iter().map(|&y| f16::from_f64(y)).collect();
+    let ha = Array::from_slice(&dev, &hx, &[n]).unwrap();
+    let hb = Array::from_slice(&dev, &hy, &[n]).unwrap();
+    let q = ha.div(&hb).unwrap().to_vec_async::<f16>().await.unwrap();
+    let p16 = ha.mul(&hb).unwrap().add(&ha).unwrap();
+    let p16 = p16.to_vec_async::<f16>().await.unwrap();
+    for i in 0..n {
+        let (x, y) = (hx[i].to_f32(), hy[i].to_f32());
+        assert_eq!(q[i], f16::from_f32(x / y), "f16 divide [{i}]");
+        let prod = f16::from_f32(x * y).to_f32();
+        assert_eq!(p16[i], f16::from_f32(prod + x), "f16 a b + a [{i}]");
+    }
+    let wide = ha
+        .astype(DType::F64)
+        .unwrap()
+        .to_vec_async::<f64>()
+        .await
+        .unwrap();
+    assert_eq!(
+        wide,
+        hx.iter().map(|h| h.to_f64()).collect::<Vec<_>>(),
+        "f16 -> f64"
+    );
+    let top = ha
+        .max(Axes::All, false)
+        .unwrap()
+        .to_vec_async::<f16>()
+        .await
+        .unwrap()[0];
+    assert_eq!(top, hx.iter().copied().fold(f16::NEG_INFINITY, f16::max));
+    // matmul of halves: the f32 dot product rounded once (within one f16 ulp of the exact sum;
+    // operands scaled so that the sums stay below f16's 65504).
+    let (m, k, p) = (9, 40, 7);
+    let hx: Vec<f16> = hx
+        .iter()
+        .map(|h| f16::from_f64(h.to_f64() / 16.0))
+        .collect();
+    let ma = Array::from_slice(&dev, &hx[..m * k], &[m, k]).unwrap();
+    let mb = Array::from_slice(&dev, &hy[..k * p], &[k, p]).unwrap();
+    let c = ma.matmul(&mb).unwrap().to_vec_async::<f16>().await.unwrap();
+    for i in 0..m {
+        for j in 0..p {
+            let exact: f64 = (0..k)
+                .map(|l| hx[i * k + l].to_f64() * hy[l * p + j].to_f64())
+                .sum();
+            let ulp = exact.abs().max(6.103515625e-05) * 2f64.powi(-10);
+            let got = c[i * p + j].to_f64();
+            assert!(
+                (got - exact).abs() <= ulp,
+                "f16 matmul [{i}, {j}]: {got} vs {exact}"
+            );
         }
-        Err(Error::Unsupported { .. }) if !has_f16 => {}
-        other => panic!("f16 with shader-f16 = {has_f16}: {other:?}"),
     }
     check_clean(&dev).await;
 }

@@ -91,7 +91,8 @@ fn info_lists_the_adapter_device_new_picks() {
     let Some(dev) = device() else { return };
     let text = ok(&gpuarray(&["info"]));
     let info = dev.info();
-    // The adapter's line: the device's, less how it computes f64 (a device's own setting).
+    // The adapter's line: the device's, less how it computes f64 and f16 (a device's own
+    // settings).
     let line = info.to_string();
     let adapter = line
         .rsplit_once(" · f64 ")

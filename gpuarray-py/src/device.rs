@@ -150,6 +150,7 @@ fn device_info(py: Python<'_>) -> PyResult<HashMap<&'static str, Py<PyAny>>> {
         i.pipelines.into_pyobject(py)?.into_any().unbind(),
     );
     m.insert("f64", i.f64.into_pyobject(py)?.into_any().unbind());
+    m.insert("f16", i.f16.into_pyobject(py)?.into_any().unbind());
     m.insert(
         "summary",
         i.to_string().into_pyobject(py)?.into_any().unbind(),

@@ -2,7 +2,7 @@
 
 use super::Array;
 use crate::device::blocks::{BlockOperand, collapse, plan};
-use crate::device::element_access::{read_access, write_access};
+use crate::device::element_access::{read_value, write_value};
 use crate::device::params::Params;
 use crate::device::wgsl_helpers::{helpers, saturation, truth_in};
 use crate::device::{
@@ -98,6 +98,7 @@ pub(crate) static COPY: KernelDef = KernelDef {
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
     soft_f64: true,
+    packed_f16: true,
     warm_up: false,
 };
 
@@ -107,13 +108,23 @@ fn copy_wgsl(v: Variant) -> String {
         return copy_wgsl_soft(v);
     }
     let (src, dst) = (v.a, v.b.unwrap_or(v.a));
+    if src == dst && v.is_packed(src) {
+        // Packed f16 to itself: its bits, NaN payloads and all.
+        let bits = v.stored(src);
+        return "alias SrcC = u32;\nalias DstC = u32;\n".to_string()
+            + &read_value("src", 1, v, bits)
+            + &write_value("dst", 2, v, bits)
+            + "fn convert(x: SrcC) -> DstC { return x; }\n"
+            + include_str!("../../shaders/copy.wgsl")
+            + include_str!("../../shaders/strided_walk.wgsl");
+    }
     let mut s = format!(
         "alias SrcC = {};\nalias DstC = {};\n",
         src.wgsl_compute(),
         dst.wgsl_compute()
     );
-    s += &read_access("src", 1, src);
-    s += &write_access("dst", 2, dst);
+    s += &read_value("src", 1, v, src);
+    s += &write_value("dst", 2, v, dst);
     // Each conversion library only where the pair uses it: the start-up plan compiles every
     // word pair before `Device::new` returns.
     // (The f64 files test NaN with the f64 helpers.)
@@ -131,7 +142,7 @@ fn copy_wgsl(v: Variant) -> String {
             s += include_str!("../../shaders/float_to_int32_f64.wgsl");
         }
     }
-    s += &convert(src, dst);
+    s += &convert(src, dst, v.is_packed(dst));
     s + include_str!("../../shaders/copy.wgsl") + include_str!("../../shaders/strided_walk.wgsl")
 }
 
@@ -147,7 +158,9 @@ fn copy_wgsl(v: Variant) -> String {
 ///   spelled out because not every backend honours it (naga's GLSL output on Mesa wraps).
 /// - Between integers: the low bits (wrapping), sign- or zero-extended by the source's sign.
 /// - 64-bit integers to floats: correctly rounded.
-fn convert(src: DType, dst: DType) -> String {
+/// - f64 to packed f16 (`packed_dst`, no f16 type): rounded to f32 to odd, which f16's
+///   rounding of the stored value then makes the correctly rounded half (24 bits > 11 + 2).
+fn convert(src: DType, dst: DType, packed_dst: bool) -> String {
     let body = if dst == DType::Bool {
         if is_pair(src) {
             "return select(0u, 1u, any(x != vec2<u32>(0u)));".to_string()
@@ -157,6 +170,14 @@ fn convert(src: DType, dst: DType) -> String {
                 truth_in(compute_dtype(src))
             );
         }
+    } else if src == DType::F64 && dst == DType::F16 && packed_dst {
+        // Round to odd: an inexact f32 keeps a set last bit, so the store's rounding to f16
+        // sees the sticky bits of the f64 (double rounding through f32 can miss a tie).
+        "var r = f32(x);\n    let b = bitcast<u32>(r);\n    \
+         if (f64(r) != x && (b & 1u) == 0u) {\n        \
+         r = bitcast<f32>(select(b - 1u, b + 1u, abs(f64(r)) < abs(x)));\n    }\n    \
+         return r;"
+            .to_string()
     } else if src == DType::F64 && dst == DType::F16 {
         // Straight to f16 (rounded once; f16 travels as f32, which holds it exactly).
         "return f32(f16(x));".to_string()
@@ -201,21 +222,26 @@ fn convert(src: DType, dst: DType) -> String {
 /// f32 -> f16 conversion may truncate).
 fn copy_wgsl_soft(v: Variant) -> String {
     let (src, dst) = (v.a, v.b.unwrap_or(v.a));
-    let (s_store, d_store) = (v.stored(src), v.stored(dst));
     let mut s = format!(
         "alias SrcC = {};\nalias DstC = {};\n",
-        s_store.wgsl_compute(),
-        d_store.wgsl_compute()
+        v.compute_wgsl(src),
+        v.compute_wgsl(dst)
     );
-    s += &read_access("src", 1, s_store);
-    s += &write_access("dst", 2, d_store);
+    s += &read_value("src", 1, v, src);
+    s += &write_value("dst", 2, v, dst);
     s += &crate::device::wgsl_helpers::soft_f64_library();
     let body = if src == dst {
         "return x;"
     } else if src == DType::F64 {
         match dst {
             DType::F32 => "return bitcast<f32>(f64s_to_f32_bits(x));",
-            DType::F16 => "return unpack2x16float(f64s_to_f16_bits(x)).x;",
+            // The half's value in f32, exactly (subnormal halves are h * 2^-24).
+            DType::F16 => {
+                "let h = f64s_to_f16_bits(x);\n    let sign = (h & 0x8000u) << 16u;\n    \
+                 let e = (h >> 10u) & 0x1fu;\n    let m = h & 0x3ffu;\n    \
+                 if (e == 0u) { return bitcast<f32>(sign | bitcast<u32>(f32(m) * 0x1p-24f)); }\n    \
+                 return bitcast<f32>(sign | (select(e + 112u, 255u, e == 31u) << 23u) | (m << 13u));"
+            }
             DType::I64 => "return f64s_to_i64(x);",
             DType::U64 => "return f64s_to_u64(x);",
             DType::I32 | DType::I8 | DType::I16 => "return f64s_to_i32(x);",

@@ -97,9 +97,10 @@ impl DeviceInner {
     /// Compiles (or finds) the pipeline for `key`; waits if another thread is compiling it.
     pub(crate) fn pipeline(&self, key: &PipelineKey) -> Result<wgpu::ComputePipeline> {
         let soft = self.f64_emulated && key.variant.has_f64();
+        let packed = self.f16_emulated && key.variant.has_f16();
         let resolved;
-        let key = if soft {
-            resolved = self.soft_key(key)?;
+        let key = if soft || packed {
+            resolved = self.emulated_key(key, soft, packed)?;
             &resolved
         } else {
             key
@@ -109,11 +110,7 @@ impl DeviceInner {
         }
         // A family is built only for the variants it declares: a dtype it does not take is an
         // error here, never a shader compiled for a type its WGSL was not written for.
-        let declared = Variant {
-            soft: false,
-            ..key.variant
-        };
-        if !(key.kernel.variants)(&self.dtypes).contains(&declared) {
+        if !(key.kernel.variants)(&self.dtypes).contains(&key.variant.declared()) {
             return Err(Error::Unsupported {
                 op: key.kernel.name,
                 feature: format!("no {} kernel for {}", key.kernel.name, key.variant),
@@ -131,10 +128,10 @@ impl DeviceInner {
         })
     }
 
-    /// `key` on a device that emulates f64: its variant marked software, or `Err(Unsupported)`
-    /// for a family without a software f64 path.
-    fn soft_key(&self, key: &PipelineKey) -> Result<PipelineKey> {
-        if !key.kernel.soft_f64 {
+    /// `key` on a device that emulates f64 (`soft`) or f16 (`packed`): its variant marked
+    /// software or packed, or `Err(Unsupported)` for a family without that path.
+    fn emulated_key(&self, key: &PipelineKey, soft: bool, packed: bool) -> Result<PipelineKey> {
+        if soft && !key.kernel.soft_f64 {
             return Err(Error::Unsupported {
                 op: key.kernel.name,
                 feature: format!(
@@ -145,21 +142,39 @@ impl DeviceInner {
                 ),
             });
         }
-        let mut soft = key.clone();
-        soft.variant.soft = true;
-        Ok(soft)
+        if packed && !key.kernel.packed_f16 {
+            return Err(Error::Unsupported {
+                op: key.kernel.name,
+                feature: format!(
+                    "float16 on this device is emulated (f16 {}), and kernel {} reads no packed \
+                     float16 (its op widens f16 to f32 first)",
+                    self.info.f16, key.kernel.name
+                ),
+            });
+        }
+        let mut emulated = key.clone();
+        emulated.variant.soft = soft;
+        emulated.variant.f16_packed = packed;
+        Ok(emulated)
     }
 
     /// Whether this device can build `variant` of `kernel` (an emulating device builds the
     /// f64 variants of families with a software path only).
     pub(crate) fn builds(&self, kernel: &KernelDef, variant: Variant) -> bool {
-        !(self.f64_emulated && variant.has_f64() && !kernel.soft_f64)
+        let needs_soft_f64 = self.f64_emulated && variant.has_f64();
+        let needs_packed_f16 = self.f16_emulated && variant.has_f16();
+        (!needs_soft_f64 || kernel.soft_f64) && (!needs_packed_f16 || kernel.packed_f16)
     }
 
     /// Whether an element of `dtype` is one WGSL scalar of its own type here (a word dtype, and
-    /// not software f64's word pair): what the `vec4` kernels need.
+    /// neither software f64's word pair nor packed f16): what the `vec4` kernels need.
     pub(crate) fn one_word_elements(&self, dtype: DType) -> bool {
-        dtype.is_word() && !(self.f64_emulated && dtype == DType::F64)
+        dtype.is_word() && !self.emulates(dtype)
+    }
+
+    /// Whether `dtype` is emulated here: software f64, or f16 packed two per word.
+    pub(crate) fn emulates(&self, dtype: DType) -> bool {
+        (self.f64_emulated && dtype == DType::F64) || (self.f16_emulated && dtype == DType::F16)
     }
 
     /// The pipelines every mode compiles before `Device::new` returns.
@@ -184,12 +199,13 @@ impl DeviceInner {
         let chosen: Option<Vec<String>> = choices
             .filter(|_| !self.retune)
             .map(|text| text.lines().map(|l| l.trim().to_string()).collect());
-        // Software f64 compiles on first use only: a program that never makes one pays nothing.
+        // Software f64 and packed f16 compile on first use only: a program that never makes
+        // one pays nothing.
         let dtypes: Vec<DType> = self
             .dtypes
             .iter()
             .copied()
-            .filter(|&d| !(self.f64_emulated && d == DType::F64))
+            .filter(|&d| !self.emulates(d))
             .collect();
         let adapter = super::kernel_def::Adapter {
             dtypes: &dtypes,
@@ -199,6 +215,7 @@ impl DeviceInner {
                 .features()
                 .contains(wgpu::Features::SHADER_INT64),
             is_cpu: self.is_cpu,
+            f16_packed: self.f16_emulated,
             chosen: chosen.as_deref(),
         };
         let mode = self.compiler.mode;

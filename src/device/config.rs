@@ -165,6 +165,9 @@ pub struct DeviceConfig {
     pub index_dtype: IndexDType,
     /// How float64 is computed (`GPUARRAY_F64=auto|native|emulated`; default [`F64Mode::Auto`]).
     pub f64: F64Mode,
+    /// How float16 is stored and computed (`GPUARRAY_F16=auto|native|emulated`; default
+    /// [`F16Mode::Auto`]).
+    pub f16: F16Mode,
 }
 
 /// How a [`Device`](crate::Device) computes float64. `Native` uses the adapter's `SHADER_F64`
@@ -210,6 +213,59 @@ impl F64Mode {
             "auto" => Some(F64Mode::Auto),
             "native" => Some(F64Mode::Native),
             "emulated" => Some(F64Mode::Emulated),
+            _ => None,
+        }
+    }
+}
+
+/// How a [`Device`](crate::Device) stores and computes float16. `Native` uses the adapter's
+/// `shader-f16` (an adapter without it has no float16); `Emulated` packs two f16 elements into
+/// each `u32` word (NumPy's bytes: uploads and readbacks stay plain copies), loads them with
+/// WGSL's core `unpack2x16float`, computes in f32 and rounds each stored result to f16 to
+/// nearest, ties to even, in integer arithmetic — what NumPy's float16 ufuncs do, so the bits
+/// are NumPy's. Reductions, scans, matmul, sorting and random draws widen to f32 and round
+/// their results. `Auto` (the default) is `Native` where the adapter has `shader-f16` and
+/// `Emulated` where it does not (GL, WebGPU adapters without the feature).
+///
+/// ```
+/// use gpuarray::{Array, DType, Device, DeviceConfig, F16Mode};
+/// use half::f16;
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = Device::with_config(DeviceConfig {
+///     f16: F16Mode::Emulated,
+///     ..DeviceConfig::from_env()?
+/// })?;
+/// assert!(dev.supports(DType::F16) && dev.f16_emulated());
+/// let a = Array::from_slice(&dev, &[f16::from_f32(0.1), f16::MAX], &[2])?;
+/// let b = Array::from_slice(&dev, &[f16::from_f32(0.2), f16::MAX], &[2])?;
+/// // Each element in f32, rounded once to f16: NumPy's float16 add.
+/// let near = f16::from_f32(f16::from_f32(0.1).to_f32() + f16::from_f32(0.2).to_f32());
+/// assert_eq!(a.add(&b)?.to_vec::<f16>()?, vec![near, f16::INFINITY]);
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum F16Mode {
+    /// The adapter's own float16 where it has it, packed words elsewhere (the default).
+    #[default]
+    Auto,
+    /// Only the adapter's own float16: none where it lacks `shader-f16`.
+    Native,
+    /// Two f16 per `u32` word computed in f32, even where the adapter has `shader-f16`.
+    Emulated,
+}
+
+impl F16Mode {
+    /// Parses `auto`, `native` or `emulated` (case-insensitive).
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::F16Mode::parse("emulated"), Some(gpuarray::F16Mode::Emulated));
+    /// assert_eq!(gpuarray::F16Mode::parse("half"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<F16Mode> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Some(F16Mode::Auto),
+            "native" => Some(F16Mode::Native),
+            "emulated" => Some(F16Mode::Emulated),
             _ => None,
         }
     }
@@ -458,6 +514,15 @@ impl DeviceConfig {
             })?,
             _ => F64Mode::default(),
         };
+        let f16 = match std::env::var("GPUARRAY_F16") {
+            Ok(s) if !s.trim().is_empty() => F16Mode::parse(&s).ok_or_else(|| {
+                Error::invalid(
+                    "Device::new",
+                    format!("GPUARRAY_F16={s:?}: expected auto, native or emulated"),
+                )
+            })?,
+            _ => F16Mode::default(),
+        };
         let retune = match std::env::var("GPUARRAY_RETUNE") {
             Ok(s) => parse_flag_named("GPUARRAY_RETUNE", &s, false)?,
             Err(_) => false,
@@ -475,6 +540,7 @@ impl DeviceConfig {
             math,
             index_dtype,
             f64,
+            f16,
             ..Default::default()
         })
     }

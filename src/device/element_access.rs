@@ -9,8 +9,72 @@
 //! each store clears and sets only its own byte or half-word with two atomic operations: an
 //! output view may share words with other invocations' elements or with elements outside the view
 //! (odd offsets, strides, transposes), and no store can lose another's bits.
+//!
+//! Packed f16 (a device without `shader-f16`, [`Variant::f16_packed`]) is stored as the 16-bit
+//! integers are, and [`read_value`]/[`write_value`] give its values in f32: a load converts the
+//! half's bits exactly (subnormals included, in integers: no driver conversion to trust), a
+//! store rounds to nearest, ties to even, in integers (lavapipe's own f32 -> f16 conversions
+//! truncate), a NaN keeping its sign and the top of its payload, as NumPy's `npy_float_to_half`.
 
+use super::pipeline::Variant;
 use crate::dtype::DType;
+
+/// The declaration of a read-only binding `name` holding dtype `d` of variant `v`, and its
+/// `load_<name>` giving values in the compute type: f32 for packed f16, word pairs for software
+/// f64 (its compute type), else as [`read_access`].
+pub(crate) fn read_value(name: &str, binding: u32, v: Variant, d: DType) -> String {
+    if !v.is_packed(d) {
+        return read_access(name, binding, v.stored(d));
+    }
+    format!(
+        "@group(0) @binding({binding}) var<storage, read> {name}: array<u32>;\n\
+         fn load_{name}(i: i32) -> f32 {{\n    \
+         let h = ({name}[i >> 1u] >> (u32(i & 1) * 16u)) & 0xffffu;\n    \
+         let sign = (h & 0x8000u) << 16u;\n    \
+         let e = (h >> 10u) & 0x1fu;\n    \
+         let m = h & 0x3ffu;\n    \
+         // Subnormal halves are m * 2^-24, a normal f32 (exact).\n    \
+         if (e == 0u) {{ return bitcast<f32>(sign | bitcast<u32>(f32(m) * 0x1p-24f)); }}\n    \
+         return bitcast<f32>(sign | (select(e + 112u, 255u, e == 31u) << 23u) | (m << 13u));\n}}\n"
+    )
+}
+
+/// The declaration of a read-write binding `name` holding dtype `d` of variant `v`, and its
+/// `store_<name>(i, v)` taking a value in the compute type: f32 for packed f16, rounded to f16
+/// as the module docs say; else as [`write_access`].
+pub(crate) fn write_value(name: &str, binding: u32, v: Variant, d: DType) -> String {
+    if !v.is_packed(d) {
+        return write_access(name, binding, v.stored(d));
+    }
+    format!(
+        "@group(0) @binding({binding}) var<storage, read_write> {name}: array<atomic<u32>>;\n\
+         fn f16_bits_{name}(v: f32) -> u32 {{\n    \
+         let b = bitcast<u32>(v);\n    \
+         let sign = (b >> 16u) & 0x8000u;\n    \
+         let a = b & 0x7fffffffu;\n    \
+         if (a > 0x7f800000u) {{ return sign | 0x7c00u | max((a >> 13u) & 0x3ffu, 1u); }}\n    \
+         // 65520 and up round to infinity (65504 is odd: the tie goes up).\n    \
+         if (a >= 0x477ff000u) {{ return sign | 0x7c00u; }}\n    \
+         if (a >= 0x38800000u) {{\n        \
+         // Normal: rebias the exponent (127 - 15), drop 13 bits to nearest even.\n        \
+         let m = a - 0x38000000u;\n        \
+         return sign | ((m + 0xfffu + ((m >> 13u) & 1u)) >> 13u);\n    }}\n    \
+         // 2^-25 and below round to zero (the tie at 2^-25 to the even 0).\n    \
+         if (a <= 0x33000000u) {{ return sign; }}\n    \
+         // Subnormal: the multiple of 2^-24 nearest the value, ties to even.\n    \
+         let s = 126u - (a >> 23u);\n    \
+         let sig = (a & 0x7fffffu) | 0x800000u;\n    \
+         let k = sig >> s;\n    \
+         let rest = sig - (k << s);\n    \
+         let half = 1u << (s - 1u);\n    \
+         return sign | (k + select(0u, 1u, rest > half || (rest == half && (k & 1u) != 0u)));\n}}\n\
+         fn store_{name}(i: i32, v: f32) {{\n    \
+         let s = u32(i & 1) * 16u;\n    \
+         let w = i >> 1u;\n    \
+         atomicAnd(&{name}[w], ~(0xffffu << s));\n    \
+         atomicOr(&{name}[w], f16_bits_{name}(v) << s);\n}}\n"
+    )
+}
 
 /// The declaration of a read-only binding `name` of `dtype` at `binding`, and its `load_<name>`.
 pub(crate) fn read_access(name: &str, binding: u32, dtype: DType) -> String {

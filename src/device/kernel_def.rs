@@ -45,6 +45,9 @@ pub(crate) struct Adapter<'a> {
     pub int64: bool,
     /// A CPU adapter (lavapipe, llvmpipe, WARP).
     pub is_cpu: bool,
+    /// f16 is packed (no `shader-f16`): families that widen it plan their f32 forms of f16's
+    /// pipelines.
+    pub f16_packed: bool,
     /// The family names a saved tune chose among alternatives (`None`: no saved choice).
     pub chosen: Option<&'a [String]>,
 }
@@ -89,6 +92,10 @@ pub(crate) struct KernelDef {
     /// Its WGSL has a software path for the f64 variants of an emulating device
     /// ([`Variant::soft`]); a family without one refuses f64 there (`Err(Unsupported)`).
     pub soft_f64: bool,
+    /// Its WGSL reads and writes f16 packed two per word, computing in f32, for the f16
+    /// variants of an emulating device ([`Variant::f16_packed`]); a family without that path
+    /// refuses f16 there (`Err(Unsupported)`), and the ops that use it widen f16 to f32 first.
+    pub packed_f16: bool,
     /// The plan dispatches its f32 pipelines once as soon as they are created, so that the
     /// driver's own compile (lavapipe's, at the first dispatch) happens in the background.
     pub warm_up: bool,
@@ -100,11 +107,19 @@ impl KernelDef {
         false
     }
     /// The complete WGSL of variant `v`, exactly as it is compiled: `enable f16;` where the
-    /// variant has f16, then the family's source.
+    /// variant has native f16, then the family's source.
     pub fn source(&self, v: Variant) -> String {
-        let f16 = v.a == DType::F16 || v.b == Some(DType::F16);
         debug_assert!(!v.soft || self.soft_f64, "{}: no software f64", self.name);
-        let directive = if f16 { "enable f16;\n" } else { "" };
+        debug_assert!(
+            !v.f16_packed || self.packed_f16,
+            "{}: no packed f16",
+            self.name
+        );
+        let directive = if v.has_f16() && !v.f16_packed {
+            "enable f16;\n"
+        } else {
+            ""
+        };
         format!("{directive}{}", (self.wgsl)(v))
     }
 
@@ -129,6 +144,7 @@ impl KernelDef {
             eager: KernelDef::as_declared,
             needs: Needs::NONE,
             soft_f64: false,
+            packed_f16: false,
             warm_up: false,
         }
     }

@@ -35,7 +35,8 @@ use adapter::{ErrorSinks, OPTIONAL_FEATURES, choose_adapter, requested_features}
 pub use adapters::{AdapterInfo, adapters, adapters_with};
 pub use compiler::CompileStats;
 pub use config::{
-    Backend, CompileMode, DeviceConfig, DeviceOptions, F64Mode, IndexDType, MAX_TIMEOUT, MathMode,
+    Backend, CompileMode, DeviceConfig, DeviceOptions, F16Mode, F64Mode, IndexDType, MAX_TIMEOUT,
+    MathMode,
 };
 use config::{env_flag, timeout_millis};
 #[cfg(not(target_arch = "wasm32"))]
@@ -93,6 +94,9 @@ pub struct DeviceInfo {
     /// How float64 is computed: `"native"` (the adapter's `SHADER_F64`), `"emulated"` (exact
     /// software binary64 on 32-bit words, [`F64Mode::Emulated`]) or `"none"`.
     pub f64: &'static str,
+    /// How float16 is stored and computed: `"native"` (the adapter's `shader-f16`),
+    /// `"emulated"` (two per `u32` word, computed in f32, [`F16Mode::Emulated`]) or `"none"`.
+    pub f16: &'static str,
 }
 
 impl fmt::Display for DeviceInfo {
@@ -104,7 +108,7 @@ impl fmt::Display for DeviceInfo {
             &self.backend,
             &self.device_type,
         )?;
-        write!(f, " · f64 {}", self.f64)
+        write!(f, " · f64 {} · f16 {}", self.f64, self.f16)
     }
 }
 
@@ -161,6 +165,10 @@ pub(crate) struct DeviceInner {
     /// f64 is software binary64 on word pairs (`F64Mode::Emulated`): its pipelines are keyed
     /// with [`Variant::soft`] set, and a family without a software path refuses f64.
     pub f64_emulated: bool,
+    /// f16 is packed two per `u32` word and computed in f32 (`F16Mode::Emulated`): its
+    /// pipelines are keyed with [`Variant::f16_packed`] set; families without a packed path
+    /// refuse f16, and the ops that use them widen f16 to f32 first.
+    pub f16_emulated: bool,
     pub pool: Arc<Pool<WgpuBacking>>,
     pub staging: Arc<Pool<WgpuBacking>>,
     pending: Mutex<scheduler::Pending>,
@@ -239,6 +247,19 @@ impl Device {
         } else {
             features
         };
+        // The same for f16: emulation never asks for SHADER_F16 (no `enable f16;` can slip in).
+        let native_f16 = features.contains(wgpu::Features::SHADER_F16);
+        let f16_emulated = !config.disabled_dtypes.contains(&DType::F16)
+            && match config.f16 {
+                F16Mode::Emulated => true,
+                F16Mode::Auto => !native_f16,
+                F16Mode::Native => false,
+            };
+        let features = if f16_emulated {
+            features - wgpu::Features::SHADER_F16
+        } else {
+            features
+        };
         // The adapter's full limits (the defaults cap buffers at 256 MiB), optionally lowered.
         let mut limits = adapter.limits();
         if let Some(b) = config.max_binding_size {
@@ -275,7 +296,7 @@ impl Device {
         let dtypes: Vec<DType> = DType::ALL
             .into_iter()
             .filter(|d| match d {
-                DType::F16 => features.contains(wgpu::Features::SHADER_F16),
+                DType::F16 => f16_emulated || features.contains(wgpu::Features::SHADER_F16),
                 DType::F64 => f64_emulated || features.contains(wgpu::Features::SHADER_F64),
                 _ => true,
             })
@@ -336,6 +357,13 @@ impl Device {
             } else {
                 "none"
             },
+            f16: if f16_emulated {
+                "emulated"
+            } else if features.contains(wgpu::Features::SHADER_F16) {
+                "native"
+            } else {
+                "none"
+            },
         };
         let log_dispatches = env_flag("GPUARRAY_LOG");
         #[cfg(not(target_arch = "wasm32"))]
@@ -366,6 +394,7 @@ impl Device {
             retune: config.retune,
             index_dtype: config.index_dtype.dtype(),
             f64_emulated,
+            f16_emulated,
             pool,
             staging,
             pending: Mutex::new(Default::default()),
@@ -429,6 +458,20 @@ impl Device {
     /// ```
     pub fn f64_emulated(&self) -> bool {
         self.inner.f64_emulated
+    }
+
+    /// Whether this device packs float16 two per word and computes it in f32
+    /// ([`F16Mode::Emulated`]): NumPy's float16 bits without the adapter's `shader-f16`.
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> {
+    /// let dev = gpuarray::Device::new()?;
+    /// println!("f16: {}", dev.info().f16); // native, emulated or none
+    /// assert_eq!(dev.f16_emulated(), dev.info().f16 == "emulated");
+    /// # Ok(()) }
+    /// ```
+    pub fn f16_emulated(&self) -> bool {
+        self.inner.f16_emulated
     }
 
     /// The device's wgpu limits (the adapter's, as granted).

@@ -14,6 +14,9 @@ pub(crate) struct Variant {
     /// Its f64 is software binary64 on word pairs (`F64Mode::Emulated`). Ops key variants by
     /// dtype only; the device sets this on the f64 variants of an emulating device.
     pub soft: bool,
+    /// Its f16 is packed two per `u32` word and computed in f32 (`F16Mode::Emulated`). Set by
+    /// the device, as `soft`, on the f16 variants of an emulating device.
+    pub f16_packed: bool,
 }
 
 impl Variant {
@@ -22,6 +25,7 @@ impl Variant {
             a,
             b: None,
             soft: false,
+            f16_packed: false,
         }
     }
     pub fn pair(a: DType, b: DType) -> Self {
@@ -29,21 +33,49 @@ impl Variant {
             a,
             b: Some(b),
             soft: false,
+            f16_packed: false,
         }
     }
     /// Whether either dtype is f64.
     pub fn has_f64(&self) -> bool {
         self.a == DType::F64 || self.b == Some(DType::F64)
     }
-    /// The dtype whose WGSL storage and compute types stand for `d` in this variant: `U64`'s
-    /// word pairs for software f64 (the same bytes), `d` itself otherwise. For element access
-    /// (`device::element_access`) and for kernels that only move bits.
+    /// Whether either dtype is f16.
+    pub fn has_f16(&self) -> bool {
+        self.a == DType::F16 || self.b == Some(DType::F16)
+    }
+    /// The variant as the families declare it: neither software f64 nor packed f16.
+    pub fn declared(&self) -> Self {
+        Variant {
+            soft: false,
+            f16_packed: false,
+            ..*self
+        }
+    }
+    /// The dtype whose WGSL storage type holds `d`'s bits in this variant: `U64`'s word pairs
+    /// for software f64 and `U16`'s packed half-words for packed f16 (the same bytes), `d`
+    /// itself otherwise. For kernels that only move bits, and (software f64, whose compute type
+    /// is its word pair too) for element access.
     pub fn stored(&self, d: DType) -> DType {
         if self.soft && d == DType::F64 {
             DType::U64
+        } else if self.is_packed(d) {
+            DType::U16
         } else {
             d
         }
+    }
+    /// The WGSL type `d`'s values are computed in: software f64's word pair, else the dtype's
+    /// own compute type (f32 for f16, packed or not).
+    pub fn compute_wgsl(&self, d: DType) -> &'static str {
+        self.stored_if_soft(d).wgsl_compute()
+    }
+    fn stored_if_soft(&self, d: DType) -> DType {
+        if self.is_soft(d) { DType::U64 } else { d }
+    }
+    /// Whether `d` is packed f16 in this variant.
+    pub fn is_packed(&self, d: DType) -> bool {
+        self.f16_packed && d == DType::F16
     }
     /// Whether `d` is software f64 in this variant.
     pub fn is_soft(&self, d: DType) -> bool {
@@ -52,6 +84,8 @@ impl Variant {
     fn name(&self, d: DType) -> String {
         if self.is_soft(d) {
             "f64s".to_string()
+        } else if self.is_packed(d) {
+            "f16p".to_string()
         } else {
             d.to_string()
         }

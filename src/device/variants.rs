@@ -20,22 +20,36 @@ pub struct ShaderVariant {
     pub entry: &'static str,
 }
 
-/// Every shader variant of `families`, for every dtype, and the software-f64 form of each f64
-/// variant of a family that has one (the public `gpuarray::shader_variants` passes the crate's
+/// Every shader variant of `families`, for every dtype, and the software-f64 and packed-f16
+/// forms of each f64 and f16 variant of a family that has them (the public `gpuarray::shader_variants` passes the crate's
 /// registry).
 pub(crate) fn shader_variants(families: Families) -> Vec<ShaderVariant> {
     families
         .iter()
         .flat_map(|&k| {
-            let declared = (k.variants)(&DType::ALL);
-            let soft = declared
-                .clone()
+            // Each declared variant, and its software-f64 and packed-f16 forms (and both at
+            // once) where the family has those paths.
+            (k.variants)(&DType::ALL)
                 .into_iter()
-                .filter(|v| k.soft_f64 && v.has_f64())
-                .map(|v| Variant { soft: true, ..v });
-            declared
-                .into_iter()
-                .chain(soft)
+                .flat_map(move |v| {
+                    let softs: &[bool] = if k.soft_f64 && v.has_f64() {
+                        &[false, true]
+                    } else {
+                        &[false]
+                    };
+                    let packs: &[bool] = if k.packed_f16 && v.has_f16() {
+                        &[false, true]
+                    } else {
+                        &[false]
+                    };
+                    softs.iter().flat_map(move |&soft| {
+                        packs.iter().map(move |&f16_packed| Variant {
+                            soft,
+                            f16_packed,
+                            ..v
+                        })
+                    })
+                })
                 .map(move |v| ShaderVariant {
                     label: PipelineKey::new(k, v).label(),
                     wgsl: k.source(v),
@@ -53,6 +67,7 @@ pub(crate) fn shader_pipelines(families: Families) -> crate::error::Result<Vec<S
         subgroups_of_8: true,
         int64: true,
         is_cpu: true,
+        f16_packed: false,
         chosen: None,
     };
     let mut keys = startup::immediate(&DType::ALL, families);

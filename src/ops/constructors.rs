@@ -4,7 +4,7 @@
 
 use crate::array::Array;
 use crate::device::blocks::{BlockOperand, collapse, plan};
-use crate::device::element_access::write_access;
+use crate::device::element_access::write_value;
 use crate::device::params::{Params, base_i32, block_count};
 use crate::device::{
     Binding, DEFAULT_EPT, DEFAULT_WG, Device, KernelDef, Needs, PipelineKey, Variant, When,
@@ -359,6 +359,11 @@ pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()>
         for b in &blocks {
             let mut p = Params::default();
             p.strided_block(b)?;
+            // An f16 fill value rounded once, from the f64 (f64 -> f32 -> f16 can round twice).
+            let value = match dst.dtype {
+                DType::F16 => crate::f16::from_f64(value).to_f64(),
+                _ => value,
+            };
             push_value(&mut p, dst.dtype, value);
             let w = &b.windows[0];
             dev.dispatch(
@@ -456,10 +461,10 @@ pub(crate) static FILL: KernelDef = KernelDef {
     uses_f32_math: KernelDef::no_f32_math,
     variants: KernelDef::every_dtype,
     wgsl: |v| {
-        // Software f64 travels and is stored as its bits (a word pair).
-        let d = v.stored(v.a);
-        format!("alias V = {};\n", d.wgsl_compute())
-            + &write_access("dst", 1, d)
+        // Software f64 travels and is stored as its bits (a word pair); f16 travels as the f32
+        // that holds it exactly.
+        format!("alias V = {};\n", v.compute_wgsl(v.a))
+            + &write_value("dst", 1, v, v.a)
             + include_str!("../../shaders/fill.wgsl")
             + include_str!("../../shaders/strided_walk.wgsl")
     },
@@ -467,6 +472,7 @@ pub(crate) static FILL: KernelDef = KernelDef {
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
     soft_f64: true,
+    packed_f16: true,
     warm_up: false,
 };
 
@@ -497,9 +503,8 @@ pub(crate) static SEQUENCE: KernelDef = KernelDef {
         } else {
             "fn seq_value(i: u32) -> C { return p.start + C(i) * p.step; }\n".to_string()
         };
-        let d = v.stored(v.a);
-        format!("alias C = {};\n", d.wgsl_compute())
-            + &write_access("dst", 1, d)
+        format!("alias C = {};\n", v.compute_wgsl(v.a))
+            + &write_value("dst", 1, v, v.a)
             + &value
             + include_str!("../../shaders/sequence.wgsl")
     },

@@ -387,6 +387,7 @@ pub(crate) static TAKE: crate::device::KernelDef = crate::device::KernelDef {
     when: crate::device::When::Eager,
     // Moves elements only: software f64 is its bits.
     soft_f64: true,
+    packed_f16: true,
     ..crate::device::KernelDef::on_first_use(
         "take",
         "main",

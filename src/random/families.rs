@@ -58,16 +58,23 @@ fn plan(a: &Adapter, v: Variant) -> Vec<Constants> {
         _ => return vec![],
     }
     add(Dist::Bernoulli, units);
+    // Packed f16 draws f16's values in f32 (`launch.rs`): the f32 forms of f16's pipelines.
+    let out16: &[bool] = match dtype {
+        DType::F32 if a.f16_packed => &[false, true],
+        _ => &[dtype == DType::F16],
+    };
     let mut sets = Vec::new();
     for (dist, ept) in dists {
-        for phased in [0, 1] {
-            sets.push(vec![
-                ("DIST", dist as u32),
-                ("EPT", ept),
-                ("OUT16", u32::from(dtype == DType::F16)),
-                ("PHASED", phased),
-                ("WG", DEFAULT_WG),
-            ]);
+        for &o in out16 {
+            for phased in [0, 1] {
+                sets.push(vec![
+                    ("DIST", dist as u32),
+                    ("EPT", ept),
+                    ("OUT16", u32::from(o)),
+                    ("PHASED", phased),
+                    ("WG", DEFAULT_WG),
+                ]);
+            }
         }
     }
     sets
@@ -105,6 +112,7 @@ pub(crate) static PHILOX: KernelDef = KernelDef {
     },
     needs: Needs::NONE,
     soft_f64: false,
+    packed_f16: false,
     warm_up: true,
 };
 
@@ -132,6 +140,7 @@ pub(crate) static PHILOX64: KernelDef = KernelDef {
         int64: true,
     },
     soft_f64: false,
+    packed_f16: false,
     warm_up: true,
 };
 
@@ -139,6 +148,7 @@ pub(crate) static PHILOX64: KernelDef = KernelDef {
 /// f64 values, in software binary64. Compiled on first use.
 pub(crate) static PHILOX_WIDE_SOFT: KernelDef = KernelDef {
     soft_f64: true,
+    packed_f16: false,
     ..KernelDef::on_first_use(
         "philox_wide_soft",
         "main",

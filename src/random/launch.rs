@@ -74,6 +74,19 @@ pub(crate) fn key(
     phase: u32,
     units: u64,
 ) -> PipelineKey {
+    key_out16(dev, dtype, dist, phase, units, dtype == DType::F16)
+}
+
+/// [`key`], with `out16` saying whether the values are f16's (f32 output for packed f16 then
+/// rounds uniforms to f16 as an f16 output would).
+fn key_out16(
+    dev: &DeviceInner,
+    dtype: DType,
+    dist: Dist,
+    phase: u32,
+    units: u64,
+    out16: bool,
+) -> PipelineKey {
     let ept = match dist {
         // Integer passes walk a 256-word tile per invocation: one tile each.
         Dist::IntCount | Dist::IntEmit => 1,
@@ -90,7 +103,7 @@ pub(crate) fn key(
     k.constants = vec![
         ("DIST", dist as u32),
         ("EPT", ept),
-        ("OUT16", u32::from(dtype == DType::F16)),
+        ("OUT16", u32::from(out16)),
         ("PHASED", u32::from(phase != 0)),
         ("WG", WG),
     ];
@@ -181,6 +194,27 @@ pub(crate) fn generate(
     if super::soft_f64::applies(out) {
         return super::soft_f64::generate_soft(op, out, start, dist, extra);
     }
+    if out.dtype == DType::F16 && dev.f16_emulated {
+        // Packed f16 (no shader-f16): the f32 kernel computing f16's values (uniforms rounded
+        // to f16 first, OUT16), each then rounded to f16 on its way into `out`.
+        let wide = Array::empty(op, &out.device, out.shape(), DType::F32)?;
+        generate_values(op, &wide, start, dist, extra, true)?;
+        return crate::array::copy::copy_into(op, &wide, out);
+    }
+    generate_values(op, out, start, dist, extra, out.dtype == DType::F16)
+}
+
+/// [`generate`] on the kernel itself, `out16` as in [`key_out16`].
+fn generate_values(
+    op: &'static str,
+    out: &Array,
+    start: StreamPos,
+    dist: Dist,
+    extra: &Extra,
+    out16: bool,
+) -> Result<()> {
+    let dev = &out.device.inner;
+    let n = out.len() as u64;
     let (storage, _) = out.storage_and_layout();
     let eb = out.dtype.size_bytes();
     let wpo = dist.words_per_output();
@@ -197,7 +231,8 @@ pub(crate) fn generate(
     } else {
         None
     };
-    let key_for = |units: u32| key(dev, out.dtype, dist, start.phase, u64::from(units));
+    let key_for =
+        |units: u32| key_out16(dev, out.dtype, dist, start.phase, u64::from(units), out16);
     let spare = Spare::of(dev);
     dev.guarded(op, || {
         // The scratch unit reuses the last whole launch's pipeline (results never depend on the

@@ -35,6 +35,18 @@ pub fn device_with_f64(mode: gpuarray::F64Mode) -> Option<Device> {
     }))
 }
 
+/// A test device with float16 in `mode` (`F16Mode::Emulated`: packed words on any adapter), and
+/// storage bindings capped at `binding` bytes when given.
+pub fn device_with_f16(mode: gpuarray::F16Mode, binding: Option<u64>) -> Option<Device> {
+    device_from(test_config().and_then(|config| {
+        Device::with_config(gpuarray::DeviceConfig {
+            f16: mode,
+            max_binding_size: binding.or(config.max_binding_size),
+            ..config
+        })
+    }))
+}
+
 /// A test device that allows at most `max` workgroups per grid dimension: launches that fold
 /// their workgroups into a 2-d grid do so at small sizes.
 pub fn device_with_grid(max: u32) -> Option<Device> {

@@ -2,7 +2,8 @@
 
 gpuarray has NumPy's bool, integer and real float dtypes: bool, int8/16/32/64, uint8/16/32/64,
 float16, float32 and float64 (float64 on every adapter: the GPU's own where it has it, exact
-software binary64 elsewhere; float16 where the adapter has it; the integers the GPU lacks are
+software binary64 elsewhere; float16 everywhere too, packed two per word and computed in float32
+where the adapter lacks shader-f16; the integers the GPU lacks are
 emulated exactly on every adapter). NumPy's default float is float64 and so is ours
 (``GPUARRAY_DEFAULT_FLOAT=float32`` asks for float32 instead; nothing changes precision
 silently). NumPy's default integer is int64
@@ -583,11 +584,12 @@ def asarray(a, dtype=None, copy=None) -> ndarray:
         else:
             raise TypeError(f"gpuarray has no dtype {h.dtype}: the dtypes are {_DTYPE_LIST}")
     if h.dtype.kind == "f" and not _g._supports(h.dtype.name):
-        # Only where a configuration turned it off (GPUARRAY_F64=native on an adapter without
-        # SHADER_F64): never a silent change of precision.
+        # Only where a configuration turned it off (GPUARRAY_F64=native or GPUARRAY_F16=native
+        # on an adapter without SHADER_F64 or shader-f16): never a silent change of precision.
+        var = "GPUARRAY_F16" if h.dtype == np.float16 else "GPUARRAY_F64"
         raise TypeError(
             f"this device has no {h.dtype} ({_g.device_info()['summary']}); ask for another "
-            f"dtype with dtype=, or let float64 be emulated (GPUARRAY_F64=auto, the default)"
+            f"dtype with dtype=, or let {h.dtype} be emulated ({var}=auto, the default)"
         )
     return _from_host(h)
 

@@ -92,6 +92,7 @@ pub(super) fn sums(
 /// device; compiled on first use.
 pub(crate) static BINCOUNT_WEIGHTS: crate::device::KernelDef = crate::device::KernelDef {
     soft_f64: true,
+    packed_f16: false,
     ..crate::device::KernelDef::on_first_use(
         "bincount_weights",
         "main",

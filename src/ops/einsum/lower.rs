@@ -57,8 +57,9 @@ pub fn einsum(subscripts: &str, operands: &[&Array]) -> Result<Array> {
 /// ```
 pub fn einsum_with(subscripts: &str, operands: &[&Array], strategy: Strategy) -> Result<Array> {
     let (parsed, path) = prepare(subscripts, operands, strategy)?;
-    if let Some(wide) = crate::ops::matmul::widened(operands[0].dtype()) {
-        // 8- and 16-bit integers contract in i32/u32 and narrow back (the same wrapped bits).
+    if let Some(wide) = crate::ops::matmul::widened(operands[0]) {
+        // 8- and 16-bit integers contract in i32/u32 and narrow back (the same wrapped bits);
+        // packed f16 contracts in f32, rounded once.
         let widened: Vec<Array> = operands
             .iter()
             .map(|a| a.astype(wide))

@@ -6,7 +6,7 @@
 
 use super::rules::OpSet;
 use super::table::{BinaryOp, UnaryOp};
-use crate::device::element_access::{read_access, write_access};
+use crate::device::element_access::{read_access, read_value, write_access, write_value};
 use crate::device::wgsl_helpers::{helpers, helpers_soft_f64, soft_f64_library};
 use crate::device::{Constants, DEFAULT_EPT, DEFAULT_WG, KernelDef, Needs, Variant, When};
 use crate::dtype::DType;
@@ -23,13 +23,13 @@ pub(crate) enum Form {
 const GRID: &[(&str, u32)] = &[("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)];
 
 /// Aliases of the element-wise kernels: `T`/`C` the input's storage/compute types, `O`/`R` the
-/// output's, and the helpers for `C`.
-fn elementwise_prelude(input: DType, output: DType) -> String {
+/// output's (packed f16 is stored in `u32` words and computed in f32), and the helpers for `C`.
+fn elementwise_prelude(v: Variant, input: DType, output: DType) -> String {
     format!(
         "alias T = {};\nalias C = {};\nalias O = {};\nalias R = {};\n{}",
-        input.wgsl(),
+        v.stored(input).wgsl(),
         input.wgsl_compute(),
-        output.wgsl(),
+        v.stored(output).wgsl(),
         output.wgsl_compute(),
         helpers("C", input)
     )
@@ -101,7 +101,7 @@ fn wgsl(set: OpSet, form: Form, v: Variant) -> String {
         return wgsl_soft(set, v);
     }
     let out = if set.gives_bool() { DType::Bool } else { v.a };
-    let mut s = elementwise_prelude(v.a, out);
+    let mut s = elementwise_prelude(v, v.a, out);
     let unary = matches!(set, OpSet::UnaryFloat | OpSet::UnaryInt | OpSet::Predicate);
     s.push_str(&if unary {
         UnaryOp::wgsl_constants()
@@ -139,16 +139,16 @@ fn wgsl(set: OpSet, form: Form, v: Variant) -> String {
     let walk = include_str!("../../../shaders/strided_walk.wgsl");
     match (unary, form) {
         (true, Form::Strided) => {
-            s.push_str(&read_access("a", 1, v.a));
-            s.push_str(&write_access("o", 2, out));
+            s.push_str(&read_value("a", 1, v, v.a));
+            s.push_str(&write_value("o", 2, v, out));
             s.push_str(include_str!("../../../shaders/unary.wgsl"));
             s.push_str(walk);
         }
         (true, Form::Vec4) => s.push_str(include_str!("../../../shaders/unary_vec4.wgsl")),
         (false, Form::Strided) => {
-            s.push_str(&read_access("a", 1, v.a));
-            s.push_str(&read_access("b", 2, v.a));
-            s.push_str(&write_access("o", 3, out));
+            s.push_str(&read_value("a", 1, v, v.a));
+            s.push_str(&read_value("b", 2, v, v.a));
+            s.push_str(&write_value("o", 3, v, out));
             s.push_str(include_str!("../../../shaders/binary.wgsl"));
             s.push_str(walk);
         }
@@ -225,6 +225,7 @@ macro_rules! family {
             // The strided kernels of the float op sets (the launch code never picks a vec4
             // kernel for software f64: its elements are word pairs).
             soft_f64: matches!($form, Form::Strided),
+            packed_f16: matches!($form, Form::Strided),
             warm_up: false,
         };
     };
@@ -304,6 +305,7 @@ pub(crate) static WHERE: KernelDef = KernelDef {
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
     soft_f64: true,
+    packed_f16: true,
     warm_up: false,
 };
 

@@ -38,6 +38,7 @@ pub(crate) static MATMUL_TILED: KernelDef = KernelDef {
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
     soft_f64: false,
+    packed_f16: false,
     warm_up: true,
 };
 
@@ -81,6 +82,7 @@ pub(crate) static MATMUL_GEMV: KernelDef = KernelDef {
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
     soft_f64: true,
+    packed_f16: false,
     warm_up: true,
 };
 
@@ -97,6 +99,7 @@ pub(crate) static MATMUL_NAIVE: KernelDef = KernelDef {
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
     soft_f64: false,
+    packed_f16: false,
     warm_up: false,
 };
 
@@ -143,6 +146,7 @@ pub(crate) static MATMUL_PAIRS: KernelDef = KernelDef {
     eager: KernelDef::as_declared,
     needs: Needs::NONE,
     soft_f64: true,
+    packed_f16: false,
     warm_up: false,
 };
 
@@ -185,6 +189,7 @@ macro_rules! sgb {
                 int64: false,
             },
             soft_f64: false,
+            packed_f16: false,
             warm_up: true,
         };
     };
@@ -219,6 +224,7 @@ fn f64_words(dtypes: &[DType]) -> Vec<Variant> {
 /// The Ozaki scheme's first step (`ozaki.rs`): each row's or column's largest exponent.
 pub(crate) static OZAKI_EXPONENTS: KernelDef = KernelDef {
     soft_f64: true,
+    packed_f16: false,
     ..KernelDef::on_first_use(
         "ozaki_exponents",
         "main",
@@ -231,6 +237,7 @@ pub(crate) static OZAKI_EXPONENTS: KernelDef = KernelDef {
 /// The Ozaki scheme's second step: the residue planes of an operand.
 pub(crate) static OZAKI_RESIDUES: KernelDef = KernelDef {
     soft_f64: true,
+    packed_f16: false,
     ..KernelDef::on_first_use(
         "ozaki_residues",
         "main",
@@ -251,6 +258,7 @@ pub(crate) static OZAKI_RESIDUES: KernelDef = KernelDef {
 /// The Ozaki scheme's last step: the outputs of a k-block from the planes' products.
 pub(crate) static OZAKI_COMBINE: KernelDef = KernelDef {
     soft_f64: true,
+    packed_f16: false,
     ..KernelDef::on_first_use(
         "ozaki_combine",
         "main",

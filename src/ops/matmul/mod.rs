@@ -98,9 +98,10 @@ pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Resu
             feature: "bool operands (NumPy's boolean matmul); use astype to a numeric dtype".into(),
         });
     }
-    if let Some(wide) = widened(a.dtype()) {
+    if let Some(wide) = widened(a) {
         // 8- and 16-bit integers multiply and add in i32/u32: wrapping there and narrowing back
-        // gives the same bits as wrapping in the narrow dtype.
+        // gives the same bits as wrapping in the narrow dtype. Packed f16 multiplies in f32 (as
+        // native f16 accumulates) and rounds each result once.
         return matmul(&a.astype(wide)?, &b.astype(wide)?, forced)?.astype(a.dtype());
     }
     if a.ndim() == 0 || b.ndim() == 0 {
@@ -188,11 +189,13 @@ pub(crate) fn matmul(a: &Array, b: &Array, forced: Option<MatmulKernel>) -> Resu
     c.reshape(&shape)
 }
 
-/// The one-word integer dtype a packed (8/16-bit) integer dtype's products are computed in.
-pub(crate) fn widened(dtype: DType) -> Option<DType> {
-    match dtype {
+/// The one-word dtype the products of `a`'s packed dtype are computed in: i32/u32 for the 8/16-bit
+/// integers, f32 for packed f16 (a device without shader-f16).
+pub(crate) fn widened(a: &Array) -> Option<DType> {
+    match a.dtype() {
         DType::I8 | DType::I16 => Some(DType::I32),
         DType::U8 | DType::U16 => Some(DType::U32),
+        DType::F16 if a.device().inner.f16_emulated => Some(DType::F32),
         _ => None,
     }
 }

@@ -171,6 +171,7 @@ const fn value_family(
         eager,
         needs: Needs::NONE,
         soft_f64: false,
+        packed_f16: false,
         warm_up: false,
     }
 }
@@ -180,6 +181,7 @@ const fn value_family(
 pub(crate) static REDUCE: KernelDef = KernelDef {
     // Software f64 in the same kernels (`value_prelude_soft`).
     soft_f64: true,
+    packed_f16: false,
     ..value_family(
         "reduce",
         value_variants,
@@ -198,6 +200,7 @@ pub(crate) static REDUCE: KernelDef = KernelDef {
 pub(crate) static REDUCE_ROWS: KernelDef = KernelDef {
     // Software f64 in the same kernels (`value_prelude_soft`).
     soft_f64: true,
+    packed_f16: false,
     ..value_family(
         "reduce_rows",
         |dtypes| {
@@ -243,6 +246,7 @@ pub(crate) static REDUCE_ROWS_F16: KernelDef = value_family(
 pub(crate) static REDUCE_COLS: KernelDef = KernelDef {
     // Software f64 in the same kernels (`value_prelude_soft`).
     soft_f64: true,
+    packed_f16: false,
     ..value_family(
         "reduce_cols",
         |dtypes| {
@@ -271,6 +275,7 @@ pub(crate) static REDUCE_COLS: KernelDef = KernelDef {
 /// (f16 into an f32 accumulator), stage 2 the partials; bool arrays are compared as i32.
 pub(crate) static ARGREDUCE: KernelDef = KernelDef {
     soft_f64: true,
+    packed_f16: false,
     ..value_family(
         "argreduce",
         |dtypes| {

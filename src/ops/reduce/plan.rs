@@ -132,6 +132,28 @@ pub(crate) fn reduce(
 ) -> Result<Reduced> {
     let dev_handle = x.device().clone();
     let dev = &dev_handle.inner;
+    if dev.f16_emulated && (x.dtype() == DType::F16 || out_dtype == DType::F16) {
+        // Packed f16 (no shader-f16): the reduction kernels read no packed halves. The f32
+        // reduction of the widened values is what the native path computes (f16 accumulates in
+        // f32), its values rounded once to f16.
+        let wide = |d: DType| if d == DType::F16 { DType::F32 } else { d };
+        let r = reduce(
+            opname,
+            op,
+            &x.astype(wide(x.dtype()))?,
+            axes,
+            wide(out_dtype),
+        )?;
+        let values = if out_dtype == DType::F16 && !op.is_arg() {
+            r.values.astype(DType::F16)?
+        } else {
+            r.values
+        };
+        return Ok(Reduced {
+            values,
+            indices: r.indices,
+        });
+    }
     let call = Reduction {
         dev,
         opname,

@@ -101,6 +101,7 @@ const fn scan(
         },
         needs: Needs::NONE,
         soft_f64: false,
+        packed_f16: false,
         warm_up: false,
     }
 }
@@ -108,12 +109,14 @@ const fn scan(
 /// Block totals of the block-wise scan.
 pub(crate) static SCAN_TOTALS: KernelDef = KernelDef {
     soft_f64: true,
+    packed_f16: false,
     ..scan("scan_totals", "totals_main", strided_dtypes, strided_wgsl)
 };
 /// The block-wise scan: one invocation per block of a line, from the totals of the blocks
 /// before it.
 pub(crate) static SCAN_BLOCKS: KernelDef = KernelDef {
     soft_f64: true,
+    packed_f16: false,
     ..scan("scan_blocks", "main", strided_dtypes, strided_wgsl)
 };
 /// `scan_totals` over contiguous lines read as vec4s.

@@ -118,6 +118,11 @@ impl Array {
 pub(crate) fn scan(opname: &'static str, code: u32, x: &Array, axis: usize) -> Result<Array> {
     let dev_handle = x.device().clone();
     let dev = &dev_handle.inner;
+    if x.dtype() == DType::F16 && dev.f16_emulated {
+        // Packed f16: the scan kernels read no packed halves; f16 scans accumulate in f32 (as
+        // the native path's do) and each prefix is rounded to f16.
+        return scan(opname, code, &x.astype(DType::F32)?, axis)?.astype(DType::F16);
+    }
     let nd = x.ndim();
     // Lines along the last axis of a permuted view; the result is permuted back (a view).
     let mut perm: Vec<usize> = (0..nd).filter(|&d| d != axis).collect();

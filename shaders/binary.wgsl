@@ -2,7 +2,7 @@
 //
 // Prepended by the host: the aliases `T`/`C` (input storage/compute type), `O`/`R` (output
 // storage/compute type), the dtype helpers, the bindings `a` (1), `b` (2) and `o` (3) with their
-// `load_*`/`store_o` (device/element_access.rs), and an op file defining `fn op(a: C, b: C) -> R`
+// `load_*`/`stage_o`/`flush_o` (device/element_access.rs), and an op file defining `fn op(a: C, b: C) -> R`
 // (selected by its `OP` override), and strided_walk.wgsl. Strides are in elements (0 on broadcast axes, negative on
 // reversed views); `*_base` is the window-relative index of the block's first element. The host
 // keeps every index inside its window, so the i32 arithmetic cannot overflow.
@@ -65,7 +65,8 @@ fn main(
         if (SCALAR == 0u) {
             y = load_b(at.y);
         }
-        store_o(at.z, apply(x, y));
+        stage_o(at.z, apply(x, y));
         walk_next(&coord, &at);
     }
+    flush_o();
 }

@@ -1,6 +1,6 @@
 // Strided copy with conversion: dst[view] = convert(src[view]) over one block of at most 8 axes.
 //
-// The host prepends the bindings `src` (1) and `dst` (2) with their `load_src`/`store_dst`
+// The host prepends the bindings `src` (1) and `dst` (2) with their `load_src`/`stage_dst`/`flush_dst`
 // (element_access.rs: word, word-pair and packed dtypes alike), `alias SrcC = ..; alias DstC = ..;`
 // (their compute types), `fn convert(SrcC) -> DstC` (to bool: non-zero is true) and `enable f16;`
 // when needed. Both operands are addressed through their own window of their buffer: `*_base` is
@@ -42,7 +42,8 @@ fn main(
     var at = walk_from(start, vec4<i32>(p.src_base, p.dst_base, 0, 0), &coord);
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        store_dst(at.y, convert(load_src(at.x)));
+        stage_dst(at.y, convert(load_src(at.x)));
         walk_next(&coord, &at);
     }
+    flush_dst();
 }

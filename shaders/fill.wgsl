@@ -3,7 +3,7 @@
 //
 // The host prepends `alias V = ..;` (the dtype's compute type, which the value travels in: f32
 // for f16 arrays, so the uniform buffer never holds f16; a word pair for 64-bit integers) and the
-// binding `dst` (1) with its `store_dst` (element_access.rs).
+// binding `dst` (1) with its `stage_dst`/`flush_dst` (element_access.rs).
 
 override WG: u32 = 256u;
 // Elements per invocation: a run of EPT consecutive block elements (see strided_walk.wgsl).
@@ -39,7 +39,8 @@ fn main(
     let value = p.value;
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        store_dst(at.x, value);
+        stage_dst(at.x, value);
         walk_next(&coord, &at);
     }
+    flush_dst();
 }

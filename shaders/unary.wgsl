@@ -2,7 +2,7 @@
 //
 // Prepended by the host: the aliases `T`/`C` (input storage/compute type), `O`/`R` (output
 // storage/compute type), the dtype helpers, the bindings `a` (1) and `o` (2) with `load_a` and
-// `store_o` (device/element_access.rs: packed dtypes are loaded widened and stored into their
+// `stage_o`/`flush_o` (device/element_access.rs: packed dtypes are loaded widened and stored into their
 // byte), an op file defining `fn op(a: C) -> R` (selected by its `OP` override), and
 // strided_walk.wgsl. Indexing as in binary.wgsl.
 
@@ -39,7 +39,8 @@ fn main(
     var at = walk_from(start, vec4<i32>(p.a_base, p.o_base, 0, 0), &coord);
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
-        store_o(at.y, op(load_a(at.x)));
+        stage_o(at.y, op(load_a(at.x)));
         walk_next(&coord, &at);
     }
+    flush_o();
 }

@@ -1,6 +1,6 @@
 // Strided select: o[view] = select(b[view], a[view], cond[view] != 0) over one block of at most 8
 // axes (`where(cond, a, b)`). `cond` is a bool array (u32 0/1); the host prepends the bindings
-// `a` (2), `b` (3) and `o` (4) with their `load_*`/`store_o` (device/element_access.rs, any dtype),
+// `a` (2), `b` (3) and `o` (4) with their `load_*`/`stage_o`/`flush_o` (device/element_access.rs, any dtype),
 // and strided_walk.wgsl follows.
 
 override WG: u32 = 256u;
@@ -44,10 +44,11 @@ fn main(
     let stop = min(start + EPT, p.count);
     for (var i = start; i < stop; i += 1u) {
         if (cond[at.x] != 0u) {
-            store_o(at.w, load_a(at.y));
+            stage_o(at.w, load_a(at.y));
         } else {
-            store_o(at.w, load_b(at.z));
+            stage_o(at.w, load_b(at.z));
         }
         walk_next(&coord, &at);
     }
+    flush_o();
 }

@@ -10,9 +10,10 @@
 //! cargo run --release --example f16
 //! ```
 
-use gpuarray::random::Generator;
-use gpuarray::{Array, Axes, DType, Device, DeviceConfig, F16Mode};
+use gpuarray::{DType, Device, DeviceConfig, F16Mode};
 
+#[path = "support/float_figures.rs"]
+mod float_figures;
 #[path = "support/timing.rs"]
 mod timing;
 
@@ -31,87 +32,5 @@ fn main() -> gpuarray::Result<()> {
         paths.push(("f16 native", &native, DType::F16));
     }
     paths.push(("f16 emulated", &emulated, DType::F16));
-    let header: String = paths.iter().map(|p| format!("{:>16}", p.0)).collect();
-    println!("{:<24} {header}", "op");
-    type Op =
-        Box<dyn Fn(&Device, DType) -> gpuarray::Result<Box<dyn Fn() -> gpuarray::Result<Array>>>>;
-    // Values that stay finite in f16 (below 65504).
-    let ramp = |d: &Device, n: usize, t: DType| -> gpuarray::Result<Array> {
-        Array::arange(d, 0.0, n as f64, 1.0, DType::F32)?
-            .remainder(2048.0)?
-            .mul(1.0 / 64.0)?
-            .astype(t)
-    };
-    let rows: Vec<(&str, usize, Op)> = vec![
-        (
-            "add 2^24",
-            5,
-            Box::new(move |d, t| {
-                let a = ramp(d, 1 << 24, t)?;
-                let b = a.mul(0.5)?;
-                Ok(Box::new(move || a.add(&b)))
-            }),
-        ),
-        (
-            "multiply-add 2^24",
-            5,
-            Box::new(move |d, t| {
-                let a = ramp(d, 1 << 24, t)?;
-                let b = a.mul(0.5)?;
-                Ok(Box::new(move || a.mul(&b)?.add(&a)))
-            }),
-        ),
-        (
-            "sum 2^26",
-            3,
-            Box::new(move |d, t| {
-                let a = ramp(d, 1 << 26, t)?.mul(1e-3)?;
-                Ok(Box::new(move || a.sum(Axes::All, false)))
-            }),
-        ),
-        (
-            "exp 2^22",
-            3,
-            Box::new(|d, t| {
-                let a = Generator::new(d, 1).standard_normal(&[1 << 22], t)?;
-                Ok(Box::new(move || a.exp()))
-            }),
-        ),
-        (
-            "matmul 512^3",
-            3,
-            Box::new(|d, t| {
-                let a = Generator::new(d, 2).standard_normal(&[512, 512], t)?;
-                Ok(Box::new(move || a.matmul(&a)))
-            }),
-        ),
-        (
-            "sort 2^22",
-            3,
-            Box::new(|d, t| {
-                let a = Generator::new(d, 3).standard_normal(&[1 << 22], t)?;
-                Ok(Box::new(move || a.sort(Some(-1))))
-            }),
-        ),
-        (
-            "standard_normal 2^24",
-            3,
-            Box::new(|d, t| {
-                let g = std::cell::RefCell::new(Generator::new(d, 4));
-                Ok(Box::new(move || {
-                    g.borrow_mut().standard_normal(&[1 << 24], t)
-                }))
-            }),
-        ),
-    ];
-    for (name, repeats, make) in rows {
-        let mut line = format!("{name:<24}");
-        for &(_, dev, dtype) in &paths {
-            let f = make(dev, dtype)?;
-            let t = timing::fastest(dev, repeats, &*f)?;
-            line += &format!("{:>13.1} ms", t.as_secs_f64() * 1e3);
-        }
-        println!("{line}");
-    }
-    Ok(())
+    float_figures::print_table(&paths, false)
 }

@@ -11,8 +11,10 @@
 //! ```
 
 use gpuarray::random::Generator;
-use gpuarray::{Array, Axes, DType, Device, DeviceConfig, F64Mode};
+use gpuarray::{DType, Device, DeviceConfig, F64Mode};
 
+#[path = "support/float_figures.rs"]
+mod float_figures;
 #[path = "support/timing.rs"]
 mod timing;
 
@@ -35,95 +37,7 @@ fn main() -> gpuarray::Result<()> {
         paths.push(("f64 native", &native, DType::F64));
     }
     paths.push(("f64 emulated", &emulated, DType::F64));
-    println!(
-        "{:<28} {}",
-        "op",
-        paths
-            .iter()
-            .map(|p| format!("{:>16}", p.0))
-            .collect::<String>()
-    );
-    type Op =
-        Box<dyn Fn(&Device, DType) -> gpuarray::Result<Box<dyn Fn() -> gpuarray::Result<Array>>>>;
-    let rows: Vec<(&str, usize, Op)> = vec![
-        (
-            "add 2^24",
-            5,
-            Box::new(|d, t| {
-                let a = Array::arange(d, 0.0, (1 << 24) as f64, 1.0, t)?;
-                let b = a.mul(0.5)?;
-                Ok(Box::new(move || a.add(&b)))
-            }),
-        ),
-        (
-            "multiply-add 2^24",
-            5,
-            Box::new(|d, t| {
-                let a = Array::arange(d, 0.0, (1 << 24) as f64, 1.0, t)?;
-                let b = a.mul(0.5)?;
-                Ok(Box::new(move || a.mul(&b)?.add(&a)))
-            }),
-        ),
-        (
-            "sum 2^26",
-            3,
-            Box::new(|d, t| {
-                let a = Array::arange(d, 0.0, (1 << 26) as f64, 1.0, t)?.mul(1e-3)?;
-                Ok(Box::new(move || a.sum(Axes::All, false)))
-            }),
-        ),
-        (
-            "exp 2^22",
-            3,
-            Box::new(|d, t| {
-                let a = Generator::new(d, 1).standard_normal(&[1 << 22], t)?;
-                Ok(Box::new(move || a.exp()))
-            }),
-        ),
-        (
-            "matmul 512^3",
-            3,
-            Box::new(|d, t| {
-                let a = Generator::new(d, 2).standard_normal(&[512, 512], t)?;
-                Ok(Box::new(move || a.matmul(&a)))
-            }),
-        ),
-        (
-            "matmul 1024^3",
-            1,
-            Box::new(|d, t| {
-                let a = Generator::new(d, 2).standard_normal(&[1024, 1024], t)?;
-                Ok(Box::new(move || a.matmul(&a)))
-            }),
-        ),
-        (
-            "sort 2^22",
-            3,
-            Box::new(|d, t| {
-                let a = Generator::new(d, 3).standard_normal(&[1 << 22], t)?;
-                Ok(Box::new(move || a.sort(Some(-1))))
-            }),
-        ),
-        (
-            "standard_normal 2^24",
-            3,
-            Box::new(|d, t| {
-                let g = std::cell::RefCell::new(Generator::new(d, 4));
-                Ok(Box::new(move || {
-                    g.borrow_mut().standard_normal(&[1 << 24], t)
-                }))
-            }),
-        ),
-    ];
-    for (name, repeats, make) in rows {
-        let mut line = format!("{name:<28}");
-        for &(_, dev, dtype) in &paths {
-            let f = make(dev, dtype)?;
-            let t = timing::fastest(dev, repeats, &*f)?;
-            line += &format!("{:>13.1} ms", ms(t));
-        }
-        println!("{line}");
-    }
+    float_figures::print_table(&paths, true)?;
     // The emulated matmul's plan, and the direct word-pair kernel it replaces (512^3).
     let a = Generator::new(&emulated, 2).standard_normal(&[512, 512], DType::F64)?;
     let (c, profile) = emulated.profile(|| a.matmul(&a))?;

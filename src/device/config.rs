@@ -471,15 +471,11 @@ impl DeviceConfig {
         let profile_path = std::env::var_os("GPUARRAY_PROFILE")
             .filter(|p| !p.is_empty())
             .map(std::path::PathBuf::from);
-        let compile = match std::env::var("GPUARRAY_COMPILE") {
-            Ok(s) if !s.trim().is_empty() => CompileMode::parse(&s).ok_or_else(|| {
-                Error::invalid(
-                    "Device::new",
-                    format!("GPUARRAY_COMPILE={s:?}: expected eager, families or lazy"),
-                )
-            })?,
-            _ => CompileMode::default(),
-        };
+        let compile = env_choice(
+            "GPUARRAY_COMPILE",
+            CompileMode::parse,
+            "eager, families or lazy",
+        )?;
         let cache_dir = std::env::var_os("GPUARRAY_CACHE_DIR")
             .filter(|p| !p.is_empty())
             .map(std::path::PathBuf::from);
@@ -487,42 +483,14 @@ impl DeviceConfig {
             Ok(s) => !parse_flag_named("GPUARRAY_CACHE", &s, true)?,
             Err(_) => false,
         };
-        let math = match std::env::var("GPUARRAY_MATH") {
-            Ok(s) if !s.trim().is_empty() => MathMode::parse(&s).ok_or_else(|| {
-                Error::invalid(
-                    "Device::new",
-                    format!("GPUARRAY_MATH={s:?}: expected accurate or fast"),
-                )
-            })?,
-            _ => MathMode::default(),
-        };
-        let index_dtype = match std::env::var("GPUARRAY_INDEX_DTYPE") {
-            Ok(s) if !s.trim().is_empty() => IndexDType::parse(&s).ok_or_else(|| {
-                Error::invalid(
-                    "Device::new",
-                    format!("GPUARRAY_INDEX_DTYPE={s:?}: expected i64 (int64) or i32 (int32)"),
-                )
-            })?,
-            _ => IndexDType::default(),
-        };
-        let f64 = match std::env::var("GPUARRAY_F64") {
-            Ok(s) if !s.trim().is_empty() => F64Mode::parse(&s).ok_or_else(|| {
-                Error::invalid(
-                    "Device::new",
-                    format!("GPUARRAY_F64={s:?}: expected auto, native or emulated"),
-                )
-            })?,
-            _ => F64Mode::default(),
-        };
-        let f16 = match std::env::var("GPUARRAY_F16") {
-            Ok(s) if !s.trim().is_empty() => F16Mode::parse(&s).ok_or_else(|| {
-                Error::invalid(
-                    "Device::new",
-                    format!("GPUARRAY_F16={s:?}: expected auto, native or emulated"),
-                )
-            })?,
-            _ => F16Mode::default(),
-        };
+        let math = env_choice("GPUARRAY_MATH", MathMode::parse, "accurate or fast")?;
+        let index_dtype = env_choice(
+            "GPUARRAY_INDEX_DTYPE",
+            IndexDType::parse,
+            "i64 (int64) or i32 (int32)",
+        )?;
+        let f64 = env_choice("GPUARRAY_F64", F64Mode::parse, "auto, native or emulated")?;
+        let f16 = env_choice("GPUARRAY_F16", F16Mode::parse, "auto, native or emulated")?;
         let retune = match std::env::var("GPUARRAY_RETUNE") {
             Ok(s) => parse_flag_named("GPUARRAY_RETUNE", &s, false)?,
             Err(_) => false,
@@ -543,6 +511,17 @@ impl DeviceConfig {
             f16,
             ..Default::default()
         })
+    }
+}
+
+/// The setting environment variable `var` names, parsed by `parse` (its `Default` when unset or
+/// empty); an unparsable value is an error listing the `expected` values.
+fn env_choice<T: Default>(var: &str, parse: fn(&str) -> Option<T>, expected: &str) -> Result<T> {
+    match std::env::var(var) {
+        Ok(s) if !s.trim().is_empty() => parse(&s).ok_or_else(|| {
+            Error::invalid("Device::new", format!("{var}={s:?}: expected {expected}"))
+        }),
+        _ => Ok(T::default()),
     }
 }
 

@@ -233,33 +233,31 @@ impl Device {
         let ainfo = adapter.get_info();
 
         let features = requested_features(&adapter, &config);
-        // Emulation never asks for SHADER_F64, so no kernel can use the native type by mistake.
-        // Auto emulates where the adapter lacks it (Metal, WebGPU, GL, many integrated GPUs).
-        let native_f64 = features.contains(wgpu::Features::SHADER_F64);
-        let f64_emulated = !config.disabled_dtypes.contains(&DType::F64)
-            && match config.f64 {
-                F64Mode::Emulated => true,
-                F64Mode::Auto => !native_f64,
-                F64Mode::Native => false,
-            };
-        let features = if f64_emulated {
-            features - wgpu::Features::SHADER_F64
-        } else {
-            features
+        // Emulation never asks for SHADER_F64 or SHADER_F16, so no kernel can use the native
+        // type by mistake. Auto emulates where the adapter lacks it (f64: Metal, WebGPU, GL, many
+        // integrated GPUs; f16: GL, WebGPU without shader-f16).
+        let emulates = |dtype: DType, feature: wgpu::Features, mode: (bool, bool)| {
+            let (forced, auto) = mode;
+            !config.disabled_dtypes.contains(&dtype)
+                && (forced || (auto && !features.contains(feature)))
         };
-        // The same for f16: emulation never asks for SHADER_F16 (no `enable f16;` can slip in).
-        let native_f16 = features.contains(wgpu::Features::SHADER_F16);
-        let f16_emulated = !config.disabled_dtypes.contains(&DType::F16)
-            && match config.f16 {
-                F16Mode::Emulated => true,
-                F16Mode::Auto => !native_f16,
-                F16Mode::Native => false,
-            };
-        let features = if f16_emulated {
-            features - wgpu::Features::SHADER_F16
-        } else {
-            features
-        };
+        let f64_emulated = emulates(
+            DType::F64,
+            wgpu::Features::SHADER_F64,
+            (config.f64 == F64Mode::Emulated, config.f64 == F64Mode::Auto),
+        );
+        let f16_emulated = emulates(
+            DType::F16,
+            wgpu::Features::SHADER_F16,
+            (config.f16 == F16Mode::Emulated, config.f16 == F16Mode::Auto),
+        );
+        let mut features = features;
+        if f64_emulated {
+            features.remove(wgpu::Features::SHADER_F64);
+        }
+        if f16_emulated {
+            features.remove(wgpu::Features::SHADER_F16);
+        }
         // The adapter's full limits (the defaults cap buffers at 256 MiB), optionally lowered.
         let mut limits = adapter.limits();
         if let Some(b) = config.max_binding_size {

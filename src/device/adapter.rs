@@ -2,7 +2,7 @@
 //! device requests, and the sinks that catch wgpu's asynchronous error and device-lost reports
 //! (wgpu's default handler would panic).
 
-use super::{DeviceConfig, DeviceOptions};
+use super::{DeviceConfig, DeviceOptions, F16Mode, F64Mode};
 use crate::dtype::DType;
 use crate::error::{Error, Result, describe_wgpu_error};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +29,39 @@ pub(super) fn requested_features(adapter: &wgpu::Adapter, config: &DeviceConfig)
         .filter(|(f, _, dtype)| have.contains(*f) && !dtype.is_some_and(|d| disabled.contains(&d)))
         .filter(|(f, _, _)| !(config.disable_timestamps && *f == wgpu::Features::TIMESTAMP_QUERY))
         .fold(wgpu::Features::empty(), |all, (f, _, _)| all | *f)
+}
+
+/// Which of f64 and f16 a device emulates, and the features it asks for then: emulation never
+/// asks for SHADER_F64 or SHADER_F16, so no kernel can use the native type by mistake. `Auto`
+/// emulates where the adapter lacks the feature (f64: Metal, WebGPU, GL, many integrated GPUs;
+/// f16: GL, WebGPU without shader-f16); a disabled dtype is never emulated.
+pub(super) fn emulated_floats(
+    mut features: wgpu::Features,
+    config: &DeviceConfig,
+) -> (wgpu::Features, bool, bool) {
+    let emulates = |dtype: DType, feature: wgpu::Features, forced: bool, auto: bool| {
+        !config.disabled_dtypes.contains(&dtype)
+            && (forced || (auto && !features.contains(feature)))
+    };
+    let f64_emulated = emulates(
+        DType::F64,
+        wgpu::Features::SHADER_F64,
+        config.f64 == F64Mode::Emulated,
+        config.f64 == F64Mode::Auto,
+    );
+    let f16_emulated = emulates(
+        DType::F16,
+        wgpu::Features::SHADER_F16,
+        config.f16 == F16Mode::Emulated,
+        config.f16 == F16Mode::Auto,
+    );
+    if f64_emulated {
+        features.remove(wgpu::Features::SHADER_F64);
+    }
+    if f16_emulated {
+        features.remove(wgpu::Features::SHADER_F16);
+    }
+    (features, f64_emulated, f16_emulated)
 }
 
 /// Where wgpu's asynchronous reports land: errors outside any error scope (wgpu's default handler

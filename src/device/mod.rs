@@ -232,32 +232,8 @@ impl Device {
         let adapter = choose_adapter(&instance, backends, &config.options).await?;
         let ainfo = adapter.get_info();
 
-        let features = requested_features(&adapter, &config);
-        // Emulation never asks for SHADER_F64 or SHADER_F16, so no kernel can use the native
-        // type by mistake. Auto emulates where the adapter lacks it (f64: Metal, WebGPU, GL, many
-        // integrated GPUs; f16: GL, WebGPU without shader-f16).
-        let emulates = |dtype: DType, feature: wgpu::Features, mode: (bool, bool)| {
-            let (forced, auto) = mode;
-            !config.disabled_dtypes.contains(&dtype)
-                && (forced || (auto && !features.contains(feature)))
-        };
-        let f64_emulated = emulates(
-            DType::F64,
-            wgpu::Features::SHADER_F64,
-            (config.f64 == F64Mode::Emulated, config.f64 == F64Mode::Auto),
-        );
-        let f16_emulated = emulates(
-            DType::F16,
-            wgpu::Features::SHADER_F16,
-            (config.f16 == F16Mode::Emulated, config.f16 == F16Mode::Auto),
-        );
-        let mut features = features;
-        if f64_emulated {
-            features.remove(wgpu::Features::SHADER_F64);
-        }
-        if f16_emulated {
-            features.remove(wgpu::Features::SHADER_F16);
-        }
+        let (features, f64_emulated, f16_emulated) =
+            adapter::emulated_floats(requested_features(&adapter, &config), &config);
         // The adapter's full limits (the defaults cap buffers at 256 MiB), optionally lowered.
         let mut limits = adapter.limits();
         if let Some(b) = config.max_binding_size {

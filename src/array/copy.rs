@@ -230,18 +230,17 @@ fn copy_wgsl_soft(v: Variant) -> String {
     s += &read_value("src", 1, v, src);
     s += &write_value("dst", 2, v, dst);
     s += &crate::device::wgsl_helpers::soft_f64_library();
-    let body = if src == dst {
+    let half_body = format!(
+        "let h = f64s_to_f16_bits(x);\n    {}",
+        crate::device::element_access::F32_OF_HALF_BITS
+    );
+    let body: &str = if src == dst {
         "return x;"
     } else if src == DType::F64 {
         match dst {
             DType::F32 => "return bitcast<f32>(f64s_to_f32_bits(x));",
-            // The half's value in f32, exactly (subnormal halves are h * 2^-24).
-            DType::F16 => {
-                "let h = f64s_to_f16_bits(x);\n    let sign = (h & 0x8000u) << 16u;\n    \
-                 let e = (h >> 10u) & 0x1fu;\n    let m = h & 0x3ffu;\n    \
-                 if (e == 0u) { return bitcast<f32>(sign | bitcast<u32>(f32(m) * 0x1p-24f)); }\n    \
-                 return bitcast<f32>(sign | (select(e + 112u, 255u, e == 31u) << 23u) | (m << 13u));"
-            }
+            // The half's value in f32, exactly.
+            DType::F16 => &half_body,
             DType::I64 => "return f64s_to_i64(x);",
             DType::U64 => "return f64s_to_u64(x);",
             DType::I32 | DType::I8 | DType::I16 => "return f64s_to_i32(x);",

@@ -19,6 +19,13 @@
 use super::pipeline::Variant;
 use crate::dtype::DType;
 
+/// WGSL statements returning the exact f32 value of the half whose bits are in `h: u32`
+/// (subnormal halves are m * 2^-24, a normal f32), in integer arithmetic.
+pub(crate) const F32_OF_HALF_BITS: &str = "let sign = (h & 0x8000u) << 16u;\n    \
+    let e = (h >> 10u) & 0x1fu;\n    let m = h & 0x3ffu;\n    \
+    if (e == 0u) { return bitcast<f32>(sign | bitcast<u32>(f32(m) * 0x1p-24f)); }\n    \
+    return bitcast<f32>(sign | (select(e + 112u, 255u, e == 31u) << 23u) | (m << 13u));\n";
+
 /// The declaration of a read-only binding `name` holding dtype `d` of variant `v`, and its
 /// `load_<name>` giving values in the compute type: f32 for packed f16, word pairs for software
 /// f64 (its compute type), else as [`read_access`].
@@ -30,12 +37,7 @@ pub(crate) fn read_value(name: &str, binding: u32, v: Variant, d: DType) -> Stri
         "@group(0) @binding({binding}) var<storage, read> {name}: array<u32>;\n\
          fn load_{name}(i: i32) -> f32 {{\n    \
          let h = ({name}[i >> 1u] >> (u32(i & 1) * 16u)) & 0xffffu;\n    \
-         let sign = (h & 0x8000u) << 16u;\n    \
-         let e = (h >> 10u) & 0x1fu;\n    \
-         let m = h & 0x3ffu;\n    \
-         // Subnormal halves are m * 2^-24, a normal f32 (exact).\n    \
-         if (e == 0u) {{ return bitcast<f32>(sign | bitcast<u32>(f32(m) * 0x1p-24f)); }}\n    \
-         return bitcast<f32>(sign | (select(e + 112u, 255u, e == 31u) << 23u) | (m << 13u));\n}}\n"
+         {F32_OF_HALF_BITS}}}\n"
     )
 }
 

@@ -51,6 +51,7 @@ mod dtype;
 mod error;
 #[cfg(any(feature = "ndarray", feature = "npy"))]
 mod interop;
+mod kernels;
 mod layout;
 mod memory;
 pub(crate) mod ops;
@@ -76,6 +77,7 @@ pub use half::f16;
 pub use interop::ndarray::HostElement;
 #[cfg(all(feature = "npy", not(target_arch = "wasm32")))]
 pub use interop::npy::{load_npz, savez, savez_compressed};
+pub use kernels::{Arg, ElementwiseKernel, Expr, Fused, RawArg, RawKernel, ReductionKernel, fuse};
 pub use layout::{Axes, SliceArg};
 pub use memory::MemoryStats;
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,8 +1,8 @@
 //! The layering rule of ARCHITECTURE.md, checked on the source (no GPU): a module never names a
 //! module of a higher layer. Layers, bottom up:
 //!
-//! `dtype`, `error` → `layout` → `memory` → `device` → `array` → `ops` → `random` → `interop`
-//! → `registry` → `lib.rs`
+//! `dtype`, `error` → `layout` → `memory` → `device` → `array` → `ops` → `random`, `kernels` →
+//! `interop` → `registry` → `lib.rs`
 //!
 //! A file "names" a module when its code (comments excluded) says `crate::NAME`, names it in a
 //! group (`use crate::{ops, memory::Pool};`, over several lines too), or names an item the crate
@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 /// Layer of each top-level module (higher numbers sit on lower ones).
-const LAYERS: [(&str, u32); 11] = [
+const LAYERS: [(&str, u32); 12] = [
     ("dtype", 0),
     ("error", 0),
     ("layout", 1),
@@ -21,6 +21,7 @@ const LAYERS: [(&str, u32); 11] = [
     ("array", 4),
     ("ops", 5),
     ("random", 6),
+    ("kernels", 6),
     ("interop", 7),
     ("registry", 8),
     ("lib", 9),

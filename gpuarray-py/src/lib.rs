@@ -15,6 +15,7 @@
 mod array;
 mod device;
 mod errors;
+mod kernels;
 mod ops;
 mod profile;
 mod random;
@@ -28,6 +29,7 @@ fn _gpuarray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     device::register(m)?;
     array::register(m)?;
     ops::register(m)?;
+    kernels::register(m)?;
     random::register(m)?;
     profile::register(m)?;
     Ok(())

@@ -135,6 +135,10 @@ pub struct DeviceConfig {
     /// launches that fold their workgroups into a second grid dimension then do so at small
     /// sizes (tests use this to cross the limit cheaply). Values below 16 are raised to 16.
     pub max_workgroups_per_dimension: Option<u32>,
+    /// Ask wgpu for fewer storage buffers per shader stage than the adapter offers (WebGPU's
+    /// default is 8): user kernels and fused chains then meet the limit a browser has, on any
+    /// adapter. Values below 4 are raised to 4.
+    pub max_storage_buffers_per_shader_stage: Option<u32>,
     /// The memory pool's byte limit (`GPUARRAY_MEMORY_LIMIT`, e.g. `512M`, `2G`).
     pub memory_limit: Option<u64>,
     /// How long any wait for the GPU may take (`GPUARRAY_TIMEOUT_SECS`; default 600 s).
@@ -432,6 +436,27 @@ impl CompileMode {
 }
 
 impl DeviceConfig {
+    /// The adapter's `limits`, lowered as this configuration asks.
+    pub(crate) fn lowered(&self, mut limits: wgpu::Limits) -> wgpu::Limits {
+        if let Some(b) = self.max_binding_size {
+            limits.max_storage_buffer_binding_size =
+                limits.max_storage_buffer_binding_size.min(b.max(4096));
+        }
+        if let Some(w) = self.max_workgroups_per_dimension {
+            limits.max_compute_workgroups_per_dimension =
+                limits.max_compute_workgroups_per_dimension.min(w.max(16));
+        }
+        if let Some(m) = self.max_buffer_size {
+            limits.max_buffer_size = limits.max_buffer_size.min(m);
+            limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(m);
+        }
+        if let Some(n) = self.max_storage_buffers_per_shader_stage {
+            limits.max_storage_buffers_per_shader_stage =
+                limits.max_storage_buffers_per_shader_stage.min(n.max(4));
+        }
+        limits
+    }
+
     /// The configuration the environment asks for.
     pub fn from_env() -> Result<Self> {
         let memory_limit = match std::env::var("GPUARRAY_MEMORY_LIMIT") {

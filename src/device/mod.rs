@@ -15,6 +15,7 @@ pub(crate) mod element_access;
 #[cfg(not(target_arch = "wasm32"))]
 mod exit_guard;
 mod extensions;
+mod generated;
 mod kernel_def;
 mod launch;
 pub(crate) mod params;
@@ -42,7 +43,7 @@ use config::{env_flag, timeout_millis};
 #[cfg(not(target_arch = "wasm32"))]
 pub use exit_guard::prepare_exit;
 pub(crate) use kernel_def::{Adapter, Constants, Families, KernelDef, Needs, When, combinations};
-pub(crate) use launch::Binding;
+pub(crate) use launch::{Binding, LaunchName, Resource};
 pub(crate) use pipeline::{DEFAULT_EPT, DEFAULT_WG, PipelineKey, Variant};
 pub(crate) use profile::Work;
 #[cfg(not(target_arch = "wasm32"))]
@@ -235,19 +236,7 @@ impl Device {
         let (features, f64_emulated, f16_emulated) =
             adapter::emulated_floats(requested_features(&adapter, &config), &config);
         // The adapter's full limits (the defaults cap buffers at 256 MiB), optionally lowered.
-        let mut limits = adapter.limits();
-        if let Some(b) = config.max_binding_size {
-            limits.max_storage_buffer_binding_size =
-                limits.max_storage_buffer_binding_size.min(b.max(4096));
-        }
-        if let Some(w) = config.max_workgroups_per_dimension {
-            limits.max_compute_workgroups_per_dimension =
-                limits.max_compute_workgroups_per_dimension.min(w.max(16));
-        }
-        if let Some(m) = config.max_buffer_size {
-            limits.max_buffer_size = limits.max_buffer_size.min(m);
-            limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(m);
-        }
+        let limits = config.lowered(adapter.limits());
         // The driver's pipeline binaries are kept between runs where the adapter can export them.
         let features = features | (adapter.features() & wgpu::Features::PIPELINE_CACHE);
         let (device, queue) = adapter

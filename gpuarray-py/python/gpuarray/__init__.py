@@ -21,6 +21,7 @@ from ._gpuarray import DeviceLostError, NoAdapterError, empty_cache, memory_stat
 from ._core import asarray, asnumpy, broadcast_to, ndarray
 from ._device import Device, device_info, get_device, synchronize
 from ._gpuarray import Profile
+from ._kernels import ElementwiseKernel, Fusion, RawKernel, ReductionKernel, fuse
 from ._timing import BenchmarkResult, benchmark, profile
 from ._functions import (
     all, allclose, any, arange, argmax, argmin, argsort, argwhere, array_equal, array_equiv,

@@ -18,11 +18,13 @@
 #[macro_use]
 mod table_macro;
 pub(crate) mod families;
+mod fusion;
 mod kernels;
 mod nan_to_num;
 mod rules;
 mod table;
 
+pub(crate) use fusion::OpLibrary;
 use kernels::{ScalarValue, binary_into, unary_into, where_into};
 use rules::Plan;
 pub(crate) use rules::unsupported;

@@ -1,0 +1,36 @@
+//! User kernels and fusion: CuPy's `ElementwiseKernel`, `ReductionKernel` and `RawKernel` with
+//! WGSL bodies, and [`fuse`], which turns a chain of array operations into one kernel.
+//!
+//! Every kernel here is WGSL generated at run time (`module.rs`): our text — the op table's
+//! functions (`ops::elementwise::OpLibrary`), the element access of `device`, a skeleton —
+//! with its top-level names in a `gpa_` namespace user text may not use, and the user's text
+//! — parameters, body, preamble — with calls of NumPy's names going to the op table's math.
+//! naga checks a module before wgpu sees it, so a bad body is an `Err` with the line and
+//! column in the user's text. Pipelines are cached per device (`cache.rs`) by everything
+//! their source depends on.
+//!
+//! - `params.rs`: CuPy's parameter lists and type placeholders; `types.rs`: how a dtype
+//!   appears in a kernel; `text.rs`: the WGSL lexing that keeps the two texts apart.
+//! - `map.rs`: element-wise kernels over broadcast, strided arrays, in blocks past one binding
+//!   (under `ElementwiseKernel` in `elementwise.rs`, and element-wise fusion); `reduce.rs`:
+//!   map-reduce kernels in stages of fixed order (under `ReductionKernel` in `reduction.rs`,
+//!   and fused reductions); `raw.rs`: `RawKernel`, a whole module run as written;
+//!   `fuse/`: traced expressions (`expr.rs`) lowered onto map and map-reduce kernels
+//!   (`lower.rs`).
+
+mod cache;
+mod elementwise;
+mod fuse;
+mod map;
+mod module;
+mod params;
+mod raw;
+mod reduce;
+mod reduction;
+mod text;
+mod types;
+
+pub use elementwise::{Arg, ElementwiseKernel};
+pub use fuse::{Expr, Fused, fuse};
+pub use raw::{RawArg, RawKernel};
+pub use reduction::ReductionKernel;

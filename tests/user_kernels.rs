@@ -123,3 +123,306 @@ fn a_reduction_without_identity_starts_from_the_first_value() {
         "needs an identity"
     );
 }
+
+#[test]
+fn every_dtype_with_scalars_and_the_element_index() {
+    let Some(dev) = common::device() else { return };
+    let k = ElementwiseKernel::new("T a, T b", "T c", "c = a * b + T(i % 7u)", "affine").unwrap();
+    for dtype in [
+        DType::F32,
+        DType::F16,
+        DType::F64,
+        DType::I8,
+        DType::U8,
+        DType::I16,
+        DType::U16,
+        DType::I32,
+        DType::U32,
+    ] {
+        if !common::supports(&dev, dtype, "user kernel dtype") {
+            continue;
+        }
+        let n = 1001;
+        let a: Vec<f64> = (0..n).map(|i| (i % 23) as f64).collect();
+        let x = common::upload(&dev, &a, &[n], dtype);
+        let got = k.call(&[(&x).into(), Arg::Scalar(3.0)]);
+        if dtype == DType::F64 && dev.f64_emulated() {
+            assert_err!(
+                got,
+                Error::Unsupported { .. },
+                "ElementwiseKernel",
+                "float64"
+            );
+            continue;
+        }
+        let got = common::read(&got.unwrap()[0]);
+        for i in 0..n {
+            let want = a[i] * 3.0 + (i % 7) as f64;
+            // Integers wrap as NumPy's do; floats are exact here.
+            let want = match dtype {
+                DType::I8 => want as i64 as i8 as f64,
+                DType::U8 => want as i64 as u8 as f64,
+                _ => want,
+            };
+            assert_eq!(got[i], want, "{dtype} at {i}");
+        }
+    }
+    // A bool parameter and output.
+    let pos = ElementwiseKernel::new("float32 x", "bool p", "p = x > 0.0", "positive").unwrap();
+    let x = Array::from_slice(&dev, &[-1.0f32, 0.0, 2.0], &[3]).unwrap();
+    let p = &pos.call(&[(&x).into()]).unwrap()[0];
+    assert_eq!(p.dtype(), DType::Bool);
+    assert_eq!(common::read(p), vec![0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn outputs_given_aliasing_and_past_one_binding() {
+    let Some(dev) = common::device_with_binding(1 << 16) else {
+        return;
+    };
+    let n = 3 * (1 << 14) + 5; // 196 KiB of f32: several bindings
+    common::assert_crosses_binding(&dev, 4 * n as u64, "user kernel");
+    let xs: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let x = Array::from_slice(&dev, &xs, &[n]).unwrap();
+    let k = ElementwiseKernel::new(
+        "float32 x",
+        "float32 y, uint32 j",
+        "y = x * 2.0; j = i",
+        "two",
+    )
+    .unwrap();
+    let out = k.call(&[(&x).into()]).unwrap();
+    let (y, j) = (
+        out[0].to_vec::<f32>().unwrap(),
+        out[1].to_vec::<u32>().unwrap(),
+    );
+    for i in 0..n {
+        assert_eq!((y[i], j[i]), (xs[i] * 2.0, i as u32), "at {i}");
+    }
+    // out= aliasing the input: x = x * 2, in place, through a view too.
+    let inc = ElementwiseKernel::new("float32 x", "float32 y", "y = x + 1.0", "inc").unwrap();
+    inc.call_into(&[(&x).into()], &[&x]).unwrap();
+    let got = x.to_vec::<f32>().unwrap();
+    assert!(got.iter().zip(&xs).all(|(g, w)| *g == w + 1.0));
+    let rev = x
+        .slice(&[gpuarray::SliceArg::Range {
+            start: None,
+            stop: None,
+            step: -1,
+        }])
+        .unwrap();
+    inc.call_into(&[(&rev).into()], &[&x]).unwrap();
+    let again = x.to_vec::<f32>().unwrap();
+    for i in 0..n {
+        assert_eq!(again[i], got[n - 1 - i] + 1.0, "at {i}");
+    }
+    // A wrong output shape or dtype.
+    let small = Array::zeros(&dev, &[3], DType::F32).unwrap();
+    assert_err!(
+        inc.call_into(&[(&x).into()], &[&small]),
+        Error::Shape { .. },
+        "ElementwiseKernel"
+    );
+    let ints = Array::zeros(&dev, &[n], DType::I32).unwrap();
+    assert_err!(
+        inc.call_into(&[(&x).into()], &[&ints]),
+        Error::DTypeMismatch { .. },
+        "ElementwiseKernel"
+    );
+}
+
+#[test]
+fn bad_kernels_are_errors_naming_the_problem() {
+    let Some(dev) = common::device() else { return };
+    let x = Array::from_slice(&dev, &[1.0f32, 2.0], &[2]).unwrap();
+    let run = |body: &str, out: &str| {
+        ElementwiseKernel::new("float32 x", out, body, "bad").and_then(|k| k.call(&[(&x).into()]))
+    };
+    let e = assert_err!(
+        run("y = (x", "float32 y"),
+        Error::InvalidArgument { .. },
+        "ElementwiseKernel"
+    );
+    assert!(e.contains("line 1"), "{e}");
+    let e = assert_err!(
+        run("y = x +\n    q", "float32 y"),
+        Error::InvalidArgument { .. },
+        "ElementwiseKernel",
+        "line 2, column 5 of the operation"
+    );
+    assert!(e.contains("`q`"), "{e}");
+    assert_err!(
+        run("y = x", "int32 y"),
+        Error::InvalidArgument { .. },
+        "ElementwiseKernel",
+        "does not compile"
+    );
+    assert_err!(
+        run("y = gpa_p.count", "float32 y"),
+        Error::InvalidArgument { .. },
+        "ElementwiseKernel",
+        "gpa_"
+    );
+    assert_err!(
+        ElementwiseKernel::new("float32 x", "float32 y", "y = x", "bad")
+            .unwrap()
+            .call(&[]),
+        Error::InvalidArgument { .. },
+        "ElementwiseKernel",
+        "takes 1 argument"
+    );
+    // A preamble's names cannot clash with the kernel's own: helper functions named like ours.
+    let k = ElementwiseKernel::new("float32 x", "float32 y", "y = load_a(x) + p(x)", "clash")
+        .unwrap()
+        .with_preamble(
+            "fn load_a(v: f32) -> f32 { return v * 2.0; }\nfn p(v: f32) -> f32 { return v; }",
+        );
+    assert_eq!(
+        k.call(&[(&x).into()]).unwrap()[0].to_vec::<f32>().unwrap(),
+        vec![3.0, 6.0]
+    );
+    // More arrays than a stage binds (WebGPU's default limit, 8).
+    let Some(narrow) = common::device_from(common::test_config().and_then(|c| {
+        gpuarray::Device::with_config(gpuarray::DeviceConfig {
+            max_storage_buffers_per_shader_stage: Some(8),
+            ..c
+        })
+    })) else {
+        return;
+    };
+    let params: Vec<String> = (0..8).map(|k| format!("float32 x{k}")).collect();
+    let wide =
+        ElementwiseKernel::new(&params.join(", "), "float32 y", "y = x0 + x7", "wide").unwrap();
+    let a = Array::from_slice(&narrow, &[1.0f32], &[1]).unwrap();
+    let args: Vec<Arg> = (0..8).map(|_| (&a).into()).collect();
+    assert_err!(
+        wide.call(&args),
+        Error::InvalidArgument { .. },
+        "ElementwiseKernel",
+        "max_storage_buffers_per_shader_stage (8)"
+    );
+    assert_eq!(a.to_vec::<f32>().unwrap(), vec![1.0]);
+    assert!(dev.take_uncaptured_errors().is_empty());
+}
+
+#[test]
+fn raw_kernels_bind_by_position() {
+    let Some(dev) = common::device() else { return };
+    let k = gpuarray::RawKernel::new(
+        "@group(0) @binding(0) var<storage, read> a: array<u32>;
+         @group(0) @binding(1) var<storage, read_write> b: array<u32>;
+         @group(0) @binding(2) var<uniform> k: vec4<u32>;
+         @compute @workgroup_size(64)
+         fn mix(@builtin(global_invocation_id) id: vec3<u32>) {
+             let i = id.x + id.y * 64u * 70000u;
+             if (i < arrayLength(&b)) { b[i] = a[i] * k.x + k.y; }
+         }",
+        "mix",
+    )
+    .unwrap();
+    // A grid past 65535 workgroups in x would be refused: 2-D grids are the caller's job.
+    let n = 100_000usize;
+    let a: Vec<u32> = (0..n as u32).collect();
+    let x = Array::from_slice(&dev, &a, &[n]).unwrap();
+    let y = Array::zeros(&dev, &[n], DType::U32).unwrap();
+    k.call(
+        ((n as u32).div_ceil(64), 1, 1),
+        &[
+            (&x).into(),
+            (&y).into(),
+            gpuarray::RawArg::uniform_u32(&[3, 1, 0, 0]),
+        ],
+    )
+    .unwrap();
+    let got = y.to_vec::<u32>().unwrap();
+    assert!(got.iter().enumerate().all(|(i, &v)| v == i as u32 * 3 + 1));
+    assert_err!(
+        k.call(
+            (70_000, 1, 1),
+            &[
+                (&x).into(),
+                (&y).into(),
+                gpuarray::RawArg::uniform_u32(&[0; 4])
+            ]
+        ),
+        Error::TooLarge { .. },
+        "RawKernel",
+        "max_compute_workgroups_per_dimension"
+    );
+    let bad = gpuarray::RawKernel::new("fn nope( {", "nope").unwrap();
+    assert_err!(
+        bad.call((1, 1, 1), &[(&x).into()]),
+        Error::InvalidArgument { .. },
+        "RawKernel",
+        "line 1"
+    );
+    let strided = x
+        .slice(&[gpuarray::SliceArg::Range {
+            start: None,
+            stop: None,
+            step: 2,
+        }])
+        .unwrap();
+    assert_err!(
+        k.call(
+            (1, 1, 1),
+            &[
+                (&strided).into(),
+                (&y).into(),
+                gpuarray::RawArg::uniform_u32(&[0; 4])
+            ]
+        ),
+        Error::InvalidArgument { .. },
+        "RawKernel",
+        "not contiguous"
+    );
+}
+
+#[test]
+fn a_kernel_that_loops_forever_is_a_timeout_and_the_device_goes_on() {
+    let Some(dev) = common::device() else { return };
+    let x = Array::from_slice(&dev, &[1.0f32, 2.0, 3.0], &[3]).unwrap();
+    let forever = ElementwiseKernel::new(
+        "float32 x",
+        "float32 y",
+        "var k = 0u;\nloop { k += 1u; if (x < 0.0) { break; } }\ny = x + f32(k)",
+        "forever",
+    )
+    .unwrap();
+    assert_err!(
+        forever.call(&[(&x).into()]),
+        Error::Timeout { .. },
+        "ElementwiseKernel"
+    );
+    // A loop that ends within the budget runs, and the device goes on.
+    let sum = ElementwiseKernel::new(
+        "float32 x",
+        "float32 y",
+        "var s = 0.0;\nfor (var k = 0; k < 100; k++) { s += x; }\ny = s",
+        "bounded",
+    )
+    .unwrap();
+    assert_eq!(
+        sum.call(&[(&x).into()]).unwrap()[0]
+            .to_vec::<f32>()
+            .unwrap(),
+        vec![100.0, 200.0, 300.0]
+    );
+    let raw = gpuarray::RawKernel::new(
+        "@group(0) @binding(0) var<storage, read_write> v: array<u32>;
+         @compute @workgroup_size(1) fn spin() { while (v[0] != 7u) { v[1] += 1u; } }",
+        "spin",
+    )
+    .unwrap();
+    let v = Array::zeros(&dev, &[2], DType::U32).unwrap();
+    assert_err!(
+        raw.call((1, 1, 1), &[(&v).into()]),
+        Error::Timeout { .. },
+        "RawKernel"
+    );
+    assert_eq!(
+        (&x * 2.0).unwrap().to_vec::<f32>().unwrap(),
+        vec![2.0, 4.0, 6.0]
+    );
+    assert!(dev.take_uncaptured_errors().is_empty());
+}

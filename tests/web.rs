@@ -1166,3 +1166,127 @@ async fn a_destroyed_device_fails_fast() {
     ));
     assert!(dev.lost_reason().is_some());
 }
+
+#[wasm_bindgen_test]
+async fn user_kernels_and_fuse_in_the_browser() {
+    use gpuarray::{ElementwiseKernel, RawArg, RawKernel, ReductionKernel, fuse};
+    let dev = device().await;
+    let (r, c) = (24, 301);
+    let xs: Vec<f32> = (0..r * c)
+        .map(|i| ((i * 7919) % 1013) as f32 / 100.0 - 5.0)
+        .collect();
+    let ys: Vec<f32> = (0..c).map(|i| (i % 17) as f32 * 0.25).collect();
+    let x = Array::from_slice(&dev, &xs, &[r, c]).unwrap();
+    let y = Array::from_slice(&dev, &ys, &[c]).unwrap();
+    // CuPy's squared difference, broadcast; Tint compiles the generated WGSL.
+    let k =
+        ElementwiseKernel::new("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff").unwrap();
+    let z = k.call(&[(&x).into(), (&y).into()]).unwrap();
+    let got = z[0].to_vec_async::<f32>().await.unwrap();
+    for i in 0..r * c {
+        let d = xs[i] - ys[i % c];
+        assert_eq!(got[i], d * d, "at {i}");
+    }
+    // CuPy's L2 norm over rows.
+    let l2 = ReductionKernel::new(
+        "T x",
+        "T y",
+        "x * x",
+        "a + b",
+        "y = sqrt(a)",
+        Some("0"),
+        "l2norm",
+    )
+    .unwrap();
+    let norms = l2.call(&[(&x).into()], 1, false).unwrap()[0]
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    for i in 0..r {
+        let want = xs[i * c..(i + 1) * c]
+            .iter()
+            .map(|&v| (v as f64).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        assert!((norms[i] as f64 - want).abs() < 1e-5 * want, "row {i}");
+    }
+    // A fused chain has the unfused bits; softmax runs its reductions first.
+    let f = fuse(|[x, y]| ((x.exp() * &y + 1.0).tanh() - y.sin()).maximum(0.125));
+    let fused = f
+        .call(&[&x, &y])
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    let unfused = x
+        .exp()
+        .unwrap()
+        .mul(&y)
+        .unwrap()
+        .add(1.0)
+        .unwrap()
+        .tanh()
+        .unwrap()
+        .sub(&y.sin().unwrap())
+        .unwrap()
+        .maximum(0.125)
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&fused), bits(&unfused));
+    let softmax = fuse(|[x]| {
+        let e = (&x - x.max(-1, true)).exp();
+        &e / e.sum(-1, true)
+    });
+    let s = softmax
+        .call(&[&x])
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    for i in 0..r {
+        let row = &xs[i * c..(i + 1) * c];
+        let m = row.iter().cloned().fold(f32::MIN, f32::max) as f64;
+        let total: f64 = row.iter().map(|&v| (v as f64 - m).exp()).sum();
+        for j in 0..c {
+            let want = (row[j] as f64 - m).exp() / total;
+            assert!(
+                (s[i * c + j] as f64 - want).abs() < 1e-6 + 1e-5 * want,
+                "({i}, {j})"
+            );
+        }
+    }
+    // A raw kernel.
+    let raw = RawKernel::new(
+        "@group(0) @binding(0) var<storage, read_write> v: array<f32>;
+         @group(0) @binding(1) var<uniform> s: vec4<f32>;
+         @compute @workgroup_size(64)
+         fn scale(@builtin(global_invocation_id) id: vec3<u32>) {
+             if (id.x < arrayLength(&v)) { v[id.x] = v[id.x] * s.x; }
+         }",
+        "scale",
+    )
+    .unwrap();
+    let v = Array::from_slice(&dev, &ys, &[c]).unwrap();
+    raw.call(
+        ((c as u32).div_ceil(64), 1, 1),
+        &[(&v).into(), RawArg::uniform_f32(&[4.0, 0.0, 0.0, 0.0])],
+    )
+    .unwrap();
+    let scaled = v.to_vec_async::<f32>().await.unwrap();
+    assert!(scaled.iter().zip(&ys).all(|(a, b)| *a == b * 4.0));
+    check_clean(&dev).await;
+    // A body the browser's compiler refuses: an error at the next await (wgpu reports a
+    // browser's compile errors late), never a panic, and the device goes on.
+    let bad =
+        ElementwiseKernel::new("float32 x", "float32 y", "y = x + undefined_name", "bad").unwrap();
+    let failed = match bad.call(&[(&x).into()]) {
+        Err(_) => true,
+        Ok(out) => out[0].to_vec_async::<f32>().await.is_err(),
+    };
+    assert!(failed, "an undefined identifier must be an error");
+    let _ = dev.synchronize_async().await;
+    assert_eq!(y.to_vec_async::<f32>().await.unwrap(), ys);
+}

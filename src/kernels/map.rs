@@ -19,6 +19,7 @@
 use super::cache::Generated;
 use super::module::Module;
 use super::types::{Scalar, Typing};
+use super::watchdog::{self, Watchdog};
 use crate::array::Array;
 use crate::device::Work;
 use crate::device::blocks::{Block, BlockOperand, collapse, plan};
@@ -114,6 +115,7 @@ impl MapSource {
         walk_flat: Option<&[bool]>,
         scalars: &[bool],
         typing: &[Typing],
+        budget: u32,
     ) -> Result<Module> {
         let op = self.op;
         let n_in = self.inputs.len();
@@ -144,6 +146,7 @@ impl MapSource {
             binding += 1;
         }
         m.ours(&access);
+        m.watchdog_at(binding, budget);
         // The uniform.
         let mut params = String::from("struct gpa_Params {\n    shape: array<vec4<u32>, 2>,\n");
         for k in 0..arrays.len() {
@@ -352,6 +355,11 @@ impl MapSource {
         let blocks = blocks_for(op, &arrays)?;
         let cache = inner.extensions.get::<Generated>();
         let out_slot = arrays.len() - outputs.len();
+        // User text that loops runs on a budget, checked through the watchdog word.
+        let dog = inner.extensions.get::<Watchdog>();
+        let loops = self.user_body && watchdog::loops(&[&self.body, &self.preamble]);
+        let word = loops.then(|| dog.word(dev)).transpose()?;
+        let started = web_time::Instant::now();
         for blk in &blocks {
             let walk = if blk.shape.len() == 1 && blk.strides.iter().all(|s| s[0] == 0 || s[0] == 1)
             {
@@ -367,7 +375,8 @@ impl MapSource {
                         Walk::Flat(c) => Some(c.as_slice()),
                         Walk::Strided => None,
                     };
-                    self.module(flat, &scalars, typing)?.checked(op, &self.name)
+                    self.module(flat, &scalars, typing, watchdog::budget(inner))?
+                        .checked(op, &self.name)
                 })?;
             let mut p = Params::default();
             p.strided_block(blk)?;
@@ -386,6 +395,9 @@ impl MapSource {
             for (a, w) in arrays.iter().zip(&blk.windows) {
                 let buffer = a.storage.buffer().expect("non-empty");
                 resources.push(Resource::Storage(Binding::of(buffer, w)));
+            }
+            if let Some(word) = &word {
+                resources.push(Resource::Storage(watchdog::binding(word)));
             }
             let count = block_count(blk)? as u64;
             let per_group = (WG * EPT) as u64;
@@ -409,6 +421,9 @@ impl MapSource {
                     Work::computes(format!("shape={:?} elements={count}", blk.shape), count),
                 )
             })?;
+            if word.is_some() {
+                dog.check(inner, op, started)?;
+            }
         }
         Ok(())
     }
@@ -435,8 +450,13 @@ impl MapSource {
         let scalars: Vec<bool> = inputs.iter().map(|i| i.array().is_none()).collect();
         let n_arrays = scalars.iter().filter(|s| !**s).count() + self.outputs.len();
         let contiguous = vec![true; n_arrays];
-        self.module(Some(&contiguous), &scalars, &typing)?
-            .checked(self.op, &self.name)
+        self.module(
+            Some(&contiguous),
+            &scalars,
+            &typing,
+            watchdog::budget(&device.inner),
+        )?
+        .checked(self.op, &self.name)
     }
 
     /// `f32,f32->f32`: the dtypes of a launch, for its label.

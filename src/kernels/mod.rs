@@ -16,7 +16,8 @@
 //!   map-reduce kernels in stages of fixed order (under `ReductionKernel` in `reduction.rs`,
 //!   and fused reductions); `raw.rs`: `RawKernel`, a whole module run as written;
 //!   `fuse/`: traced expressions (`expr.rs`) lowered onto map and map-reduce kernels
-//!   (`lower.rs`).
+//!   (`lower.rs`); `watchdog.rs`: loops in user text run on an iteration budget, so a kernel
+//!   that would run forever stops and is `Err(Timeout)`.
 
 mod cache;
 mod elementwise;
@@ -29,6 +30,7 @@ mod reduce;
 mod reduction;
 mod text;
 mod types;
+mod watchdog;
 
 pub use elementwise::{Arg, ElementwiseKernel};
 pub use fuse::{Expr, Fused, fuse};

@@ -20,13 +20,16 @@ enum Origin {
 }
 
 /// One piece, and for user text the calls rewritten in it: `(offset in the rewritten text,
-/// length there, length in the user's text)`.
+/// length there, length in the user's text)`. (In a browser the browser's compiler reports
+/// errors, late: the pieces are not consulted.)
 #[derive(Debug, Clone)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 struct Piece {
     origin: Origin,
     text: String,
     original: String,
-    edits: Edits,
+    /// The rewrites applied to the user's text, in order (loop guards, then calls).
+    edits: Vec<Edits>,
 }
 
 /// A module under construction.
@@ -35,12 +38,23 @@ pub(crate) struct Module {
     pieces: Vec<Piece>,
     /// NumPy-named functions user text may call, mapped to ours.
     calls: HashMap<&'static str, String>,
+    /// The binding of the watchdog word and the loop budget, for loops in user text
+    /// (`watchdog.rs`).
+    watchdog: Option<(u32, u32)>,
+    /// Some user text loops.
+    loops: bool,
 }
 
 impl Module {
     /// Calls in user text of `numpy` (not declared by the user) go to our `function`.
     pub fn provide(&mut self, numpy: &'static str, function: &str) {
         self.calls.insert(numpy, format!("{OURS}{function}"));
+    }
+
+    /// Loops in user text will check their budget (iterations per loop) through the
+    /// watchdog word at `binding`.
+    pub fn watchdog_at(&mut self, binding: u32, budget: u32) {
+        self.watchdog = Some((binding, budget));
     }
 
     /// Appends our text.
@@ -72,12 +86,14 @@ impl Module {
             .filter(|(k, _)| !declared.iter().any(|d| d == *k))
             .map(|(k, v)| (*k, v.clone()))
             .collect();
-        let (rewritten, edits) = rewrite_calls(text, &calls);
-        self.push(Origin::User(what), rewritten, edits, text);
+        let (guarded, guards) = super::watchdog::guard_loops(text);
+        self.loops |= !guards.is_empty();
+        let (rewritten, edits) = rewrite_calls(&guarded, &calls);
+        self.push(Origin::User(what), rewritten, vec![guards, edits], text);
         Ok(())
     }
 
-    fn push(&mut self, origin: Origin, text: String, edits: Edits, o: &str) {
+    fn push(&mut self, origin: Origin, text: String, edits: Vec<Edits>, o: &str) {
         self.pieces.push(Piece {
             origin,
             text,
@@ -95,8 +111,17 @@ impl Module {
 
     /// The WGSL and each piece's byte range in it.
     fn assemble(&self) -> (String, Vec<std::ops::Range<usize>>) {
-        let ours: String = self
-            .pieces
+        let mut pieces = self.pieces.clone();
+        if let (true, Some((binding, budget))) = (self.loops, self.watchdog) {
+            let text = super::watchdog::wgsl(binding, budget);
+            pieces.push(Piece {
+                origin: Origin::Ours,
+                original: text.clone(),
+                text,
+                edits: Vec::new(),
+            });
+        }
+        let ours: String = pieces
             .iter()
             .filter(|p| p.origin == Origin::Ours)
             .map(|p| p.text.as_str())
@@ -109,7 +134,7 @@ impl Module {
             .collect();
         let mut out = String::new();
         let mut ranges = Vec::new();
-        for p in &self.pieces {
+        for p in &pieces {
             let text = match p.origin {
                 Origin::Ours => super::text::rename(&p.text, &map),
                 _ => p.text.clone(),
@@ -136,6 +161,7 @@ impl Module {
     }
 
     /// The error `message` at byte `offset` of `source`, placed in the user's text.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     fn locate(
         &self,
         op: &'static str,
@@ -147,11 +173,15 @@ impl Module {
     ) -> Error {
         let place = offset.and_then(|at| {
             let k = ranges.iter().position(|r| r.contains(&at) || r.end == at)?;
-            let piece = &self.pieces[k];
+            let piece = self.pieces.get(k)?;
             let Origin::User(what) = piece.origin else {
                 return None;
             };
-            let local = original_offset(at - ranges[k].start, &piece.edits);
+            let local = piece
+                .edits
+                .iter()
+                .rev()
+                .fold(at - ranges[k].start, |at, e| original_offset(at, e));
             let text = &piece.original;
             let local = local.min(text.len());
             let line = text[..local].matches('\n').count() + 1;
@@ -185,6 +215,7 @@ impl Module {
 }
 
 /// The offset in the user's text of `at`, an offset in its rewritten text.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 fn original_offset(at: usize, edits: &[(usize, usize, usize)]) -> usize {
     let mut shift: isize = 0;
     for &(start, new_len, old_len) in edits {

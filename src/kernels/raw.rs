@@ -3,6 +3,7 @@
 
 use super::cache::Generated;
 use super::module::Module;
+use super::watchdog::{self, Watchdog};
 use crate::array::Array;
 use crate::device::{Binding, LaunchName, Resource, Work};
 use crate::error::{Error, Result};
@@ -127,11 +128,22 @@ impl RawKernel {
         if grid.0 == 0 || grid.1 == 0 || grid.2 == 0 {
             return Ok(());
         }
+        // Loops run on a budget, checked through the watchdog word bound after the arguments.
+        let dog = inner.extensions.get::<Watchdog>();
+        let word = watchdog::loops(&[&self.code])
+            .then(|| dog.word(&device))
+            .transpose()?;
+        if let Some(w) = &word {
+            resources.push(Resource::Storage(watchdog::binding(w)));
+        }
+        let started = web_time::Instant::now();
+        let arguments = args.len() as u32;
         let cache = inner.extensions.get::<Generated>();
         let key = format!("raw|{}|{}", self.entry, self.code);
         let label = format!("raw:{}", self.entry);
         let pipeline = cache.pipeline(inner, &key, &label, &self.entry, false, || {
             let mut m = Module::default();
+            m.watchdog_at(arguments, watchdog::budget(inner));
             m.user(OP, "code", &self.code)?;
             m.checked(OP, &self.entry)
         })?;
@@ -146,7 +158,11 @@ impl RawKernel {
                 (grid.0, grid.1, grid.2),
                 Work::computes(format!("grid={grid:?}"), 0),
             )
-        })
+        })?;
+        if word.is_some() {
+            dog.check(inner, OP, started)?;
+        }
+        Ok(())
     }
 }
 

@@ -14,6 +14,7 @@ use super::cache::Generated;
 use super::map::Input;
 use super::module::Module;
 use super::types::Typing;
+use super::watchdog::{self, Watchdog};
 use crate::array::Array;
 use crate::device::blocks::collapse;
 use crate::device::element_access::{read_value, write_value};
@@ -90,6 +91,7 @@ impl ReduceSource {
         scalars: &[bool],
         typing: &[Typing],
         r: Typing,
+        budget: u32,
     ) -> Result<Module> {
         let op = self.op;
         let n_in = self.inputs.len();
@@ -149,6 +151,7 @@ impl ReduceSource {
             ));
         }
         m.ours(&access);
+        m.watchdog_at(if last { binding } else { binding + 1 }, budget);
         let n_read = slots.iter().flatten().count().max(1);
         let mut params = String::from(
             "struct gpa_Params {\n    kept: array<vec4<u32>, 2>,\n    reduced: array<vec4<u32>, 2>,\n",
@@ -468,6 +471,20 @@ impl ReduceSource {
         let cache = device.inner.extensions.get::<Generated>();
         let packed: Vec<bool> = typing.iter().map(|t| t.packed_f16).collect();
         let label = self.label(typing);
+        // User text that loops runs on a budget, checked through the watchdog word.
+        let dog = device.inner.extensions.get::<Watchdog>();
+        let texts = [
+            self.map.as_str(),
+            &self.reduce,
+            &self.post,
+            &self.preamble,
+            self.identity.as_deref().unwrap_or(""),
+        ];
+        let word = (self.user && watchdog::loops(&texts))
+            .then(|| dog.word(device))
+            .transpose()?;
+        let started = web_time::Instant::now();
+        let budget = watchdog::budget(&device.inner);
         // Stage one.
         let last = chunks == 1;
         let partial = match last {
@@ -498,8 +515,16 @@ impl ReduceSource {
             "gpa_main",
             self.uses_math,
             || {
-                self.module(Reads::Inputs, last, interleaved, &scalars, typing, r)?
-                    .checked(op, &self.name)
+                self.module(
+                    Reads::Inputs,
+                    last,
+                    interleaved,
+                    &scalars,
+                    typing,
+                    r,
+                    budget,
+                )?
+                .checked(op, &self.name)
             },
         )?;
         let mut bound: Vec<(Binding, u64)> = Vec::new();
@@ -513,6 +538,9 @@ impl ReduceSource {
         for t in &targets {
             bound.push((whole(t)?, 0));
         }
+        if let Some(w) = &word {
+            bound.push((watchdog::binding(w), 0));
+        }
         self.dispatch(
             device,
             &pipeline,
@@ -522,6 +550,9 @@ impl ReduceSource {
             outputs_n * chunks,
             length,
         )?;
+        if word.is_some() {
+            dog.check(&device.inner, op, started)?;
+        }
         // Later stages: each output's chunk results, `COMBINE` per invocation.
         let mut count = chunks;
         let mut current = partial;
@@ -551,8 +582,16 @@ impl ReduceSource {
                 "gpa_main",
                 self.uses_math,
                 || {
-                    self.module(Reads::Partials, last, interleaved, &scalars, typing, r)?
-                        .checked(op, &self.name)
+                    self.module(
+                        Reads::Partials,
+                        last,
+                        interleaved,
+                        &scalars,
+                        typing,
+                        r,
+                        budget,
+                    )?
+                    .checked(op, &self.name)
                 },
             )?;
             let mut bound = vec![(
@@ -566,6 +605,9 @@ impl ReduceSource {
             for t in &targets {
                 bound.push((whole(t)?, 0));
             }
+            if let Some(w) = &word {
+                bound.push((watchdog::binding(w), 0));
+            }
             self.dispatch(
                 device,
                 &pipeline,
@@ -575,6 +617,9 @@ impl ReduceSource {
                 outputs_n * next_chunks,
                 count,
             )?;
+            if word.is_some() {
+                dog.check(&device.inner, op, started)?;
+            }
             count = next_chunks;
             current = next;
         }

@@ -1,0 +1,140 @@
+//! Loops in user text run on a budget, so a kernel that would run forever stops: each loop of
+//! the user's text gets a counter declared before it (`var gpa_loopK = 0u;`) and a body that
+//! begins with `if (gpa_tick(&gpa_loopK)) { break; }`; a loop past its budget sets the device's
+//! watchdog word and stops. A call whose text loops then reads the word back (natively) and is
+//! `Err(Timeout)`, and the device goes on; in a browser, where nothing may wait, the budget
+//! still ends the kernel. Text without loops is left as it is and binds no watchdog.
+//!
+//! The budget is [`BUDGET`] iterations per loop, and [`CPU_BUDGET`] on CPU adapters: lavapipe
+//! itself leaves any loop after 65535 iterations, silently, so a longer loop there is made an
+//! error instead of a wrong result.
+
+use super::text::{Edits, identifiers};
+use crate::array::Array;
+use crate::device::{Binding, DeviceInner};
+use crate::error::{Error, Result};
+use std::sync::Mutex;
+
+/// Iterations one loop may run each time it is entered.
+pub(crate) const BUDGET: u32 = 1 << 26;
+/// The budget on CPU adapters (below lavapipe's own cut at 65535).
+pub(crate) const CPU_BUDGET: u32 = 65_000;
+
+/// The loop budget on `device`'s adapter.
+pub(crate) fn budget(device: &DeviceInner) -> u32 {
+    if device.is_cpu { CPU_BUDGET } else { BUDGET }
+}
+
+/// Whether any of `texts` has a loop.
+pub(crate) fn loops(texts: &[&str]) -> bool {
+    texts.iter().any(|t| {
+        identifiers(t)
+            .iter()
+            .any(|id| matches!(&t[id.start..id.end], "loop" | "for" | "while"))
+    })
+}
+
+/// `text` with a counter before each loop and the budget's check at the start of its body,
+/// and the insertions as edits.
+pub(crate) fn guard_loops(text: &str) -> (String, Edits) {
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    for (k, id) in identifiers(text).into_iter().enumerate() {
+        if !matches!(&text[id.start..id.end], "loop" | "for" | "while") {
+            continue;
+        }
+        // The body's brace: the first `{` outside parentheses after the keyword.
+        let mut depth = 0i32;
+        for (i, c) in text[id.end..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                '{' if depth == 0 => {
+                    inserts.push((id.start, format!("var gpa_loop{k} = 0u; ")));
+                    inserts.push((
+                        id.end + i + 1,
+                        format!(" if (gpa_tick(&gpa_loop{k})) {{ break; }}"),
+                    ));
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    inserts.sort_by_key(|(at, _)| *at);
+    let mut out = String::with_capacity(text.len() + inserts.len() * 40);
+    let mut edits = Vec::new();
+    let mut last = 0;
+    for (at, what) in inserts {
+        out.push_str(&text[last..at]);
+        edits.push((out.len(), what.len(), 0));
+        out.push_str(&what);
+        last = at;
+    }
+    out.push_str(&text[last..]);
+    (out, edits)
+}
+
+/// Our WGSL of the budget: the watchdog word at `binding` and `tick` (`budget` iterations
+/// per loop).
+pub(crate) fn wgsl(binding: u32, budget: u32) -> String {
+    format!(
+        "@group(0) @binding({binding}) var<storage, read_write> watchdog: array<atomic<u32>>;\n\
+         fn gpa_tick(n: ptr<function, u32>) -> bool {{\n    *n += 1u;\n    \
+         if (*n > {budget}u) {{\n        atomicStore(&watchdog[0], 1u);\n        return true;\n    }}\n    \
+         return false;\n}}\n"
+    )
+}
+
+/// A device's watchdog word (a device extension).
+#[derive(Default)]
+pub(crate) struct Watchdog {
+    word: Mutex<Option<Array>>,
+}
+
+impl Watchdog {
+    /// The word's array (made zero on first use).
+    pub fn word(&self, device: &crate::Device) -> Result<Array> {
+        let mut w = self.word.lock().unwrap_or_else(|e| e.into_inner());
+        if w.is_none() {
+            *w = Some(Array::zeros(device, &[1], crate::DType::U32)?);
+        }
+        Ok(w.clone().expect("set above"))
+    }
+
+    /// After a launch that bound the word: `Err(Timeout)` if an invocation ran out of budget
+    /// (the word is then replaced by a fresh zero one). Natively only.
+    pub fn check(
+        &self,
+        inner: &DeviceInner,
+        op: &'static str,
+        started: web_time::Instant,
+    ) -> Result<()> {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let Some(word) = self.word.lock().unwrap_or_else(|e| e.into_inner()).clone() else {
+                return Ok(());
+            };
+            let mut bytes = [0u8; 4];
+            let buffer = word.storage.buffer().expect("one element");
+            crate::device::read_bytes(inner, buffer, 0, 4, 0, &mut bytes)?;
+            if u32::from_le_bytes(bytes) != 0 {
+                *self.word.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                return Err(Error::Timeout {
+                    op,
+                    after: started.elapsed(),
+                });
+            }
+        }
+        let _ = (inner, op, started);
+        Ok(())
+    }
+}
+
+/// The binding of the word.
+pub(crate) fn binding(word: &Array) -> Binding<'_> {
+    Binding {
+        buffer: word.storage.buffer().expect("one element"),
+        offset: 0,
+        size: 4,
+    }
+}

@@ -45,6 +45,28 @@ fn a_fused_chain_has_the_unfused_bits() {
         .filter(|(a, b)| a.to_bits() != b.to_bits())
         .count();
     assert_eq!(differ, 0, "{differ} of {} elements differ", fused.len());
+    // One contiguous axis (four elements at a time) with a bool result, and a length that is
+    // not a multiple of four (one at a time).
+    for n in [3000, 2999] {
+        let flat = x
+            .reshape(&[-1])
+            .unwrap()
+            .slice(&[gpuarray::SliceArg::range(None, Some(n), 1)])
+            .unwrap();
+        let h = fuse(|[x]| (x.exp() * 2.0).tanh().gt(0.5));
+        let got = common::read(&h.call(&[&flat]).unwrap());
+        let want = flat
+            .exp()
+            .unwrap()
+            .mul(2.0)
+            .unwrap()
+            .tanh()
+            .unwrap()
+            .gt(0.5)
+            .unwrap();
+        assert_eq!(got, common::read(&want), "n = {n}");
+        assert!(got.iter().any(|&v| v == 1.0) && got.iter().any(|&v| v == 0.0));
+    }
     // A transposed view: the strided walk.
     let xt = x.t();
     let g = fuse(|[x]| x.square().sqrt() + 1.0);

@@ -426,3 +426,41 @@ fn a_kernel_that_loops_forever_is_a_timeout_and_the_device_goes_on() {
     );
     assert!(dev.take_uncaptured_errors().is_empty());
 }
+
+#[test]
+fn long_rows_with_strided_outer_axes() {
+    let Some(dev) = common::device() else { return };
+    // Rows of 700 (the rows walk): outer axes transposed, one operand broadcast along rows,
+    // one along columns, and `i` counting the output's elements.
+    let (a, b, w) = (5, 3, 700);
+    let xs: Vec<f32> = (0..a * b * w).map(|i| (i % 997) as f32 * 0.5).collect();
+    let x = Array::from_slice(&dev, &xs, &[b, a, w])
+        .unwrap()
+        .transpose(&[1, 0, 2])
+        .unwrap();
+    let col: Vec<f32> = (0..w).map(|j| j as f32).collect();
+    let c = Array::from_slice(&dev, &col, &[w]).unwrap();
+    let row: Vec<f32> = (0..a * b).map(|r| r as f32 * 1000.0).collect();
+    let r = Array::from_slice(&dev, &row, &[a, b, 1]).unwrap();
+    let k = ElementwiseKernel::new(
+        "float32 x, float32 c, float32 r",
+        "float32 y, uint32 j",
+        "y = x + c + r; j = i",
+        "rows",
+    )
+    .unwrap();
+    let out = k.call(&[(&x).into(), (&c).into(), (&r).into()]).unwrap();
+    let (y, j) = (
+        out[0].to_vec::<f32>().unwrap(),
+        out[1].to_vec::<u32>().unwrap(),
+    );
+    for p in 0..a {
+        for q in 0..b {
+            for s in 0..w {
+                let i = (p * b + q) * w + s;
+                let want = xs[(q * a + p) * w + s] + col[s] + row[p * b + q];
+                assert_eq!((y[i], j[i]), (want, i as u32), "at ({p}, {q}, {s})");
+            }
+        }
+    }
+}

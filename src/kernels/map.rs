@@ -84,10 +84,59 @@ pub(crate) struct MapSource {
 
 /// How one block walks its operands.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Walk {
-    /// One axis; per array operand, contiguous (`true`) or one broadcast element.
-    Flat(Vec<bool>),
+pub(crate) enum Walk {
+    /// One axis; per array operand, contiguous (`true`) or one broadcast element; `vec4`:
+    /// the contiguous ones are read and written four elements at a time (one-word dtypes,
+    /// windows and lengths in whole fours), which CPU drivers turn into vector accesses.
+    Flat(Vec<bool>, bool),
+    /// Rows of at least one workgroup's elements along the last axis, on which each array
+    /// operand is contiguous (`true`) or broadcast; any strides on the other axes. Each
+    /// workgroup takes a piece of one row: its outer position is unravelled once. `vec4` as
+    /// for `Flat` (rows, and the rows' starts, in whole fours too).
+    Rows(Vec<bool>, bool),
     Strided,
+}
+
+impl Walk {
+    /// The walk of a block (`packed`: an output shares words between elements; `words`: per
+    /// array operand, its elements are single words, which `vec4` accesses need; the last
+    /// `outputs` operands are the outputs).
+    fn of(blk: &Block, packed: bool, words: &[bool], outputs: usize) -> Walk {
+        let unit = |s: &Vec<i64>| matches!(s.last(), Some(0 | 1));
+        let inner: Vec<bool> = blk.strides.iter().map(|s| s.last() == Some(&1)).collect();
+        let fours = |n: i64| n % 4 == 0;
+        // Contiguous outputs; every contiguous operand of one-word elements, with a window
+        // base and outer strides in whole fours; rows of whole fours.
+        let vec4 = !packed
+            && inner[inner.len() - outputs..].iter().all(|&c| c)
+            && blk.shape.last().is_some_and(|&n| n % 4 == 0)
+            && (0..inner.len()).all(|s| {
+                let outer = &blk.strides[s][..blk.strides[s].len() - 1];
+                !inner[s]
+                    || (words[s] && fours(blk.windows[s].base) && outer.iter().all(|&x| fours(x)))
+            });
+        if blk.shape.len() == 1 && blk.strides.iter().all(unit) {
+            Walk::Flat(inner, vec4)
+        } else if !packed
+            && blk.strides.iter().all(unit)
+            && blk
+                .shape
+                .last()
+                .is_some_and(|&n| n >= (WG * EPT / 2) as u64)
+        {
+            Walk::Rows(inner, vec4)
+        } else {
+            Walk::Strided
+        }
+    }
+
+    /// The contiguous operands read and written as `vec4`s.
+    fn vec4_operands(&self) -> Option<&[bool]> {
+        match self {
+            Walk::Flat(c, true) | Walk::Rows(c, true) => Some(c),
+            _ => None,
+        }
+    }
 }
 
 impl MapSource {
@@ -112,7 +161,7 @@ impl MapSource {
     /// inputs, then the outputs.
     pub fn module(
         &self,
-        walk_flat: Option<&[bool]>,
+        walk: &Walk,
         scalars: &[bool],
         typing: &[Typing],
         budget: u32,
@@ -131,12 +180,23 @@ impl MapSource {
         let mut binding = 1;
         let mut arrays: Vec<String> = Vec::new();
         let mut access = String::new();
+        let vec4 = walk.vec4_operands();
         for (k, t) in typing.iter().enumerate() {
             let is_input = k < n_in;
             if is_input && scalars[k] {
                 continue;
             }
             let name = format!("gpa_v{k}");
+            if vec4.is_some_and(|c| c[arrays.len()]) {
+                let mode = if is_input { "read" } else { "read_write" };
+                access.push_str(&format!(
+                    "@group(0) @binding({binding}) var<storage, {mode}> {name}: array<vec4<{}>>;\n",
+                    t.dtype.wgsl()
+                ));
+                arrays.push(name);
+                binding += 1;
+                continue;
+            }
             access.push_str(&if is_input {
                 read_value(&name, binding, t.variant(), t.dtype)
             } else {
@@ -198,14 +258,14 @@ impl MapSource {
             m.frame(&body);
         }
         m.frame(&format!("    return gpa_Out({});\n}}", names.join(", ")));
-        m.ours(&self.skeleton(walk_flat, scalars, typing, arrays.len()));
+        m.ours(&self.skeleton(walk, scalars, typing, arrays.len()));
         Ok(m)
     }
 
-    /// The entry point for one walk (`walk_flat`: the flat walk's contiguity per array).
+    /// The entry point for one walk.
     fn skeleton(
         &self,
-        walk_flat: Option<&[bool]>,
+        walk: &Walk,
         scalars: &[bool],
         typing: &[Typing],
         n_arrays: usize,
@@ -223,7 +283,7 @@ impl MapSource {
             }
         }
         let out_slot0 = slot[n_in].expect("outputs are arrays");
-        let runs = typing[n_in..].iter().any(Typing::shares_words) || walk_flat.is_none();
+        let runs = typing[n_in..].iter().any(Typing::shares_words) || *walk == Walk::Strided;
         let at = |s: usize| format!("at{s}");
         let mut args = String::new();
         for k in 0..n_in {
@@ -256,8 +316,131 @@ impl MapSource {
              @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {{\n\
              \x20   let group = wid.y * nwg.x + wid.x;\n"
         );
-        match walk_flat {
-            Some(contiguous) => {
+        // Four elements of every contiguous operand at once (`vec4` walks): `q{s}` their
+        // vec4's index, `at{s}` a broadcast operand's element, `iout` the first output
+        // element's index.
+        let step4 = |contiguous: &[bool]| -> String {
+            let mut code = String::new();
+            for k in 0..n_in {
+                match slot[k] {
+                    Some(s) if contiguous[s] => {
+                        code.push_str(&format!("        let v{k} = gpa_v{k}[q{s}];\n"))
+                    }
+                    Some(s) => {
+                        code.push_str(&format!("        let v{k} = load_gpa_v{k}({});\n", at(s)))
+                    }
+                    None => {}
+                }
+            }
+            for (j, t) in typing[n_in..].iter().enumerate() {
+                code.push_str(&format!("        var o{j}: vec4<{}>;\n", t.dtype.wgsl()));
+            }
+            for (c, lane) in ["x", "y", "z", "w"].iter().enumerate() {
+                let args: String = (0..n_in)
+                    .map(|k| {
+                        let v = match slot[k] {
+                            Some(s) if contiguous[s] => format!("v{k}.{lane}"),
+                            Some(_) => format!("v{k}"),
+                            None => format!("gpa_p.c{k}"),
+                        };
+                        format!("{}, ", typing[k].user_value(&v))
+                    })
+                    .collect();
+                code.push_str(&format!(
+                    "        {{\n            let r = gpa_body({args}u32(gpa_p.index_shift + iout + {c}), gpa_p.total);\n"
+                ));
+                for (j, t) in typing[n_in..].iter().enumerate() {
+                    let v = t.stored_value(&format!("r.{}", self.outputs[j].0));
+                    code.push_str(&format!("            o{j}.{lane} = {v};\n"));
+                }
+                code.push_str("        }\n");
+            }
+            for j in 0..self.outputs.len() {
+                let k = n_in + j;
+                let s = slot[k].expect("an array");
+                code.push_str(&format!("        gpa_v{k}[q{s}] = o{j};\n"));
+            }
+            code
+        };
+        match walk {
+            Walk::Rows(contiguous, true) => {
+                let mut init = String::new();
+                let mut unravel = String::new();
+                let mut qs = String::new();
+                for s in 0..n_arrays {
+                    init.push_str(&format!("    var row{s} = gpa_p.b{s};\n"));
+                    unravel.push_str(&format!(
+                        "        row{s} += i32(c) * gpa_p.s{s}[a / 4u][a % 4u];\n"
+                    ));
+                    qs.push_str(&if contiguous[s] {
+                        format!("        let q{s} = u32(row{s}) / 4u + col;\n")
+                    } else {
+                        format!("        let {} = row{s};\n", at(s))
+                    });
+                }
+                let per = WG * EPT;
+                format!(
+                    "{header}    let last = gpa_p.rank - 1u;\n\
+                     \x20   let width = gpa_p.shape[last / 4u][last % 4u] / 4u;\n\
+                     \x20   let pieces = (width + {}u) / {per}u;\n\
+                     \x20   var rem = group / pieces;\n    let first = (group % pieces) * {per}u + lid;\n{init}\
+                     \x20   for (var k = last; k > 0u; k -= 1u) {{\n        let a = k - 1u;\n\
+                     \x20       let e = gpa_p.shape[a / 4u][a % 4u];\n        let c = rem % e;\n\
+                     \x20       rem = rem / e;\n{unravel}    }}\n\
+                     \x20   if (rem != 0u) {{ return; }}\n\
+                     \x20   for (var e = 0u; e < {EPT}u; e += 1u) {{\n\
+                     \x20       let col = first + e * {WG}u;\n        if (col >= width) {{ break; }}\n\
+                     {qs}        let iout = row{out_slot0} + i32(4u * col);\n{body}    }}\n}}\n",
+                    per - 1,
+                    body = step4(contiguous),
+                )
+            }
+            Walk::Flat(contiguous, true) => {
+                let mut qs = String::new();
+                for s in 0..n_arrays {
+                    qs.push_str(&if contiguous[s] {
+                        format!("        let q{s} = u32(gpa_p.b{s}) / 4u + g;\n")
+                    } else {
+                        format!("        let {} = gpa_p.b{s};\n", at(s))
+                    });
+                }
+                format!(
+                    "{header}    let first = group * {}u + lid;\n    for (var e = 0u; e < {EPT}u; e += 1u) {{\n\
+                     \x20       let g = first + e * {WG}u;\n        if (g >= gpa_p.count / 4u) {{ break; }}\n\
+                     {qs}        let iout = gpa_p.b{out_slot0} + i32(4u * g);\n{body}    }}\n}}\n",
+                    WG * EPT,
+                    body = step4(contiguous),
+                )
+            }
+            Walk::Rows(contiguous, false) => {
+                let mut ats = String::new();
+                let mut unravel = String::new();
+                let mut init = String::new();
+                for s in 0..n_arrays {
+                    init.push_str(&format!("    var row{s} = gpa_p.b{s};\n"));
+                    unravel.push_str(&format!(
+                        "        row{s} += i32(c) * gpa_p.s{s}[a / 4u][a % 4u];\n"
+                    ));
+                    let col = if contiguous[s] { " + i32(col)" } else { "" };
+                    ats.push_str(&format!("        let {} = row{s}{col};\n", at(s)));
+                }
+                let per = WG * EPT;
+                format!(
+                    "{header}    let last = gpa_p.rank - 1u;\n\
+                     \x20   let width = gpa_p.shape[last / 4u][last % 4u];\n\
+                     \x20   let pieces = (width + {}u) / {per}u;\n\
+                     \x20   var rem = group / pieces;\n    let first = (group % pieces) * {per}u + lid;\n{init}\
+                     \x20   for (var k = last; k > 0u; k -= 1u) {{\n        let a = k - 1u;\n\
+                     \x20       let e = gpa_p.shape[a / 4u][a % 4u];\n        let c = rem % e;\n\
+                     \x20       rem = rem / e;\n{unravel}    }}\n\
+                     \x20   if (rem != 0u) {{ return; }}\n\
+                     \x20   for (var e = 0u; e < {EPT}u; e += 1u) {{\n\
+                     \x20       let col = first + e * {WG}u;\n        if (col >= width) {{ break; }}\n\
+                     {ats}{call}{stores}    }}\n}}\n",
+                    per - 1
+                )
+            }
+            Walk::Flat(contiguous, false) => {
                 let index = |s: usize, g: &str| {
                     if contiguous[s] {
                         format!("gpa_p.b{s} + i32({g})")
@@ -280,7 +463,7 @@ impl MapSource {
                      {ats}{call}{stores}    }}\n{flushes}}}\n"
                 )
             }
-            None => {
+            Walk::Strided => {
                 let mut init = String::new();
                 let mut step = String::new();
                 let mut back = String::new();
@@ -357,25 +540,22 @@ impl MapSource {
         let out_slot = arrays.len() - outputs.len();
         // User text that loops runs on a budget, checked through the watchdog word.
         let dog = inner.extensions.get::<Watchdog>();
+        // Array operands whose elements are one word each (what `vec4` accesses need).
+        let words: Vec<bool> = arrays
+            .iter()
+            .map(|a| a.dtype().size_bytes() == 4 && !inner.emulates(a.dtype()))
+            .collect();
         let loops = self.user_body && watchdog::loops(&[&self.body, &self.preamble]);
         let word = loops.then(|| dog.word(dev)).transpose()?;
         let started = web_time::Instant::now();
         for blk in &blocks {
-            let walk = if blk.shape.len() == 1 && blk.strides.iter().all(|s| s[0] == 0 || s[0] == 1)
-            {
-                Walk::Flat(blk.strides.iter().map(|s| s[0] == 1).collect())
-            } else {
-                Walk::Strided
-            };
+            let packed = typing[self.inputs.len()..].iter().any(Typing::shares_words);
+            let walk = Walk::of(blk, packed, &words, outputs.len());
             let key = self.key(&walk, &scalars, typing);
             let label = format!("{}[{}]", self.name, self.dtypes_label(typing));
             let pipeline =
                 cache.pipeline(inner, &key, &label, "gpa_main", self.uses_math, || {
-                    let flat = match &walk {
-                        Walk::Flat(c) => Some(c.as_slice()),
-                        Walk::Strided => None,
-                    };
-                    self.module(flat, &scalars, typing, watchdog::budget(inner))?
+                    self.module(&walk, &scalars, typing, watchdog::budget(inner))?
                         .checked(op, &self.name)
                 })?;
             let mut p = Params::default();
@@ -401,9 +581,19 @@ impl MapSource {
             }
             let count = block_count(blk)? as u64;
             let per_group = (WG * EPT) as u64;
+            let groups = match &walk {
+                // Whole pieces of every row (of vec4s).
+                Walk::Rows(_, vec4) => {
+                    let width = *blk.shape.last().expect("rank >= 2");
+                    let units = if *vec4 { width / 4 } else { width };
+                    count / width * units.div_ceil(per_group)
+                }
+                Walk::Flat(_, true) => (count / 4).div_ceil(per_group),
+                _ => count.div_ceil(per_group),
+            };
             let max_dim = inner.limits.max_compute_workgroups_per_dimension;
-            let (x, y) = crate::device::blocks::grid(count.div_ceil(per_group), max_dim)
-                .ok_or_else(|| Error::TooLarge {
+            let (x, y) =
+                crate::device::blocks::grid(groups, max_dim).ok_or_else(|| Error::TooLarge {
                     op,
                     requested: count,
                     max: per_group * (max_dim as u64).pow(2),
@@ -451,7 +641,7 @@ impl MapSource {
         let n_arrays = scalars.iter().filter(|s| !**s).count() + self.outputs.len();
         let contiguous = vec![true; n_arrays];
         self.module(
-            Some(&contiguous),
+            &Walk::Flat(contiguous, false),
             &scalars,
             &typing,
             watchdog::budget(&device.inner),

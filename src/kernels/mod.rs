@@ -12,6 +12,7 @@
 //! - `params.rs`: CuPy's parameter lists and type placeholders; `types.rs`: how a dtype
 //!   appears in a kernel; `text.rs`: the WGSL lexing that keeps the two texts apart.
 //! - `map.rs`: element-wise kernels over broadcast, strided arrays, in blocks past one binding
+//!   (their WGSL in `map_wgsl.rs`)
 //!   (under `ElementwiseKernel` in `elementwise.rs`, and element-wise fusion); `reduce.rs`:
 //!   map-reduce kernels in stages of fixed order (under `ReductionKernel` in `reduction.rs`,
 //!   and fused reductions); `raw.rs`: `RawKernel`, a whole module run as written;
@@ -23,10 +24,12 @@ mod cache;
 mod elementwise;
 mod fuse;
 mod map;
+mod map_wgsl;
 mod module;
 mod params;
 mod raw;
 mod reduce;
+mod reduce_wgsl;
 mod reduction;
 mod text;
 mod types;

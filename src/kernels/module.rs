@@ -46,6 +46,20 @@ pub(crate) struct Module {
 }
 
 impl Module {
+    /// A module that starts with our `library` (`enable f16;` first when `f16`), whose
+    /// functions user text may call by the NumPy names of `calls`.
+    pub fn with_library(library: &str, calls: &[(&'static str, String)], f16: bool) -> Module {
+        let mut m = Module::default();
+        for (numpy, function) in calls {
+            m.provide(numpy, function);
+        }
+        if f16 {
+            m.frame("enable f16;");
+        }
+        m.ours(library);
+        m
+    }
+
     /// Calls in user text of `numpy` (not declared by the user) go to our `function`.
     pub fn provide(&mut self, numpy: &'static str, function: &str) {
         self.calls.insert(numpy, format!("{OURS}{function}"));

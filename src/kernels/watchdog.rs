@@ -12,7 +12,7 @@
 use super::text::{Edits, identifiers};
 use crate::array::Array;
 use crate::device::{Binding, DeviceInner};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::sync::Mutex;
 
 /// Iterations one loop may run each time it is entered.
@@ -119,7 +119,7 @@ impl Watchdog {
             crate::device::read_bytes(inner, buffer, 0, 4, 0, &mut bytes)?;
             if u32::from_le_bytes(bytes) != 0 {
                 *self.word.lock().unwrap_or_else(|e| e.into_inner()) = None;
-                return Err(Error::Timeout {
+                return Err(crate::error::Error::Timeout {
                     op,
                     after: started.elapsed(),
                 });

@@ -23,62 +23,36 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(crate) struct OpLibrary {
     dtype: DType,
     has_f64: bool,
-    used: BTreeMap<SetKey, BTreeSet<u32>>,
+    used: BTreeMap<OpSet, BTreeSet<u32>>,
 }
 
-/// An op file, ordered for a stable output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum SetKey {
-    UnaryFloat,
-    UnaryInt,
-    Predicate,
-    BinaryFloat,
-    BinaryInt,
-    Compare,
-}
-
-impl SetKey {
-    fn of(set: OpSet) -> SetKey {
-        match set {
-            OpSet::UnaryFloat => SetKey::UnaryFloat,
-            OpSet::UnaryInt => SetKey::UnaryInt,
-            OpSet::Predicate => SetKey::Predicate,
-            OpSet::BinaryFloat => SetKey::BinaryFloat,
-            OpSet::BinaryInt => SetKey::BinaryInt,
-            OpSet::Compare => SetKey::Compare,
-        }
-    }
+/// What the library needs of each op file.
+impl OpSet {
     fn stem(self) -> &'static str {
         match self {
-            SetKey::UnaryFloat => "unary_float",
-            SetKey::UnaryInt => "unary_int",
-            SetKey::Predicate => "predicate",
-            SetKey::BinaryFloat => "binary_float",
-            SetKey::BinaryInt => "binary_int",
-            SetKey::Compare => "compare",
+            OpSet::UnaryFloat => "unary_float",
+            OpSet::UnaryInt => "unary_int",
+            OpSet::Predicate => "predicate",
+            OpSet::BinaryFloat => "binary_float",
+            OpSet::BinaryInt => "binary_int",
+            OpSet::Compare => "compare",
         }
     }
     fn file(self) -> &'static str {
         match self {
-            SetKey::UnaryFloat => include_str!("../../../shaders/unary_float.wgsl"),
-            SetKey::UnaryInt => include_str!("../../../shaders/unary_int.wgsl"),
-            SetKey::Predicate => include_str!("../../../shaders/unary_predicate.wgsl"),
-            SetKey::BinaryFloat => include_str!("../../../shaders/binary_float.wgsl"),
-            SetKey::BinaryInt => include_str!("../../../shaders/binary_int.wgsl"),
-            SetKey::Compare => include_str!("../../../shaders/binary_compare.wgsl"),
+            OpSet::UnaryFloat => include_str!("../../../shaders/unary_float.wgsl"),
+            OpSet::UnaryInt => include_str!("../../../shaders/unary_int.wgsl"),
+            OpSet::Predicate => include_str!("../../../shaders/unary_predicate.wgsl"),
+            OpSet::BinaryFloat => include_str!("../../../shaders/binary_float.wgsl"),
+            OpSet::BinaryInt => include_str!("../../../shaders/binary_int.wgsl"),
+            OpSet::Compare => include_str!("../../../shaders/binary_compare.wgsl"),
         }
     }
     fn unary(self) -> bool {
-        matches!(
-            self,
-            SetKey::UnaryFloat | SetKey::UnaryInt | SetKey::Predicate
-        )
+        matches!(self, OpSet::UnaryFloat | OpSet::UnaryInt | OpSet::Predicate)
     }
     fn math(self) -> bool {
-        matches!(self, SetKey::UnaryFloat | SetKey::BinaryFloat)
-    }
-    fn gives_bool(self) -> bool {
-        matches!(self, SetKey::Predicate | SetKey::Compare)
+        matches!(self, OpSet::UnaryFloat | OpSet::BinaryFloat)
     }
 }
 
@@ -133,10 +107,9 @@ impl OpLibrary {
         };
         match plan {
             Plan::Kernel(set, code, out) => {
-                let key = SetKey::of(set);
-                self.used.entry(key).or_default().insert(code);
+                self.used.entry(set).or_default().insert(code);
                 Ok(Some(OpCall {
-                    function: function_name(key, code),
+                    function: function_name(set, code),
                     dtype: out,
                 }))
             }
@@ -234,7 +207,7 @@ fn round_f16(packed: bool) -> String {
     }
 }
 
-fn function_name(key: SetKey, code: u32) -> String {
+fn function_name(key: OpSet, code: u32) -> String {
     format!("op_{}_{code}", key.stem())
 }
 

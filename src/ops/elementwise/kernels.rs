@@ -90,8 +90,9 @@ fn block_operand(a: &Array) -> BlockOperand {
     }
 }
 
-/// Plans blocks over `out`'s shape for `arrays` (inputs broadcast to it, then `out`).
-fn blocks_for(op: &'static str, arrays: &[&Array]) -> Result<Vec<Block>> {
+/// Plans blocks over `out`'s shape for `arrays` (inputs broadcast to it, then `out`); also
+/// the launches of kernels generated at run time.
+pub(crate) fn blocks_for(op: &'static str, arrays: &[&Array]) -> Result<Vec<Block>> {
     let out = arrays.last().expect("an output");
     let shape: Vec<u64> = out.shape().iter().map(|&n| n as u64).collect();
     let mut operands: Vec<BlockOperand> = arrays.iter().map(|a| block_operand(a)).collect();

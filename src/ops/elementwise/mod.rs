@@ -25,6 +25,7 @@ mod rules;
 mod table;
 
 pub(crate) use fusion::OpLibrary;
+pub(crate) use kernels::blocks_for;
 use kernels::{ScalarValue, binary_into, unary_into, where_into};
 use rules::Plan;
 pub(crate) use rules::unsupported;

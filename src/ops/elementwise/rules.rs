@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 
 /// The op files of the element-wise kernels: each is one `switch OP` over the codes of its
 /// table rows (`shaders/unary_float.wgsl`, ...).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum OpSet {
     /// Float → float math (f32, f16 computed in f32, f64).
     UnaryFloat,

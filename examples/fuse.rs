@@ -54,6 +54,18 @@ fn main() -> gpuarray::Result<()> {
     );
     report("chain", fused, unfused, numpy_chain);
 
+    println!("squared-error loss, mean((x - y)^2) of 2^24 f32:");
+    let loss = fuse(|[x, y]| (x - y).square().mean(Axes::All, false));
+    let fused = timing::bench(&dev, "fused loss", 5, || loss.call(&[&x, &y]))?;
+    let unfused = timing::bench(&dev, "unfused loss", 5, || {
+        x.sub(&y)?.square()?.mean(Axes::All, false)
+    })?;
+    let numpy_loss = numpy_ms(
+        "x = (np.arange(1 << 24) % 1000).astype(np.float32) / 1000; y = (np.arange(1 << 24) % 777).astype(np.float32) / 777 - 0.5",
+        "r = np.square(x - y).mean()",
+    );
+    report("loss", fused, unfused, numpy_loss);
+
     println!("softmax over the rows of 4096 x 4096 f32:");
     let m = Array::from_slice(&dev, &xs[..SIDE * SIDE], &[SIDE, SIDE])?;
     let softmax = fuse(|[x]| {
@@ -70,18 +82,6 @@ fn main() -> gpuarray::Result<()> {
         "e = np.exp(x - x.max(-1, keepdims=True)); r = e / e.sum(-1, keepdims=True)",
     );
     report("softmax", fused, unfused, numpy_softmax);
-
-    println!("squared-error loss, mean((x - y)^2) of 2^24 f32:");
-    let loss = fuse(|[x, y]| (x - y).square().mean(Axes::All, false));
-    let fused = timing::bench(&dev, "fused loss", 5, || loss.call(&[&x, &y]))?;
-    let unfused = timing::bench(&dev, "unfused loss", 5, || {
-        x.sub(&y)?.square()?.mean(Axes::All, false)
-    })?;
-    let numpy_loss = numpy_ms(
-        "x = (np.arange(1 << 24) % 1000).astype(np.float32) / 1000; y = (np.arange(1 << 24) % 777).astype(np.float32) / 777 - 0.5",
-        "r = np.square(x - y).mean()",
-    );
-    report("loss", fused, unfused, numpy_loss);
 
     println!("first call of a user kernel (compile + a 1024-element launch + readback):");
     let dir = std::env::temp_dir().join(format!("gpuarray-fuse-figures-{}", std::process::id()));

@@ -227,3 +227,24 @@ fn what_cannot_be_fused_is_an_error() {
     // The arrays made before the errors are intact.
     assert_eq!(x.to_vec::<f32>().unwrap(), vec![1.0, 2.0, 3.0]);
 }
+
+#[test]
+fn a_fused_kernel_is_named_by_its_ops_and_shows_its_wgsl() {
+    let Some(dev) = common::device() else { return };
+    let x = Array::from_slice(&dev, &data(4096, 1), &[64, 64]).unwrap();
+    let w = Array::from_slice(&dev, &data(64, 2), &[64]).unwrap();
+    let f = fuse(|[x, w]| (x.exp() * w + 1.0).sum(-1, false));
+    f.call(&[&x, &w]).unwrap();
+    let (_, profile) = dev.profile(|| f.call(&[&x, &w]).unwrap()).unwrap();
+    let labels: Vec<String> = profile.kernels().into_iter().map(|k| k.label).collect();
+    assert!(
+        labels
+            .iter()
+            .any(|l| l.starts_with("fused[exp,mul,add,sum][f32,f32,f32->f32]")),
+        "{labels:?}"
+    );
+    let k = gpuarray::ElementwiseKernel::new("float32 x", "float32 y", "y = exp(x)", "e").unwrap();
+    let wgsl = k.wgsl(&[(&x).into()]).unwrap();
+    assert!(wgsl.contains("y = gpa_op_unary_float_5(x);"), "{wgsl}");
+    assert!(wgsl.contains("fn gpa_main("), "{wgsl}");
+}

@@ -114,6 +114,33 @@ fn a_reduction_without_identity_starts_from_the_first_value() {
         .map(|i| *xs[i * 100..(i + 1) * 100].iter().max().unwrap())
         .collect();
     assert_eq!(got, want);
+    // Contiguous rows of whole fours: read four at a time; a broadcast operand beside them.
+    let rows = Array::from_slice(&dev, &xs, &[5, 1000]).unwrap();
+    let got = k.call(&[(&rows).into()], 1, false).unwrap()[0]
+        .to_vec::<i32>()
+        .unwrap();
+    let want: Vec<i32> = (0..5)
+        .map(|i| *xs[i * 1000..(i + 1) * 1000].iter().max().unwrap())
+        .collect();
+    assert_eq!(got, want);
+    let dot = gpuarray::ReductionKernel::new(
+        "int32 x, int32 w",
+        "int32 y",
+        "x * w",
+        "a + b",
+        "y = a",
+        Some("0"),
+        "dot",
+    )
+    .unwrap();
+    let w = Array::from_slice(&dev, &[3i32], &[1]).unwrap();
+    let got = dot.call(&[(&rows).into(), (&w).into()], 1, false).unwrap()[0]
+        .to_vec::<i32>()
+        .unwrap();
+    let want: Vec<i32> = (0..5)
+        .map(|i| xs[i * 1000..(i + 1) * 1000].iter().map(|v| v * 3).sum())
+        .collect();
+    assert_eq!(got, want);
     let empty = Array::zeros(&dev, &[0, 3], DType::I32).unwrap();
     let e = k.call(&[(&empty).into()], 0, false);
     assert_err!(

@@ -12,7 +12,7 @@
 
 use super::cache::Generated;
 use super::map::Input;
-use super::reduce_wgsl::Reads;
+use super::reduce_wgsl::{Reads, StageWalk};
 use super::types::Typing;
 use super::watchdog::{self, Watchdog};
 use crate::array::Array;
@@ -211,21 +211,26 @@ impl ReduceSource {
         let (mut reads, mut sources, mut kept_n, mut count) =
             (Reads::Inputs, views, kept.len(), length);
         loop {
+            let mut p = Params::default();
+            let (windows, walk) =
+                stage_params(op, device, &mut p, &sources, kept_n, reads == Reads::Inputs)?;
+            let units = match walk {
+                StageWalk::Interleaved4(_) => count / 4,
+                _ => count,
+            };
             let chunks = match reads {
                 Reads::Inputs => {
-                    (TARGET_INVOCATIONS / outputs_n).clamp(1, count.div_ceil(MIN_CHUNK).max(1))
+                    (TARGET_INVOCATIONS / outputs_n).clamp(1, units.div_ceil(MIN_CHUNK).max(1))
                 }
-                Reads::Partials => count.div_ceil(COMBINE),
+                Reads::Partials => units.div_ceil(COMBINE),
             };
-            let chunk = count.div_ceil(chunks).max(1);
-            let chunks = count.div_ceil(chunk).max(1);
+            let chunk = units.div_ceil(chunks).max(1);
+            let chunks = units.div_ceil(chunk).max(1);
             let last = chunks == 1;
             let partial = match last {
                 true => None,
                 false => Some(self.partial(device, r, outputs_n * chunks)?),
             };
-            let mut p = Params::default();
-            let (windows, interleaved) = stage_params(op, device, &mut p, &sources, kept_n)?;
             p.u32(outputs_u)
                 .u32(u32_of(count, "reduced elements")?)
                 .u32(chunk as u32)
@@ -239,7 +244,7 @@ impl ReduceSource {
                 }
             }
             let key = format!(
-                "{}|{reads:?}|{last}|{interleaved}|{scalars:?}|{packed:?}",
+                "{}|{reads:?}|{last}|{walk:?}|{scalars:?}|{packed:?}",
                 self.key()
             );
             let pipeline = cache.pipeline(
@@ -249,7 +254,7 @@ impl ReduceSource {
                 "gpa_main",
                 self.uses_math,
                 || {
-                    self.module(reads, last, interleaved, &scalars, typing, r, budget)?
+                    self.module(reads, last, &walk, &scalars, typing, r, budget)?
                         .checked(op, &self.name)
                 },
             )?;
@@ -391,14 +396,15 @@ fn whole(a: &Array) -> Binding<'_> {
 
 /// Packs the kept and reduced extents and each view's strides (views of one shape: `kept`
 /// axes first), returns each view's binding window (the span it reaches) and packs its base;
-/// and whether the reduced axes merge into one (the interleaved walk).
+/// and the stage's walk (`fours`: it may read in fours).
 fn stage_params(
     op: &'static str,
     device: &crate::Device,
     p: &mut Params,
     views: &[Array],
     kept: usize,
-) -> Result<(Vec<crate::device::blocks::Window>, bool)> {
+    fours: bool,
+) -> Result<(Vec<crate::device::blocks::Window>, StageWalk)> {
     let shape: Vec<u64> = views[0].shape().iter().map(|&n| n as u64).collect();
     let strides: Vec<Vec<i64>> = views
         .iter()
@@ -453,5 +459,29 @@ fn stage_params(
         windows.push(w);
     }
     p.u32(kept_rank as u32).u32(red_shape.len() as u32);
-    Ok((windows, red_shape.len() == 1))
+    let walk = if red_shape.len() != 1 {
+        StageWalk::Chunked
+    } else {
+        // In fours: rows of whole fours; every operand contiguous along them (one-word
+        // elements, a window base and kept strides in whole fours) or broadcast.
+        let by4 = |x: i64| x % 4 == 0;
+        let contiguous: Vec<bool> = red_strides.iter().map(|s| s[0] == 1).collect();
+        let fit = (0..views.len()).all(|s| match red_strides[s][0] {
+            0 => true,
+            1 => {
+                let d = views[s].dtype();
+                d.size_bytes() == 4
+                    && !device.inner.emulates(d)
+                    && by4(windows[s].base)
+                    && kept_strides[s].iter().all(|&k| by4(k))
+            }
+            _ => false,
+        });
+        if fours && fit && red_shape[0] % 4 == 0 && contiguous.contains(&true) {
+            StageWalk::Interleaved4(contiguous)
+        } else {
+            StageWalk::Interleaved
+        }
+    };
+    Ok((windows, walk))
 }

@@ -17,6 +17,19 @@ pub(crate) enum Reads {
     Partials,
 }
 
+/// How a stage's invocations walk an output's reduced elements.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum StageWalk {
+    /// A run of `chunk` consecutive elements, walked over the reduced axes.
+    Chunked,
+    /// One reduced axis: invocation `chunk` of an output takes elements chunk, chunk +
+    /// chunks, ..., so neighbouring invocations read neighbouring elements.
+    Interleaved,
+    /// As `Interleaved`, in fours: per read slot, contiguous (`true`: its fours read as one
+    /// `vec4`, reduced in order) or broadcast along the reduced axis.
+    Interleaved4(Vec<bool>),
+}
+
 impl ReduceSource {
     /// The module of one stage (`last`: it applies `post` and stores the outputs).
     #[allow(clippy::too_many_arguments)]
@@ -24,7 +37,7 @@ impl ReduceSource {
         &self,
         reads: Reads,
         last: bool,
-        interleaved: bool,
+        walk: &StageWalk,
         scalars: &[bool],
         typing: &[Typing],
         r: Typing,
@@ -46,13 +59,15 @@ impl ReduceSource {
                         slots.push(None);
                         continue;
                     }
-                    access.push_str(&read_value(
-                        &format!("gpa_v{k}"),
-                        binding,
-                        t.variant(),
-                        t.dtype,
-                    ));
-                    slots.push(Some(slots.iter().flatten().count()));
+                    let slot = slots.iter().flatten().count();
+                    access.push_str(&match walk {
+                        StageWalk::Interleaved4(c) if c[slot] => format!(
+                            "@group(0) @binding({binding}) var<storage, read> gpa_v{k}: array<vec4<{}>>;\n",
+                            t.dtype.wgsl()
+                        ),
+                        _ => read_value(&format!("gpa_v{k}"), binding, t.variant(), t.dtype),
+                    });
+                    slots.push(Some(slot));
                     binding += 1;
                 }
             }
@@ -159,7 +174,7 @@ impl ReduceSource {
             &super::text::statements(&self.post),
             &format!("    return gpa_Out({});\n}}", names.join(", ")),
         )?;
-        m.ours(&self.skeleton(reads, last, typing, &slots, n_read, r, interleaved));
+        m.ours(&self.skeleton(reads, last, typing, &slots, n_read, r, walk));
         Ok(m)
     }
 
@@ -193,7 +208,7 @@ impl ReduceSource {
         slots: &[Option<usize>],
         n_read: usize,
         r: Typing,
-        interleaved: bool,
+        walk: &StageWalk,
     ) -> String {
         let n_in = self.inputs.len();
         let each = |f: &dyn Fn(usize) -> String| -> String { (0..n_read).map(f).collect() };
@@ -205,34 +220,44 @@ impl ReduceSource {
         let step = each(&|s| format!("            at{s} += gpa_p.rs{s}[a / 4u][a % 4u];\n"));
         let back =
             each(&|s| format!("            at{s} -= i32(e) * gpa_p.rs{s}[a / 4u][a % 4u];\n"));
-        // Interleaved (one reduced axis): invocation `chunk` of an output takes elements
-        // chunk, chunk + chunks, ..., so neighbouring invocations read neighbouring elements.
-        // Chunked: a run of `chunk` consecutive elements, walked over the reduced axes.
-        let advance = if interleaved {
-            each(&|s| format!("        at{s} += i32(gpa_p.chunks) * gpa_p.rs{s}[0][0];\n"))
-        } else {
-            format!(
+        let fours = match walk {
+            StageWalk::Interleaved4(c) => Some(c.as_slice()),
+            _ => None,
+        };
+        let advance = match walk {
+            StageWalk::Chunked => format!(
                 "        for (var a = gpa_p.reduced_rank - 1u; ; a -= 1u) {{\n            coord[a] += 1u;\n{step}\
                  \x20           let e = gpa_p.reduced[a / 4u][a % 4u];\n\
                  \x20           if (coord[a] < e || a == 0u) {{ break; }}\n            coord[a] = 0u;\n{back}        }}\n"
-            )
+            ),
+            StageWalk::Interleaved => {
+                each(&|s| format!("        at{s} += i32(gpa_p.chunks) * gpa_p.rs{s}[0][0];\n"))
+            }
+            StageWalk::Interleaved4(_) => {
+                each(&|s| format!("        at{s} += i32(4u * gpa_p.chunks) * gpa_p.rs{s}[0][0];\n"))
+            }
         };
-        let (first, stop, stride) = if interleaved {
-            ("chunk", "gpa_p.length", "gpa_p.chunks")
-        } else {
-            (
+        let (first, stop, stride, first_element) = match walk {
+            StageWalk::Chunked => (
                 "chunk * gpa_p.chunk",
                 "min(first + gpa_p.chunk, gpa_p.length)",
                 "1u",
-            )
+                "first",
+            ),
+            StageWalk::Interleaved => ("chunk", "gpa_p.length", "gpa_p.chunks", "first"),
+            StageWalk::Interleaved4(_) => {
+                ("chunk", "gpa_p.length / 4u", "gpa_p.chunks", "4u * first")
+            }
         };
-        let value = match reads {
+        // The mapped value of lane `lane` of the current four (`None`: the current element).
+        let value = |lane: Option<&str>| match reads {
             Reads::Inputs => {
                 let args: String = (0..n_in)
                     .map(|k| {
-                        let v = match slots[k] {
-                            Some(s) => format!("load_gpa_v{k}(at{s})"),
-                            None => format!("gpa_p.c{k}"),
+                        let v = match (slots[k], lane, fours) {
+                            (Some(s), Some(l), Some(c)) if c[s] => format!("v{k}.{l}"),
+                            (Some(s), _, _) => format!("load_gpa_v{k}(at{s})"),
+                            (None, _, _) => format!("gpa_p.c{k}"),
                         };
                         format!("{}, ", typing[k].user_value(&v))
                     })
@@ -241,13 +266,38 @@ impl ReduceSource {
             }
             Reads::Partials => r.user_value("gpa_partial_in[at0]"),
         };
+        // One step: the four's vectors, then its lanes in order; or one element.
+        let (loads, combine, first_value) = match fours {
+            Some(c) => {
+                let loads: String = (0..n_in)
+                    .filter_map(|k| match slots[k] {
+                        Some(s) if c[s] => {
+                            Some(format!("        let v{k} = gpa_v{k}[u32(at{s}) / 4u];\n"))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let lanes = |from: usize| -> String {
+                    ["x", "y", "z", "w"][from..]
+                        .iter()
+                        .map(|l| format!("        acc = gpa_reduce(acc, {});\n", value(Some(l))))
+                        .collect()
+                };
+                let first_value =
+                    format!("{loads}    var acc = {};\n{}", value(Some("x")), lanes(1));
+                (loads, lanes(0), first_value)
+            }
+            None => (
+                String::new(),
+                format!("        acc = gpa_reduce(acc, {});\n", value(None)),
+                format!("    var acc = {};\n", value(None)),
+            ),
+        };
         let start = match (&self.identity, reads) {
             (Some(_), Reads::Inputs) => {
                 "    var acc = gpa_identity();\n    var j = first;\n".to_string()
             }
-            _ => format!(
-                "    var acc = {value};\n    var j = first + {stride};\n    {{\n{advance}    }}\n"
-            ),
+            _ => format!("{first_value}    var j = first + {stride};\n    {{\n{advance}    }}\n"),
         };
         let store = if last {
             let mut s = String::from("    let out = gpa_post(acc, gpa_p.count);\n");
@@ -270,11 +320,11 @@ impl ReduceSource {
              {init}    var rem = m;\n\
              \x20   for (var k = gpa_p.kept_rank; k > 0u; k -= 1u) {{\n        let a = k - 1u;\n\
              \x20       let e = gpa_p.kept[a / 4u][a % 4u];\n        let c = rem % e;\n        rem = rem / e;\n{kept_walk}    }}\n\
-             \x20   var coord: array<u32, 8>;\n    rem = first;\n\
+             \x20   var coord: array<u32, 8>;\n    rem = {first_element};\n\
              \x20   for (var k = gpa_p.reduced_rank; k > 0u; k -= 1u) {{\n        let a = k - 1u;\n\
              \x20       let e = gpa_p.reduced[a / 4u][a % 4u];\n        let c = rem % e;\n        coord[a] = c;\n        rem = rem / e;\n{unravel}    }}\n\
              {start}\
-             \x20   for (; j < stop; j += {stride}) {{\n        acc = gpa_reduce(acc, {value});\n{advance}    }}\n{store}}}\n"
+             \x20   for (; j < stop; j += {stride}) {{\n{loads}{combine}{advance}    }}\n{store}}}\n"
         )
     }
 }

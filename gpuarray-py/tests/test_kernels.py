@@ -136,3 +136,28 @@ def test_fuse_reductions_and_fallback():
     got = total(ga.asarray(ints))
     assert total.last_mode.startswith("op by op")
     assert int(got.get()) == int(np.sum(ints * 2))
+
+
+def test_fuse_follows_numpy_promotion_and_where():
+    @ga.fuse
+    def f(i, x):
+        return np.where(x > 0, i * 2.5 + 1, -x)
+
+    i = np.arange(-500, 500, dtype=np.int32)
+    x = np.linspace(-1, 1, 1000)
+    got = f(ga.asarray(i), ga.asarray(x))
+    assert f.last_mode == "fused"
+    want = f(i, x)
+    assert got.dtype == want.dtype == np.float64
+    np.testing.assert_array_equal(got.get(), want)
+
+    @ga.fuse
+    def g(a, b):
+        return a * b + 1
+
+    a = np.linspace(0, 1, 64, dtype=np.float32)
+    b = np.linspace(0, 1, 64).astype(np.float16)
+    got = g(ga.asarray(a), ga.asarray(b))
+    assert g.last_mode == "fused"
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got.get(), g(a, b))

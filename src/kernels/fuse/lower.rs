@@ -362,6 +362,13 @@ impl<'a> Gen<'a> {
         if v.dtype == to {
             return Ok(v.clone());
         }
+        if v.dtype == DType::F16 && to == DType::F32 {
+            // Halves are computed in f32 already: exact, as `astype` is.
+            return Ok(Value {
+                dtype: to,
+                ..v.clone()
+            });
+        }
         let numeric = [DType::F32, DType::F64, DType::I32, DType::U32];
         if !numeric.contains(&v.dtype)
             || !numeric.contains(&to)
@@ -370,8 +377,8 @@ impl<'a> Gen<'a> {
             return Err(Error::Unsupported {
                 op: OP,
                 feature: format!(
-                    "astype from {} to {to} inside a fused function (float and int32/uint32 \
-                     to float, and between float32 and float64, are fused)",
+                    "astype from {} to {to} inside a fused function (int32/uint32 to float, \
+                     float16 to float32, and between float32 and float64 are fused)",
                     v.dtype
                 ),
             });

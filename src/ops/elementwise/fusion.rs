@@ -277,8 +277,10 @@ mod tests {
         );
         assert!(s.contains(&format!("fn {}(a: C, b: C) -> u32 {{", less.function)));
         assert!(!s.contains("override OP:"));
+        // The math library reads the skeleton's element count (`p.count`, its `opaque`).
         let module = naga::front::wgsl::parse_str(&format!(
-            "{s}\n@compute @workgroup_size(1) fn main() {{ let y = {}(1.0); }}",
+            "struct P {{ count: u32 }}\n@group(0) @binding(0) var<uniform> p: P;\n{s}\n\
+             @compute @workgroup_size(1) fn main() {{ let y = {}(1.0); }}",
             exp.function
         ));
         assert!(module.is_ok(), "{module:?}");

@@ -491,3 +491,70 @@ fn long_rows_with_strided_outer_axes() {
         }
     }
 }
+
+#[test]
+fn int64_parameters_compute_in_64_bit_integers() {
+    let Some(dev) = common::device() else { return };
+    let k = ElementwiseKernel::new(
+        "int64 a, uint64 b, T s",
+        "int64 c, uint64 d",
+        "c = a * 3 - s; d = b * b + u64(i)",
+        "wide",
+    )
+    .unwrap();
+    let n = 1000usize;
+    let a: Vec<i64> = (0..n as i64)
+        .map(|i| i * 3_000_000_007 - 1_500_000_000_000)
+        .collect();
+    let b: Vec<u64> = (0..n as u64).map(|i| (i << 33) + 12_345).collect();
+    let x = Array::from_slice(&dev, &a, &[n]).unwrap();
+    let y = Array::from_slice(&dev, &b, &[n]).unwrap();
+    let got = k.call(&[(&x).into(), (&y).into(), Arg::Typed(7e9, DType::I64)]);
+    if !dev.info().features.contains(&"shader-int64") {
+        assert_err!(
+            got,
+            Error::Unsupported { .. },
+            "ElementwiseKernel",
+            "SHADER_INT64"
+        );
+        return;
+    }
+    let out = got.unwrap();
+    let (c, d) = (
+        out[0].to_vec::<i64>().unwrap(),
+        out[1].to_vec::<u64>().unwrap(),
+    );
+    for i in 0..n {
+        assert_eq!(
+            c[i],
+            a[i].wrapping_mul(3).wrapping_sub(7_000_000_000),
+            "c at {i}"
+        );
+        assert_eq!(
+            d[i],
+            b[i].wrapping_mul(b[i]).wrapping_add(i as u64),
+            "d at {i}"
+        );
+    }
+    // A 64-bit sum: partial results in word pairs between stages.
+    let total = gpuarray::ReductionKernel::new(
+        "int64 x",
+        "int64 s",
+        "x",
+        "a + b",
+        "s = a",
+        Some("0"),
+        "s64",
+    )
+    .unwrap();
+    let big = Array::from_slice(
+        &dev,
+        &(0..300_000i64).map(|i| i * 1_000_003).collect::<Vec<_>>(),
+        &[300_000],
+    )
+    .unwrap();
+    let s = total.call(&[(&big).into()], 0, false).unwrap()[0]
+        .to_vec::<i64>()
+        .unwrap()[0];
+    assert_eq!(s, (0..300_000i64).map(|i| i * 1_000_003).sum::<i64>());
+}

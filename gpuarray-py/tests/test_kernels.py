@@ -161,3 +161,17 @@ def test_fuse_follows_numpy_promotion_and_where():
     assert g.last_mode == "fused"
     assert got.dtype == np.float32
     np.testing.assert_array_equal(got.get(), g(a, b))
+
+
+def test_int64_parameters_and_python_ints():
+    info = ga.device_info()
+    k = ga.ElementwiseKernel("T a, T b", "T c", "c = a * b - 7", "wide")
+    a = np.arange(-500, 500, dtype=np.int64) * 3_000_000_007
+    if "shader-int64" not in info["features"]:
+        with pytest.raises(TypeError, match="SHADER_INT64"):
+            k(ga.asarray(a), 3)
+        return
+    # A Python int adopts T from the array; alone it would be int64, as in NumPy.
+    np.testing.assert_array_equal(k(ga.asarray(a), 3).get(), a * 3 - 7)
+    s = ga.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "total")
+    assert int(s(ga.asarray(a)).get()) == int(a.sum())

@@ -80,6 +80,7 @@ impl MapSource {
         let n_in = self.inputs.len();
         let f16 = typing.iter().any(Typing::needs_f16);
         let mut m = Module::with_library(&self.library, &self.library_calls, f16);
+        m.ours(super::types::int64_words(typing));
         // Bindings: array inputs, then outputs, from binding 1 (0 is the uniform).
         let mut binding = 1;
         let mut arrays: Vec<String> = Vec::new();

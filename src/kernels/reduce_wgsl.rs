@@ -48,6 +48,7 @@ impl ReduceSource {
         let rt = r.user();
         let f16 = typing.iter().any(Typing::needs_f16);
         let mut m = Module::with_library(&self.library, &self.library_calls, f16);
+        m.ours(super::types::int64_words(&[typing, &[r]].concat()));
         // Bindings from 1 (0 is the uniform): what the stage reads, then what it writes.
         let mut access = String::new();
         let mut binding = 1;

@@ -27,10 +27,18 @@ impl Typing {
                  compute in WGSL's own types, and WGSL has no float64 here"
                     .to_string(),
             ),
-            DType::I64 | DType::U64 => Some(format!(
-                "{dtype}: WGSL has 32-bit integers only (convert with astype to int32 or uint32 \
-                 first)"
-            )),
+            DType::I64 | DType::U64
+                if !device
+                    .inner
+                    .device
+                    .features()
+                    .contains(wgpu::Features::SHADER_INT64) =>
+            {
+                Some(format!(
+                    "{dtype} in a user kernel needs the adapter's 64-bit integers (SHADER_INT64: \
+                     Vulkan, DX12, Metal; not WebGPU or GL); convert with astype first"
+                ))
+            }
             _ if !device.supports(dtype) => Some(format!("{dtype} on this adapter")),
             _ => None,
         };
@@ -51,11 +59,14 @@ impl Typing {
         }
     }
 
-    /// The WGSL type user text sees: `bool` for bool, the compute type otherwise (f16 in f32,
-    /// 8- and 16-bit integers widened to `i32`/`u32`).
+    /// The WGSL type user text sees: `bool` for bool, `i64`/`u64` for the 64-bit integers
+    /// (the adapter's own), the compute type otherwise (f16 in f32, 8- and 16-bit integers
+    /// widened to `i32`/`u32`).
     pub fn user(&self) -> &'static str {
         match self.dtype {
             DType::Bool => "bool",
+            DType::I64 => "i64",
+            DType::U64 => "u64",
             d => d.wgsl_compute(),
         }
     }
@@ -64,6 +75,8 @@ impl Typing {
     pub fn user_value(self, expr: &str) -> String {
         match self.dtype {
             DType::Bool => format!("({expr} != 0u)"),
+            DType::I64 => format!("gpa_i64_of({expr})"),
+            DType::U64 => format!("gpa_u64_of({expr})"),
             _ => expr.to_string(),
         }
     }
@@ -72,6 +85,8 @@ impl Typing {
     pub fn stored_value(self, expr: &str) -> String {
         match self.dtype {
             DType::Bool => format!("select(0u, 1u, {expr})"),
+            DType::I64 => format!("gpa_words_of_i64({expr})"),
+            DType::U64 => format!("gpa_words_of_u64({expr})"),
             _ => expr.to_string(),
         }
     }
@@ -126,6 +141,9 @@ impl Scalar {
             DType::F32 => p.f32(self.value as f32),
             DType::F16 => p.f32(crate::f16::from_f64(self.value).to_f32()),
             DType::F64 => p.f64(self.value),
+            // Word pairs, low word first, as the 64-bit integers are stored.
+            DType::I64 => p.u64(self.value as i64 as u64),
+            DType::U64 => p.u64(self.value as u64),
             d if d.is_signed_int() => p.i32(self.value as i32),
             _ => p.u32(self.value as u32),
         };
@@ -144,4 +162,21 @@ pub(crate) fn aliases(bound: &[(String, DType)]) -> String {
             format!("alias {name} = {};\n", t.user())
         })
         .collect()
+}
+
+/// Our WGSL between the 64-bit integers' stored word pairs (low word first) and the adapter's
+/// `i64`/`u64`, for modules whose typing has them. Through `u64` both ways: lavapipe widens
+/// `i64(u32)` with the sign of the u32's top bit.
+pub(crate) fn int64_words(typing: &[Typing]) -> &'static str {
+    if typing
+        .iter()
+        .any(|t| matches!(t.dtype, DType::I64 | DType::U64))
+    {
+        "fn u64_of(w: vec2<u32>) -> u64 { return u64(w.x) | (u64(w.y) << 32u); }\n\
+         fn i64_of(w: vec2<u32>) -> i64 { return bitcast<i64>(u64_of(w)); }\n\
+         fn words_of_u64(v: u64) -> vec2<u32> { return vec2<u32>(u32(v & 0xfffffffflu), u32(v >> 32u)); }\n\
+         fn words_of_i64(v: i64) -> vec2<u32> { return words_of_u64(bitcast<u64>(v)); }\n"
+    } else {
+        ""
+    }
 }

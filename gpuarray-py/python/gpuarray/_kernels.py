@@ -8,7 +8,8 @@ and ``fuse``, with WGSL bodies, on every adapter.
 
 Parameters are CuPy's (``"float32 x, T y"``: NumPy dtype names or type placeholders); the body
 is WGSL that assigns the outputs, sees each parameter in its dtype's WGSL type (``f32`` for
-float32 and float16, ``i32``/``u32`` for the narrower integers, ``bool``), CuPy's ``i`` and
+float32 and float16, ``i32``/``u32`` for the narrower integers, ``i64``/``u64`` where the adapter
+has 64-bit integers, ``bool``), CuPy's ``i`` and
 ``n``, and may call NumPy's math by NumPy's names (``exp``, ``log1p``, ``arctan2``, ...).
 Python scalars follow NumPy: a placeholder no array binds takes ``int64``/``float64``/``bool``.
 

@@ -41,7 +41,7 @@ impl DeviceInner {
 }
 
 /// `GPUARRAY_LOG=2`: the dispatch log, and the WGSL of every generated kernel.
-fn log_sources() -> bool {
+pub(super) fn log_sources() -> bool {
     #[cfg(not(target_arch = "wasm32"))]
     {
         std::env::var("GPUARRAY_LOG").is_ok_and(|v| v.trim() == "2")

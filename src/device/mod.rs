@@ -328,7 +328,8 @@ impl Device {
                 "none"
             },
         };
-        let log_dispatches = env_flag("GPUARRAY_LOG");
+        // GPUARRAY_LOG=2 logs as 1 does, and prints the WGSL of generated kernels too.
+        let log_dispatches = env_flag("GPUARRAY_LOG") || generated::log_sources();
         #[cfg(not(target_arch = "wasm32"))]
         let compiler = compilation::open_compiler(
             (&device, &queue, &maintainer),

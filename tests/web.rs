@@ -1278,15 +1278,11 @@ async fn user_kernels_and_fuse_in_the_browser() {
     let scaled = v.to_vec_async::<f32>().await.unwrap();
     assert!(scaled.iter().zip(&ys).all(|(a, b)| *a == b * 4.0));
     check_clean(&dev).await;
-    // A body the browser's compiler refuses: an error at the next await (wgpu reports a
-    // browser's compile errors late), never a panic, and the device goes on.
-    let bad =
-        ElementwiseKernel::new("float32 x", "float32 y", "y = x + undefined_name", "bad").unwrap();
-    let failed = match bad.call(&[(&x).into()]) {
-        Err(_) => true,
-        Ok(out) => out[0].to_vec_async::<f32>().await.is_err(),
-    };
-    assert!(failed, "an undefined identifier must be an error");
+    // A body naga refuses: an `Err` at the call, placed in the user's text, as natively.
+    let bad = ElementwiseKernel::new("float32 x", "float32 y", "y = x +\n  undefined_name", "bad")
+        .unwrap();
+    let e = bad.call(&[(&x).into()]).unwrap_err().to_string();
+    assert!(e.contains("line 2, column 3 of the operation"), "{e}");
     let _ = dev.synchronize_async().await;
     assert_eq!(y.to_vec_async::<f32>().await.unwrap(), ys);
 }

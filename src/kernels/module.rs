@@ -20,10 +20,8 @@ enum Origin {
 }
 
 /// One piece, and for user text the calls rewritten in it: `(offset in the rewritten text,
-/// length there, length in the user's text)`. (In a browser the browser's compiler reports
-/// errors, late: the pieces are not consulted.)
+/// length there, length in the user's text)`.
 #[derive(Debug, Clone)]
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 struct Piece {
     origin: Origin,
     text: String,
@@ -166,16 +164,13 @@ impl Module {
     /// message and, for an error in user text, its line and column there and the line itself.
     pub fn checked(&self, op: &'static str, kernel: &str) -> Result<String> {
         let (source, ranges) = self.assemble();
-        #[cfg(not(target_arch = "wasm32"))]
         if let Some((message, offset)) = naga_error(&source) {
             return Err(self.locate(op, kernel, &source, &ranges, &message, offset));
         }
-        let _ = (op, kernel, &ranges);
         Ok(source)
     }
 
     /// The error `message` at byte `offset` of `source`, placed in the user's text.
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     fn locate(
         &self,
         op: &'static str,
@@ -229,7 +224,6 @@ impl Module {
 }
 
 /// The offset in the user's text of `at`, an offset in its rewritten text.
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 fn original_offset(at: usize, edits: &[(usize, usize, usize)]) -> usize {
     let mut shift: isize = 0;
     for &(start, new_len, old_len) in edits {
@@ -243,7 +237,6 @@ fn original_offset(at: usize, edits: &[(usize, usize, usize)]) -> usize {
 }
 
 /// naga's first error in `source` (parse, then validation) with its byte offset.
-#[cfg(not(target_arch = "wasm32"))]
 fn naga_error(source: &str) -> Option<(String, Option<usize>)> {
     let module = match naga::front::wgsl::parse_str(source) {
         Ok(m) => m,

@@ -353,55 +353,13 @@ impl Compiler {
             }))
     }
 
-    /// Creates a pipeline from WGSL generated at run time (user and fused kernels: not a
-    /// family's, so not in the pipeline cache; their owner caches them). Like a family's, it
-    /// goes through the driver cache, is counted in the stats and saved with the plan's.
-    /// `fast_math`: the name of the math library's `FAST_MATH` override in `source`, if it has
-    /// one. The caller holds the error scopes.
-    pub fn create_generated(
-        &self,
-        label: &str,
-        source: &str,
-        entry: &str,
-        fast_math: Option<&str>,
-    ) -> wgpu::ComputePipeline {
-        let started = Instant::now();
-        let constants: Vec<(&str, f64)> = match fast_math {
-            Some(name) if self.math == MathMode::Fast => vec![(name, 1.0)],
-            _ => vec![],
-        };
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(label),
-                layout: None,
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &constants,
-                    zero_initialize_workgroup_memory: true,
-                },
-                cache: self.driver_cache.as_ref(),
-            });
-        let took = started.elapsed();
+    /// Counts a pipeline compiled from generated WGSL (`generated.rs`) as the plan's are
+    /// counted, and marks the driver cache for saving.
+    pub fn count_generated(&self, took: Duration) {
         let mut st = self.state();
         st.stats.compiled += 1;
         st.stats.compile_time += took;
         st.unsaved += 1;
-        drop(st);
-        if self.log {
-            eprintln!(
-                "gpuarray: compiled {label} in {:.1} ms (generated WGSL)",
-                took.as_secs_f64() * 1e3
-            );
-        }
-        pipeline
     }
 
     /// Queues the start-up plan and starts `threads` workers on it.

@@ -5,6 +5,7 @@
 //! them by their source, on the device's extensions.
 
 use super::DeviceInner;
+use super::config::MathMode;
 use crate::error::{Error, Result};
 
 impl DeviceInner {
@@ -29,14 +30,58 @@ impl DeviceInner {
             .profiler
             .host_call("compile", super::profile::CallKind::Compile);
         self.guarded("compile", || {
-            Ok(self
-                .compiler
-                .create_generated(label, &reduced, entry, fast_math))
+            Ok(self.create_generated(label, &reduced, entry, fast_math))
         })
         .map_err(|e| match e {
             Error::Gpu(why) => Error::Gpu(format!("compiling kernel {label}: {why}")),
             e => e,
         })
+    }
+}
+
+impl DeviceInner {
+    /// Creates the pipeline (the caller holds the error scopes): not a family's, so not in the
+    /// pipeline cache (its owner caches it), but like a family's through the driver cache,
+    /// counted in the stats and saved with the plan's.
+    fn create_generated(
+        &self,
+        label: &str,
+        source: &str,
+        entry: &str,
+        fast_math: Option<&str>,
+    ) -> wgpu::ComputePipeline {
+        let c = &self.compiler;
+        let started = web_time::Instant::now();
+        let constants: Vec<(&str, f64)> = match fast_math {
+            Some(name) if c.math == MathMode::Fast => vec![(name, 1.0)],
+            _ => vec![],
+        };
+        let module = c.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        let pipeline = c
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: None,
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &constants,
+                    zero_initialize_workgroup_memory: true,
+                },
+                cache: c.driver_cache.as_ref(),
+            });
+        let took = started.elapsed();
+        c.count_generated(took);
+        if c.log {
+            eprintln!(
+                "gpuarray: compiled {label} in {:.1} ms (generated WGSL)",
+                took.as_secs_f64() * 1e3
+            );
+        }
+        pipeline
     }
 }
 

@@ -170,6 +170,20 @@ pub enum Error {
         /// What is wrong.
         msg: String,
     },
+    /// A matrix of a batch that the operation cannot factor or that does not converge (NumPy's
+    /// `LinAlgError`): singular in `solve`/`inv`, not positive definite in `cholesky`, no
+    /// convergence in `eigh`/`svd`, or operands that are not (stacks of) matrices as NumPy's
+    /// `linalg` requires. `index` is the first failing matrix, counted over the flattened batch
+    /// axes in C order, where one fails.
+    #[error("{op}: {msg}{}", index.map(|i| format!(" (matrix {i} of the batch)")).unwrap_or_default())]
+    LinAlg {
+        /// The operation.
+        op: &'static str,
+        /// The first failing matrix of the batch, where one fails.
+        index: Option<usize>,
+        /// What is wrong with it.
+        msg: String,
+    },
     /// An einsum subscript string or operand list that NumPy would reject.
     #[error("einsum: {msg}{}", pos.map(|p| format!(" (at character {p})")).unwrap_or_default())]
     Einsum {

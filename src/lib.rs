@@ -53,6 +53,7 @@ mod error;
 mod interop;
 mod kernels;
 mod layout;
+pub mod linalg;
 mod memory;
 pub(crate) mod ops;
 pub mod random;

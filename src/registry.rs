@@ -71,6 +71,13 @@ static FAMILIES: &[&KernelDef] = &[
     &crate::ops::masks::COMPACT,
     &crate::ops::search::SEARCHSORTED,
     &crate::random::families::PHILOX_WIDE_SOFT,
+    &crate::linalg::families::LU_PANEL,
+    &crate::linalg::families::LU_SOLVE,
+    &crate::linalg::families::CHOLESKY_PANEL,
+    &crate::linalg::families::QR_FACTOR,
+    &crate::linalg::families::QR_FORM_Q,
+    &crate::linalg::families::EIGH_JACOBI,
+    &crate::linalg::families::SVD_JACOBI,
     #[cfg(not(target_arch = "wasm32"))]
     &crate::ops::counting::BINCOUNT,
     #[cfg(not(target_arch = "wasm32"))]

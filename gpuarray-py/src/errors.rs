@@ -40,6 +40,7 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let msg = e.to_string();
     match e {
         Error::Axis { .. } => axis_error(py, msg),
+        Error::LinAlg { .. } => linalg_error(py, msg),
         Error::Shape { .. }
         | Error::InvalidArgument { .. }
         | Error::Einsum { .. }
@@ -51,6 +52,18 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
         Error::NoAdapter(_) => NoAdapterError::new_err(msg),
         Error::Timeout { .. } => PyTimeoutError::new_err(msg),
         _ => PyRuntimeError::new_err(msg),
+    }
+}
+
+/// `numpy.linalg.LinAlgError(msg)`; a plain `ValueError` (its base) if NumPy cannot be imported.
+fn linalg_error(py: Python<'_>, msg: String) -> PyErr {
+    let made = py
+        .import("numpy.linalg")
+        .and_then(|m| m.getattr("LinAlgError"))
+        .and_then(|cls| cls.call1((msg.clone(),)));
+    match made {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(_) => PyValueError::new_err(msg),
     }
 }
 

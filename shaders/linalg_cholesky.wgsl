@@ -1,0 +1,70 @@
+// Cholesky factorisation A = L·Lᵀ (LAPACK's potrf, lower) of the columns [k0, k1) of a batch
+// of square row-major matrices, one workgroup per matrix, in place in the lower triangle (only
+// the lower triangle is read, as NumPy's `cholesky` reads it). The host prepends
+// `alias T = ..;`.
+//
+// A small matrix is one panel (k0 = 0, k1 = n). A large one is factored in panels, the host
+// subtracting L21·L21ᵀ from the trailing matrix with the tuned matmul between two panels
+// (blocked right-looking Cholesky); each step here scales the whole column below the diagonal,
+// so the panel's rows below it are L21 when the panel is done.
+//
+// A diagonal that is not positive (or NaN) sets `info` to its 1-based column, as potrf does; the
+// host reports the matrix as not positive definite.
+
+override WG: u32 = 64u;
+
+struct Params {
+    n: u32,
+    k0: u32,
+    k1: u32,
+    batch: u32,
+    a_base: u32,
+    info_base: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read_write> a: array<T>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+
+@compute @workgroup_size(WG)
+fn main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let m = wid.y * nwg.x + wid.x;
+    if (m >= p.batch) {
+        return;
+    }
+    let n = p.n;
+    let base = p.a_base + m * n * n;
+    for (var j = p.k0; j < p.k1; j += 1u) {
+        let d = a[base + j * n + j];
+        if (!(d > T(0.0)) && lid == 0u && info[p.info_base + m] == 0) {
+            info[p.info_base + m] = i32(j + 1u);
+        }
+        let s = sqrt(d);
+        storageBarrier();
+        for (var r = j + lid; r < n; r += WG) {
+            if (r == j) {
+                a[base + j * n + j] = s;
+            } else {
+                a[base + r * n + j] = a[base + r * n + j] / s;
+            }
+        }
+        storageBarrier();
+        // The panel's columns right of j, on and below their diagonal.
+        let cols = p.k1 - j - 1u;
+        if (cols > 0u) {
+            let pairs = (n - j - 1u) * cols;
+            for (var t = lid; t < pairs; t += WG) {
+                let r = j + 1u + t / cols;
+                let c = j + 1u + t % cols;
+                if (c <= r) {
+                    a[base + r * n + c] -= a[base + r * n + j] * a[base + c * n + j];
+                }
+            }
+        }
+        storageBarrier();
+    }
+}

@@ -1,0 +1,81 @@
+// Solves A·X = B from getrf's factors (P·A = L·U in `lu`, row swaps in `piv`) in place in B, a
+// batch of row-major n × m right-hand sides, as LAPACK's getrs: the swaps, then forward
+// substitution with the unit lower L, then back substitution with U. One workgroup per (matrix,
+// run of `cw` columns of B); the host prepends `alias T = ..;`.
+//
+// The swaps are sequential per column, so each invocation owns columns; the substitutions step
+// through the rows (one barrier per step) with the invocations over (row, column) pairs of the
+// rows still to update.
+
+override WG: u32 = 64u;
+
+struct Params {
+    n: u32,
+    m: u32,
+    cw: u32,
+    runs: u32,
+    batch: u32,
+    lu_base: u32,
+    piv_base: u32,
+    b_base: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> lu: array<T>;
+@group(0) @binding(2) var<storage, read> piv: array<i32>;
+@group(0) @binding(3) var<storage, read_write> b: array<T>;
+
+@compute @workgroup_size(WG)
+fn main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let g = wid.y * nwg.x + wid.x;
+    let mat = g / p.runs;
+    if (mat >= p.batch) {
+        return;
+    }
+    let n = p.n;
+    let m = p.m;
+    let c0 = (g % p.runs) * p.cw;
+    let cw = min(p.cw, m - c0);
+    let la = p.lu_base + mat * n * n;
+    let bb = p.b_base + mat * n * m + c0;
+    for (var c = lid; c < cw; c += WG) {
+        for (var j = 0u; j < n; j += 1u) {
+            let r = u32(piv[p.piv_base + mat * n + j]);
+            if (r != j) {
+                let x = b[bb + j * m + c];
+                b[bb + j * m + c] = b[bb + r * m + c];
+                b[bb + r * m + c] = x;
+            }
+        }
+    }
+    storageBarrier();
+    // L·Y = P·B, L unit lower.
+    for (var j = 0u; j + 1u < n; j += 1u) {
+        let pairs = (n - j - 1u) * cw;
+        for (var t = lid; t < pairs; t += WG) {
+            let r = j + 1u + t / cw;
+            let c = t % cw;
+            b[bb + r * m + c] -= lu[la + r * n + j] * b[bb + j * m + c];
+        }
+        storageBarrier();
+    }
+    // U·X = Y.
+    for (var jj = 0u; jj < n; jj += 1u) {
+        let j = n - 1u - jj;
+        for (var c = lid; c < cw; c += WG) {
+            b[bb + j * m + c] = b[bb + j * m + c] / lu[la + j * n + j];
+        }
+        storageBarrier();
+        let pairs = j * cw;
+        for (var t = lid; t < pairs; t += WG) {
+            let r = t / cw;
+            let c = t % cw;
+            b[bb + r * m + c] -= lu[la + r * n + j] * b[bb + j * m + c];
+        }
+        storageBarrier();
+    }
+}

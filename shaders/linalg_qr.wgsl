@@ -1,0 +1,157 @@
+// Householder QR of a batch of row-major m × n matrices (LAPACK's geqr2 and org2r), one
+// workgroup per matrix, in place. The host prepends `alias T = ..;`.
+//
+// `factor`: for each column j < k = min(m, n) the reflector H_j = I − τ·v·vᵀ (v_j = 1) that
+// maps a[j.., j] to (β, 0, ...) with β = −sign(α)·‖a[j.., j]‖, as dlarfg builds it (so R's
+// diagonal has LAPACK's signs and Q, R are NumPy's up to rounding); v goes below the diagonal,
+// τ to `tau`, β to the diagonal, and H_j is applied to the columns right of j, one invocation
+// per column. The norm is scaled by the column's largest magnitude, so squares neither
+// overflow nor underflow.
+//
+// `form_q`: Q = H_0·H_1·…·H_{k−1} applied to the first `qc` columns of the identity (the host
+// fills `q` with them), backwards as org2r does; every column of Q is independent, so each
+// invocation takes whole columns through every reflector.
+
+override WG: u32 = 64u;
+
+struct Params {
+    m: u32,
+    n: u32,
+    qc: u32,
+    batch: u32,
+    a_base: u32,
+    tau_base: u32,
+    q_base: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read_write> a: array<T>;
+@group(0) @binding(2) var<storage, read_write> tau: array<T>;
+@group(0) @binding(3) var<storage, read_write> q: array<T>;
+
+var<workgroup> red: array<T, WG>;
+
+// The sum (or max) over the workgroup of each invocation's `x`; every invocation gets it.
+fn reduce(lid: u32, x: T, take_max: bool) -> T {
+    red[lid] = x;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s = s >> 1u) {
+        if (lid < s) {
+            if (take_max) {
+                red[lid] = max(red[lid], red[lid + s]);
+            } else {
+                red[lid] = red[lid] + red[lid + s];
+            }
+        }
+        workgroupBarrier();
+    }
+    // Uniform, so that callers may branch on it around barriers.
+    let r = workgroupUniformLoad(&red[0]);
+    workgroupBarrier();
+    return r;
+}
+
+@compute @workgroup_size(WG)
+fn factor(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let mat = wid.y * nwg.x + wid.x;
+    if (mat >= p.batch) {
+        return;
+    }
+    let m = p.m;
+    let n = p.n;
+    let k = min(m, n);
+    let base = p.a_base + mat * m * n;
+    for (var j = 0u; j < k; j += 1u) {
+        var big = T(0.0);
+        for (var r = j + 1u + lid; r < m; r += WG) {
+            big = max(big, abs(a[base + r * n + j]));
+        }
+        let scale = reduce(lid, big, true);
+        var sq = T(0.0);
+        if (scale > T(0.0)) {
+            for (var r = j + 1u + lid; r < m; r += WG) {
+                let x = a[base + r * n + j] / scale;
+                sq += x * x;
+            }
+        }
+        let ssq = reduce(lid, sq, false);
+        let alpha = a[base + j * n + j];
+        var t = T(0.0);
+        if (scale > T(0.0)) {
+            // β = −sign(α)·hypot(α, ‖x‖), each part scaled by the larger magnitude.
+            let top = max(abs(alpha), scale);
+            let h = top * sqrt((alpha / top) * (alpha / top) + ssq * (scale / top) * (scale / top));
+            var beta = h;
+            if (alpha >= T(0.0)) {
+                beta = -h;
+            }
+            t = (beta - alpha) / beta;
+            let inv = T(1.0) / (alpha - beta);
+            storageBarrier();
+            for (var r = j + 1u + lid; r < m; r += WG) {
+                a[base + r * n + j] = a[base + r * n + j] * inv;
+            }
+            if (lid == 0u) {
+                a[base + j * n + j] = beta;
+            }
+        }
+        if (lid == 0u) {
+            tau[p.tau_base + mat * k + j] = t;
+        }
+        storageBarrier();
+        if (t != T(0.0)) {
+            for (var c = j + 1u + lid; c < n; c += WG) {
+                var w = a[base + j * n + c];
+                for (var r = j + 1u; r < m; r += 1u) {
+                    w += a[base + r * n + j] * a[base + r * n + c];
+                }
+                w = w * t;
+                a[base + j * n + c] -= w;
+                for (var r = j + 1u; r < m; r += 1u) {
+                    a[base + r * n + c] -= a[base + r * n + j] * w;
+                }
+            }
+        }
+        storageBarrier();
+    }
+}
+
+@compute @workgroup_size(WG)
+fn form_q(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let mat = wid.y * nwg.x + wid.x;
+    if (mat >= p.batch) {
+        return;
+    }
+    let m = p.m;
+    let n = p.n;
+    let k = min(m, n);
+    let qc = p.qc;
+    let base = p.a_base + mat * m * n;
+    let qb = p.q_base + mat * m * qc;
+    for (var c = lid; c < qc; c += WG) {
+        for (var jj = 0u; jj < k; jj += 1u) {
+            let j = k - 1u - jj;
+            let t = tau[p.tau_base + mat * k + j];
+            if (t == T(0.0)) {
+                continue;
+            }
+            var w = q[qb + j * qc + c];
+            for (var r = j + 1u; r < m; r += 1u) {
+                w += a[base + r * n + j] * q[qb + r * qc + c];
+            }
+            w = w * t;
+            q[qb + j * qc + c] -= w;
+            for (var r = j + 1u; r < m; r += 1u) {
+                q[qb + r * qc + c] -= a[base + r * n + j] * w;
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! `numpy.linalg.cholesky`: A = L·Lᵀ, one workgroup per small matrix, blocked right-looking
+//! (panels factored by the kernel, the trailing matrix updated by the tuned matmul) for large
+//! ones.
+
+use super::families::CHOLESKY_PANEL;
+use super::lu::{block, panels};
+use super::{Operand, Stack, compute_dtype, key, mt, per_matrix, workgroup_size};
+use crate::array::Array;
+use crate::device::params::Params;
+use crate::error::Result;
+
+fn not_positive_definite(_: i32) -> String {
+    "Matrix is not positive definite".into()
+}
+
+/// The factor and its `info` (0, or the first column whose diagonal was not positive).
+fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
+    let op = "cholesky";
+    let dtype = compute_dtype(op, a)?;
+    let stack = Stack::of(op, a, true)?;
+    let n = stack.rows;
+    // The upper factor reads the upper triangle: that of aᵀ is lower, and Uᵀ = L of aᵀ.
+    let source = if upper { mt(a)? } else { a.clone() };
+    let l = source.astype(dtype)?;
+    let info = Array::zeros(a.device(), &[stack.count], crate::DType::I32)?;
+    if n == 0 || stack.count == 0 {
+        return Ok((l, info));
+    }
+    let key = key(&CHOLESKY_PANEL, dtype, workgroup_size(n));
+    let nn = (n * n) as u64;
+    for (k0, k1) in panels(n) {
+        per_matrix(
+            op,
+            &key,
+            &[
+                Operand { array: &l, per: nn },
+                Operand {
+                    array: &info,
+                    per: 1,
+                },
+            ],
+            stack.count as u64,
+            1,
+            (n * (k1 - k0) * (k1 - k0)) as u64,
+            |bases, run| {
+                Params::default()
+                    .u32(n as u32)
+                    .u32(k0 as u32)
+                    .u32(k1 as u32)
+                    .u32(run)
+                    .u32(bases[0])
+                    .u32(bases[1])
+                    .bytes()
+                    .to_vec()
+            },
+        )?;
+        if k1 < n {
+            // A22 -= L21 · L21ᵀ (only its lower triangle is read later).
+            let l21 = block(&l, (k1, n), (k0, k1))?;
+            let a22 = block(&l, (k1, n), (k1, n))?;
+            a22.assign(&a22.sub(&l21.matmul(&mt(&l21)?)?)?)?;
+        }
+    }
+    let lower = l.tril(0)?;
+    Ok((if upper { mt(&lower)? } else { lower }, info))
+}
+
+/// `numpy.linalg.cholesky(a, upper=False)`: the lower factor L with a = L·Lᵀ of each matrix
+/// of the stack, read from a's lower triangle (or, `upper`, the upper factor U = Lᵀ read from
+/// the upper triangle). A matrix that is not positive definite (or has NaN on the way) is
+/// `Err(LinAlg)` naming the first one of the batch.
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// use gpuarray::{Array, linalg};
+/// let a = Array::from_slice(&dev, &[4.0f32, 2.0, 2.0, 5.0], &[2, 2])?;
+/// assert_eq!(linalg::cholesky(&a, false)?.to_vec::<f32>()?, vec![2.0, 0.0, 1.0, 2.0]);
+/// assert_eq!(linalg::cholesky(&a, true)?.to_vec::<f32>()?, vec![2.0, 1.0, 0.0, 2.0]);
+/// let indefinite = Array::from_slice(&dev, &[1.0f32, 2.0, 2.0, 1.0], &[2, 2])?;
+/// assert!(linalg::cholesky(&indefinite, false).is_err());
+/// # Ok(()) }
+/// ```
+#[cfg(not(target_arch = "wasm32"))]
+pub fn cholesky(a: &Array, upper: bool) -> Result<Array> {
+    let (l, info) = cholesky_unchecked(a, upper)?;
+    super::check_info("cholesky", &info, not_positive_definite)?;
+    Ok(l)
+}
+
+/// [`cholesky`] without blocking (every target).
+pub async fn cholesky_async(a: &Array, upper: bool) -> Result<Array> {
+    let (l, info) = cholesky_unchecked(a, upper)?;
+    super::check_info_async("cholesky", &info, not_positive_definite).await?;
+    Ok(l)
+}

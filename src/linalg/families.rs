@@ -1,0 +1,65 @@
+//! The kernel families of `linalg`, declared for the device: f32 and (native) f64 variants,
+//! compiled on first use, each prelude giving the element type and its machine constants.
+
+use crate::device::{KernelDef, Variant};
+use crate::dtype::DType;
+
+/// The variants: f32, and f64 where the adapter has it (an emulating device's f64 is refused
+/// before a launch: these kernels have no software path).
+fn float_variants(dtypes: &[DType]) -> Vec<Variant> {
+    dtypes
+        .iter()
+        .copied()
+        .filter(|&d| d == DType::F32 || d == DType::F64)
+        .map(Variant::one)
+        .collect()
+}
+
+/// `alias T`, `EPS` (the machine epsilon) and `TINY` (the smallest normal number), then `file`.
+fn with_type(v: Variant, file: &str) -> String {
+    let prelude = if v.a == DType::F64 {
+        "alias T = f64;\nconst EPS: T = 2.220446049250313e-16lf;\nconst TINY: T = 2.2250738585072014e-308lf;\n"
+    } else {
+        "alias T = f32;\nconst EPS: T = 1.1920929e-7f;\nconst TINY: T = 1.1754944e-38f;\n"
+    };
+    format!("{prelude}{file}")
+}
+
+const fn family(name: &'static str, entry: &'static str, wgsl: fn(Variant) -> String) -> KernelDef {
+    KernelDef::on_first_use(name, entry, &[("WG", 64)], float_variants, wgsl)
+}
+
+/// One panel of the blocked LU with partial pivoting (`shaders/linalg_lu.wgsl`).
+pub(crate) static LU_PANEL: KernelDef = family("linalg_lu", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_lu.wgsl"))
+});
+
+/// The substitutions after LU (`shaders/linalg_lu_solve.wgsl`).
+pub(crate) static LU_SOLVE: KernelDef = family("linalg_lu_solve", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_lu_solve.wgsl"))
+});
+
+/// One panel of the blocked Cholesky (`shaders/linalg_cholesky.wgsl`).
+pub(crate) static CHOLESKY_PANEL: KernelDef = family("linalg_cholesky", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_cholesky.wgsl"))
+});
+
+/// Householder QR's reflectors (`shaders/linalg_qr.wgsl`, `factor`).
+pub(crate) static QR_FACTOR: KernelDef = family("linalg_qr_factor", "factor", |v| {
+    with_type(v, include_str!("../../shaders/linalg_qr.wgsl"))
+});
+
+/// Householder QR's Q (`shaders/linalg_qr.wgsl`, `form_q`).
+pub(crate) static QR_FORM_Q: KernelDef = family("linalg_qr_form_q", "form_q", |v| {
+    with_type(v, include_str!("../../shaders/linalg_qr.wgsl"))
+});
+
+/// Cyclic Jacobi for symmetric eigenproblems (`shaders/linalg_eigh.wgsl`).
+pub(crate) static EIGH_JACOBI: KernelDef = family("linalg_eigh", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_eigh.wgsl"))
+});
+
+/// One-sided Jacobi SVD (`shaders/linalg_svd.wgsl`).
+pub(crate) static SVD_JACOBI: KernelDef = family("linalg_svd", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_svd.wgsl"))
+});

@@ -1,0 +1,357 @@
+//! LU with partial pivoting and what NumPy builds on it: `solve`, `inv`, `det`, `slogdet`.
+//!
+//! Matrices up to [`BLOCKED_FROM`] rows are factored in one launch, one workgroup per matrix;
+//! larger ones in panels of [`PANEL`] columns, the trailing matrix updated by the tuned matmul
+//! between panels (blocked right-looking LU, as LAPACK's getrf).
+
+use super::families::{LU_PANEL, LU_SOLVE};
+use super::{Operand, Stack, compute_dtype, compute_dtype2, key, per_matrix, workgroup_size};
+use crate::array::Array;
+use crate::device::params::Params;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::layout::SliceArg;
+
+/// Matrices with more rows are factored in panels.
+const BLOCKED_FROM: usize = 128;
+/// Columns per panel of the blocked factorization.
+const PANEL: usize = 64;
+/// Columns of the right-hand side per workgroup of the substitutions.
+const RHS_RUN: usize = 64;
+
+/// P·A = L·U of a stack of square matrices, in place in a copy.
+pub(crate) struct Lu {
+    /// L below the diagonal (unit diagonal implied), U on and above it; batch × n × n.
+    pub lu: Array,
+    /// The row swapped with row j at step j; batch × n, int32.
+    pub piv: Array,
+    /// Per matrix: 0, or the 1-based column of the first zero pivot.
+    pub info: Array,
+    pub stack: Stack,
+}
+
+/// `a[..., r0:r1, c0:c1]`.
+pub(crate) fn block(a: &Array, rows: (usize, usize), cols: (usize, usize)) -> Result<Array> {
+    let mut args = vec![SliceArg::range(None, None, 1); a.ndim() - 2];
+    args.push(SliceArg::range(
+        Some(rows.0 as isize),
+        Some(rows.1 as isize),
+        1,
+    ));
+    args.push(SliceArg::range(
+        Some(cols.0 as isize),
+        Some(cols.1 as isize),
+        1,
+    ));
+    a.slice(&args)
+}
+
+/// The panels of a factorization of `n` columns.
+pub(crate) fn panels(n: usize) -> Vec<(usize, usize)> {
+    if n <= BLOCKED_FROM {
+        return vec![(0, n)];
+    }
+    (0..n)
+        .step_by(PANEL)
+        .map(|k0| (k0, (k0 + PANEL).min(n)))
+        .collect()
+}
+
+/// Factors a copy of `a` (square stack) in `dtype`.
+pub(crate) fn factor(op: &'static str, a: &Array, dtype: DType) -> Result<Lu> {
+    let stack = Stack::of(op, a, true)?;
+    let n = stack.rows;
+    let dev = a.device();
+    let lu = a.astype(dtype)?;
+    let piv = Array::zeros(dev, &stack.shape(&[n]), DType::I32)?;
+    let info = Array::zeros(dev, &[stack.count], DType::I32)?;
+    if n == 0 || stack.count == 0 {
+        return Ok(Lu {
+            lu,
+            piv,
+            info,
+            stack,
+        });
+    }
+    let key = key(&LU_PANEL, dtype, workgroup_size(n));
+    let nn = (n * n) as u64;
+    for (k0, k1) in panels(n) {
+        let flops = 2 * (n * n * (k1 - k0)) as u64;
+        per_matrix(
+            op,
+            &key,
+            &[
+                Operand {
+                    array: &lu,
+                    per: nn,
+                },
+                Operand {
+                    array: &piv,
+                    per: n as u64,
+                },
+                Operand {
+                    array: &info,
+                    per: 1,
+                },
+            ],
+            stack.count as u64,
+            1,
+            flops,
+            |bases, run| {
+                Params::default()
+                    .u32(n as u32)
+                    .u32(k0 as u32)
+                    .u32(k1 as u32)
+                    .u32(run)
+                    .u32(bases[0])
+                    .u32(bases[1])
+                    .u32(bases[2])
+                    .bytes()
+                    .to_vec()
+            },
+        )?;
+        if k1 < n {
+            // A22 -= L21 · U12 (U12 was solved for by the panel's launch).
+            let a22 = block(&lu, (k1, n), (k1, n))?;
+            let update = block(&lu, (k1, n), (k0, k1))?.matmul(&block(&lu, (k0, k1), (k1, n))?)?;
+            a22.assign(&a22.sub(&update)?)?;
+        }
+    }
+    Ok(Lu {
+        lu,
+        piv,
+        info,
+        stack,
+    })
+}
+
+/// Overwrites `x` (batch × n × m, contiguous, the factor's dtype) with the solution of
+/// A·X = X from `f`.
+pub(crate) fn substitute(op: &'static str, f: &Lu, x: &Array) -> Result<()> {
+    let n = f.stack.rows;
+    let m = x.shape()[x.ndim() - 1];
+    if n == 0 || m == 0 || f.stack.count == 0 {
+        return Ok(());
+    }
+    let cw = m.min(RHS_RUN);
+    let runs = m.div_ceil(cw);
+    let key = key(&LU_SOLVE, f.lu.dtype(), workgroup_size(n.max(cw)));
+    per_matrix(
+        op,
+        &key,
+        &[
+            Operand {
+                array: &f.lu,
+                per: (n * n) as u64,
+            },
+            Operand {
+                array: &f.piv,
+                per: n as u64,
+            },
+            Operand {
+                array: x,
+                per: (n * m) as u64,
+            },
+        ],
+        f.stack.count as u64,
+        runs as u64,
+        2 * (n * n * m) as u64,
+        |bases, run| {
+            Params::default()
+                .u32(n as u32)
+                .u32(m as u32)
+                .u32(cw as u32)
+                .u32(runs as u32)
+                .u32(run)
+                .u32(bases[0])
+                .u32(bases[1])
+                .u32(bases[2])
+                .bytes()
+                .to_vec()
+        },
+    )
+}
+
+fn singular(_: i32) -> String {
+    "Singular matrix".into()
+}
+
+/// The solve without its check: the solution and the factorization's `info`.
+fn solve_unchecked(a: &Array, b: &Array) -> Result<(Array, Array)> {
+    let op = "solve";
+    a.same_device(op, b)?;
+    let dtype = compute_dtype2(op, a, b)?;
+    let sa = Stack::of(op, a, true)?;
+    let n = sa.rows;
+    // NumPy 2: b is a vector only when it is 1-D; otherwise a stack of n × k matrices.
+    let vector = b.ndim() == 1;
+    let bm = if vector {
+        if b.len() != n {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "b of shape {:?} does not match a of shape {:?} (its length must be {n})",
+                    b.shape(),
+                    a.shape()
+                ),
+            ));
+        }
+        b.reshape(&[n as isize, 1])?
+    } else {
+        if b.shape()[b.ndim() - 2] != n {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "b of shape {:?} does not match a of shape {:?} (its rows must be {n})",
+                    b.shape(),
+                    a.shape()
+                ),
+            ));
+        }
+        b.clone()
+    };
+    let sb = Stack::of(op, &bm, false)?;
+    let batch = crate::layout::broadcast_shapes(op, &[&sa.batch, &sb.batch])?;
+    let with = |tail: &[usize]| {
+        let mut s = batch.clone();
+        s.extend_from_slice(tail);
+        s
+    };
+    let f = factor(op, &a.broadcast_to(&with(&[n, n]))?, dtype)?;
+    let x = bm.broadcast_to(&with(&[n, sb.cols]))?.astype(dtype)?;
+    substitute(op, &f, &x)?;
+    let x = if vector {
+        let shape: Vec<isize> = with(&[n]).iter().map(|&d| d as isize).collect();
+        x.reshape(&shape)?
+    } else {
+        x
+    };
+    Ok((x, f.info))
+}
+
+/// `numpy.linalg.solve(a, b)`: x with a @ x == b, for a stack of square `a` (…, n, n) and `b`
+/// either a vector (n,) (NumPy 2: only when `b` is 1-D) or a stack of matrices (…, n, k), batch
+/// axes broadcast. LU with partial pivoting, as LAPACK's gesv. A singular matrix is
+/// `Err(LinAlg)` naming the first one of the batch.
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// use gpuarray::{Array, linalg};
+/// let a = Array::from_slice(&dev, &[3.0f32, 1.0, 1.0, 2.0], &[2, 2])?;
+/// let b = Array::from_slice(&dev, &[9.0f32, 8.0], &[2])?;
+/// let x = linalg::solve(&a, &b)?.to_vec::<f32>()?;
+/// assert!((x[0] - 2.0).abs() < 1e-5 && (x[1] - 3.0).abs() < 1e-5);
+/// let singular = Array::from_slice(&dev, &[1.0f32, 2.0, 2.0, 4.0], &[2, 2])?;
+/// assert!(matches!(linalg::solve(&singular, &b), Err(gpuarray::Error::LinAlg { .. })));
+/// # Ok(()) }
+/// ```
+#[cfg(not(target_arch = "wasm32"))]
+pub fn solve(a: &Array, b: &Array) -> Result<Array> {
+    let (x, info) = solve_unchecked(a, b)?;
+    super::check_info("solve", &info, singular)?;
+    Ok(x)
+}
+
+/// [`solve`] without blocking (every target; the browser's form).
+pub async fn solve_async(a: &Array, b: &Array) -> Result<Array> {
+    let (x, info) = solve_unchecked(a, b)?;
+    super::check_info_async("solve", &info, singular).await?;
+    Ok(x)
+}
+
+pub(crate) fn inv_unchecked(a: &Array) -> Result<(Array, Array)> {
+    let op = "inv";
+    let dtype = compute_dtype(op, a)?;
+    let s = Stack::of(op, a, true)?;
+    let f = factor(op, a, dtype)?;
+    let x = super::identities(a, &s, s.rows, s.rows, dtype)?;
+    substitute(op, &f, &x)?;
+    Ok((x, f.info))
+}
+
+/// `numpy.linalg.inv(a)`: the inverse of each square matrix of the stack (LU, then the
+/// substitutions on the identity). A singular matrix is `Err(LinAlg)`.
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::from_slice(&dev, &[2.0f32, 0.0, 0.0, 4.0], &[2, 2])?;
+/// assert_eq!(gpuarray::linalg::inv(&a)?.to_vec::<f32>()?, vec![0.5, 0.0, 0.0, 0.25]);
+/// # Ok(()) }
+/// ```
+#[cfg(not(target_arch = "wasm32"))]
+pub fn inv(a: &Array) -> Result<Array> {
+    let (x, info) = inv_unchecked(a)?;
+    super::check_info("inv", &info, singular)?;
+    Ok(x)
+}
+
+/// [`inv`] without blocking (every target).
+pub async fn inv_async(a: &Array) -> Result<Array> {
+    let (x, info) = inv_unchecked(a)?;
+    super::check_info_async("inv", &info, singular).await?;
+    Ok(x)
+}
+
+/// The sign of each permutation: +1 or −1 from the parity of the rows `piv` swapped.
+fn permutation_sign(f: &Lu, dtype: DType) -> Result<Array> {
+    let n = f.stack.rows;
+    let steps = Array::arange(f.lu.device(), 0.0, n as f64, 1.0, DType::I32)?;
+    let swaps = f.piv.ne(&steps)?.sum_dtype(-1, false, DType::I32)?;
+    // 1 − 2·(swaps mod 2)
+    swaps.remainder(2)?.mul(-2)?.add(1)?.astype(dtype)
+}
+
+/// `numpy.linalg.det(a)`: the determinant of each square matrix of the stack (the product of
+/// U's diagonal, signed by the row swaps). A singular matrix gives 0, not an error.
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::from_slice(&dev, &[1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+/// let d = gpuarray::linalg::det(&a)?.to_vec::<f32>()?[0];
+/// assert!((d + 2.0).abs() < 1e-5);
+/// # Ok(()) }
+/// ```
+pub fn det(a: &Array) -> Result<Array> {
+    let op = "det";
+    let dtype = compute_dtype(op, a)?;
+    let f = factor(op, a, dtype)?;
+    if f.stack.rows == 0 {
+        return Array::ones(a.device(), &f.stack.batch, dtype);
+    }
+    let diag = f.lu.diagonal(0, -2, -1)?;
+    diag.prod(-1, false)?.mul(&permutation_sign(&f, dtype)?)
+}
+
+/// `numpy.linalg.slogdet(a)`: `(sign, logabsdet)` of each square matrix of the stack, without
+/// the overflow of [`det`]'s product; a singular matrix gives `(0, -inf)`.
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// # let dev = gpuarray::Device::new()?;
+/// let a = gpuarray::Array::from_slice(&dev, &[1e30f32, 0.0, 0.0, -1e30], &[2, 2])?;
+/// let (sign, logdet) = gpuarray::linalg::slogdet(&a)?;
+/// assert_eq!(sign.to_vec::<f32>()?, vec![-1.0]);
+/// assert!((logdet.to_vec::<f32>()?[0] - 138.155_1).abs() < 1e-3);
+/// # Ok(()) }
+/// ```
+pub fn slogdet(a: &Array) -> Result<(Array, Array)> {
+    let op = "slogdet";
+    let dtype = compute_dtype(op, a)?;
+    let f = factor(op, a, dtype)?;
+    if f.stack.rows == 0 {
+        return Ok((
+            Array::ones(a.device(), &f.stack.batch, dtype)?,
+            Array::zeros(a.device(), &f.stack.batch, dtype)?,
+        ));
+    }
+    let diag = f.lu.diagonal(0, -2, -1)?;
+    let logabs = diag.abs()?.log()?.sum(-1, false)?;
+    let sign = diag
+        .sign()?
+        .prod(-1, false)?
+        .mul(&permutation_sign(&f, dtype)?)?;
+    Ok((sign, logabs))
+}

@@ -1,0 +1,319 @@
+//! `numpy.linalg` on the GPU: factorizations and the functions built on them, batched over
+//! leading axes ("stacked" matrices) with NumPy's semantics and errors.
+//!
+//! - **Small matrices** are factored one workgroup per matrix, many matrices per launch (LU with
+//!   partial pivoting, Cholesky, Householder QR, triangular solves, Jacobi `eigh` and one-sided
+//!   Jacobi `svd`), in WGSL of `shaders/linalg_*.wgsl`.
+//! - **Large matrices**: LU and Cholesky are blocked, right-looking: a panel of columns is
+//!   factored by the same kernel and the trailing matrix is updated by the tuned matmul.
+//! - **Errors like NumPy's**: a singular matrix in `solve`/`inv`, a matrix that is not positive
+//!   definite in `cholesky`, or Jacobi sweeps that do not converge are
+//!   [`Error::LinAlg`](crate::Error::LinAlg) naming the first failing matrix of the batch
+//!   (Python: `numpy.linalg.LinAlgError`). Finding out needs one small readback, so those
+//!   functions have `_async` forms for the browser.
+//! - **Dtypes**: float32 stays float32, float64 stays float64 (where the adapter has native f64:
+//!   these kernels have no software path), integers and bool compute in float64 as NumPy's do,
+//!   float16 is refused as NumPy refuses it.
+//!
+//! ```
+//! # fn main() -> gpuarray::Result<()> {
+//! # let dev = gpuarray::Device::new()?;
+//! use gpuarray::{Array, linalg};
+//! let a = Array::from_slice(&dev, &[4.0f32, 2.0, 2.0, 3.0], &[2, 2])?;
+//! let b = Array::from_slice(&dev, &[2.0f32, 1.0], &[2])?;
+//! let x = linalg::solve(&a, &b)?;                       // a @ x == b
+//! let r = a.matmul(&x)?.to_vec::<f32>()?;
+//! assert!((r[0] - 2.0).abs() < 1e-6 && (r[1] - 1.0).abs() < 1e-6);
+//! # Ok(()) }
+//! ```
+
+mod cholesky;
+mod derived;
+mod eigh;
+pub(crate) mod families;
+mod lu;
+mod norm;
+mod qr;
+mod svd;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use cholesky::cholesky;
+pub use cholesky::cholesky_async;
+pub use derived::{Lstsq, cross, matrix_power, multi_dot};
+#[cfg(not(target_arch = "wasm32"))]
+pub use derived::{cond, lstsq, matrix_rank, pinv, tensorinv, tensorsolve};
+#[cfg(not(target_arch = "wasm32"))]
+pub use eigh::{eigh, eigvalsh};
+pub use eigh::{eigh_async, eigvalsh_async};
+pub use lu::{det, inv_async, slogdet, solve_async};
+#[cfg(not(target_arch = "wasm32"))]
+pub use lu::{inv, solve};
+pub use norm::{NormOrder, vector_norm};
+#[cfg(not(target_arch = "wasm32"))]
+pub use norm::{matrix_norm, norm};
+pub use qr::{QrMode, qr};
+#[cfg(not(target_arch = "wasm32"))]
+pub use svd::{svd, svdvals};
+pub use svd::{svd_async, svdvals_async};
+
+use crate::array::Array;
+use crate::device::{Binding, PipelineKey, Variant, Work};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+
+/// A stack of matrices: the batch axes, their product and the matrix shape.
+#[derive(Debug, Clone)]
+pub(crate) struct Stack {
+    pub batch: Vec<usize>,
+    pub count: usize,
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Stack {
+    /// The stack of `a` (at least 2-D, as NumPy's `_assert_stacked_2d`), square where asked
+    /// (`_assert_stacked_square`).
+    pub fn of(op: &'static str, a: &Array, square: bool) -> Result<Stack> {
+        let shape = a.shape();
+        if shape.len() < 2 {
+            return Err(Error::LinAlg {
+                op,
+                index: None,
+                msg: format!(
+                    "{}-dimensional array given. Array must be at least two-dimensional",
+                    shape.len()
+                ),
+            });
+        }
+        let (rows, cols) = (shape[shape.len() - 2], shape[shape.len() - 1]);
+        if square && rows != cols {
+            return Err(Error::LinAlg {
+                op,
+                index: None,
+                msg: format!("Last 2 dimensions of the array must be square, got shape {shape:?}"),
+            });
+        }
+        let batch = shape[..shape.len() - 2].to_vec();
+        Ok(Stack {
+            count: batch.iter().product(),
+            batch,
+            rows,
+            cols,
+        })
+    }
+
+    /// The batch shape followed by `tail`.
+    pub fn shape(&self, tail: &[usize]) -> Vec<usize> {
+        let mut s = self.batch.clone();
+        s.extend_from_slice(tail);
+        s
+    }
+}
+
+/// The float dtype NumPy's `linalg` computes `dtype` in: f32 and f64 stay, integers and bool
+/// go to f64, f16 is refused (NumPy: "array type float16 is unsupported in linalg"). f64 needs
+/// the adapter's native f64.
+pub(crate) fn compute_dtype(op: &'static str, a: &Array) -> Result<DType> {
+    let d = match a.dtype() {
+        DType::F32 => DType::F32,
+        DType::F16 => {
+            return Err(Error::Unsupported {
+                op,
+                feature: "array type float16 is unsupported in linalg (as in NumPy); convert \
+                          to float32 first"
+                    .into(),
+            });
+        }
+        _ => DType::F64,
+    };
+    if d == DType::F64 && !native_f64(a) {
+        return Err(Error::Unsupported {
+            op,
+            feature: format!(
+                "{} in float64 needs an adapter with native f64 (SHADER_F64); this one's f64 is \
+                 {} (convert to float32 first)",
+                if a.dtype() == DType::F64 {
+                    "linalg"
+                } else {
+                    "linalg of integer arrays (computed"
+                },
+                a.device().info().f64
+            ),
+        });
+    }
+    Ok(d)
+}
+
+fn native_f64(a: &Array) -> bool {
+    a.device().supports(DType::F64) && !a.device().f64_emulated()
+}
+
+/// The common compute dtype of two operands.
+pub(crate) fn compute_dtype2(op: &'static str, a: &Array, b: &Array) -> Result<DType> {
+    let (x, y) = (compute_dtype(op, a)?, compute_dtype(op, b)?);
+    Ok(if x == DType::F64 || y == DType::F64 {
+        DType::F64
+    } else {
+        DType::F32
+    })
+}
+
+/// A workgroup size for matrices of `n` rows: a power of two from 8 to 256.
+pub(crate) fn workgroup_size(n: usize) -> u32 {
+    (n.next_power_of_two() as u32).clamp(8, 256)
+}
+
+/// One operand of a per-matrix launch: a contiguous array of matrices, `per` elements each.
+pub(crate) struct Operand<'a> {
+    pub array: &'a Array,
+    pub per: u64,
+}
+
+/// Launches `key` once per run of matrices of a batch of `count`, `groups` workgroups per
+/// matrix: each operand bound as one window holding the run's matrices, and
+/// `params(bases, run)` the uniform of a run (bases: each operand's element offset in its
+/// window). Runs are as long as one storage binding and the grid allow.
+pub(crate) fn per_matrix(
+    op: &'static str,
+    key: &PipelineKey,
+    operands: &[Operand],
+    count: u64,
+    groups: u64,
+    flops_per_matrix: u64,
+    params: impl Fn(&[u32], u32) -> Vec<u8>,
+) -> Result<()> {
+    if count == 0 {
+        return Ok(());
+    }
+    let dev = &operands[0].array.device().inner;
+    let mut run = u64::MAX;
+    for o in operands {
+        let bytes = o.array.dtype().size_bytes() as u64;
+        let fits = crate::ops::window_elements(dev, bytes) / o.per.max(1);
+        if fits == 0 {
+            return Err(Error::TooLarge {
+                op,
+                requested: o.per * bytes,
+                max: dev.max_window(),
+                what: "bytes of one matrix (one storage binding; matrices past it are not \
+                       supported yet)",
+            });
+        }
+        run = run.min(fits);
+    }
+    let max_dim = dev.limits.max_compute_workgroups_per_dimension as u64;
+    run = run
+        .min(max_dim * max_dim / groups)
+        .min(u32::MAX as u64 / groups);
+    let mut start = 0;
+    while start < count {
+        let len = run.min(count - start);
+        let mut bindings: Vec<Binding> = Vec::with_capacity(operands.len());
+        let mut bases = Vec::with_capacity(operands.len());
+        for o in operands {
+            let bytes = o.array.dtype().size_bytes() as u64;
+            let (b, base) = crate::ops::contiguous_window(
+                op,
+                o.array,
+                start * o.per,
+                (len * o.per).max(1),
+                bytes,
+            )?;
+            bindings.push(b);
+            bases.push(base);
+        }
+        let x = (len * groups).min(max_dim);
+        let y = (len * groups).div_ceil(x);
+        let p = params(&bases, len as u32);
+        dev.guarded(op, || {
+            dev.dispatch_grid(
+                key,
+                &p,
+                &bindings,
+                (x as u32, y as u32, 1),
+                Work::computes(format!("matrices={len}"), flops_per_matrix * len),
+            )
+        })?;
+        start += len;
+    }
+    Ok(())
+}
+
+/// The pipeline key of `family` for `dtype` with `wg` invocations per workgroup.
+pub(crate) fn key(family: &'static crate::device::KernelDef, dtype: DType, wg: u32) -> PipelineKey {
+    PipelineKey::new(family, Variant::one(dtype)).with("WG", wg)
+}
+
+/// A batch of identity matrices `rows` × `cols` in `dtype`, contiguous and writable.
+pub(crate) fn identities(
+    a: &Array,
+    stack: &Stack,
+    rows: usize,
+    cols: usize,
+    dtype: DType,
+) -> Result<Array> {
+    let eye = Array::eye_k(a.device(), rows, cols, 0, dtype)?;
+    let out = Array::zeros(a.device(), &stack.shape(&[rows, cols]), dtype)?;
+    out.assign(&eye)?;
+    Ok(out)
+}
+
+/// The first matrix whose `info` word is not zero, and that word.
+fn first_failure(info: &[i32]) -> Option<(usize, i32)> {
+    info.iter().position(|&i| i != 0).map(|at| (at, info[at]))
+}
+
+/// `Err(LinAlg)` for the first matrix whose `info` is not zero, its message from `what(info)`.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn check_info(op: &'static str, info: &Array, what: fn(i32) -> String) -> Result<()> {
+    if info.is_empty() {
+        return Ok(());
+    }
+    failure(op, &info.to_vec::<i32>()?, what)
+}
+
+/// [`check_info`] without blocking (every target).
+pub(crate) async fn check_info_async(
+    op: &'static str,
+    info: &Array,
+    what: fn(i32) -> String,
+) -> Result<()> {
+    if info.is_empty() {
+        return Ok(());
+    }
+    failure(op, &info.to_vec_async::<i32>().await?, what)
+}
+
+fn failure(op: &'static str, info: &[i32], what: fn(i32) -> String) -> Result<()> {
+    match first_failure(info) {
+        Some((index, word)) => Err(Error::LinAlg {
+            op,
+            index: Some(index),
+            msg: what(word),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The last two axes swapped (`matrix_transpose`).
+pub(crate) fn mt(a: &Array) -> Result<Array> {
+    a.swapaxes(-1, -2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workgroups_are_powers_of_two_from_8_to_256() {
+        assert_eq!(workgroup_size(1), 8);
+        assert_eq!(workgroup_size(33), 64);
+        assert_eq!(workgroup_size(4096), 256);
+    }
+
+    #[test]
+    fn the_first_nonzero_info_fails() {
+        assert_eq!(first_failure(&[0, 0, 3, 1]), Some((2, 3)));
+        assert_eq!(first_failure(&[0, 0]), None);
+    }
+}

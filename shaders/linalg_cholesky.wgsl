@@ -1,9 +1,10 @@
-// Cholesky factorisation A = L·Lᵀ (LAPACK's potrf, lower) of the columns [k0, k1) of a batch
-// of square row-major matrices, one workgroup per matrix, in place in the lower triangle (only
-// the lower triangle is read, as NumPy's `cholesky` reads it). The host prepends
-// `alias T = ..;`.
+// Cholesky factorisation A = L·Lᵀ (LAPACK's potrf, lower) of the columns [j0, j1) of a panel
+// ending at column k1, for a batch of square row-major matrices, one workgroup per matrix, in
+// place in the lower triangle (only the lower triangle is read, as NumPy's `cholesky` reads it).
+// The host prepends `alias T = ..;` and splits the columns over launches within the adapter's
+// loop budget (see linalg_lu.wgsl).
 //
-// A small matrix is one panel (k0 = 0, k1 = n). A large one is factored in panels, the host
+// A small matrix is one panel (k1 = n). A large one is factored in panels, the host
 // subtracting L21·L21ᵀ from the trailing matrix with the tuned matmul between two panels
 // (blocked right-looking Cholesky); each step here scales the whole column below the diagonal,
 // so the panel's rows below it are L21 when the panel is done.
@@ -15,8 +16,9 @@ override WG: u32 = 64u;
 
 struct Params {
     n: u32,
-    k0: u32,
     k1: u32,
+    j0: u32,
+    j1: u32,
     batch: u32,
     a_base: u32,
     info_base: u32,
@@ -38,7 +40,7 @@ fn main(
     }
     let n = p.n;
     let base = p.a_base + m * n * n;
-    for (var j = p.k0; j < p.k1; j += 1u) {
+    for (var j = p.j0; j < p.j1; j += 1u) {
         let d = a[base + j * n + j];
         if (!(d > T(0.0)) && lid == 0u && info[p.info_base + m] == 0) {
             info[p.info_base + m] = i32(j + 1u);

@@ -8,12 +8,13 @@
 // then all rotations are applied to rows, then to columns and to V: disjoint rotations commute,
 // so this is one orthogonal similarity per round, and a_pq is set to zero exactly. A pair rotates
 // only while |a_pq| > EPS·√|a_pp·a_qq| (Demmel–Veselić's relative test, which gives small
-// eigenvalues to high relative accuracy) and |a_pq| > TINY.
+// eigenvalues to high relative accuracy) and |a_pq| > EPS·‖A‖_F/n.
 //
-// A launch runs at most `sweeps` sweeps. A matrix that converges gets its eigenvalues sorted
-// ascending (V's columns with them) and `info` −1; one that has not yet gets the number of
-// sweeps run, and the host launches again (matrices already done skip) or reports no
-// convergence. Pair rotations are kept in `cs`.
+// A launch runs rounds [r0, r1) of `sweeps` sweeps (several whole sweeps for small matrices,
+// part of one for large ones: the host keeps every invocation within the adapter's loop budget,
+// see linalg_lu.wgsl). Per matrix, `info` holds two words: done (1 once a whole sweep rotated
+// nothing; the diagonal is then copied to `w`, unsorted, and later launches skip the matrix) and
+// whether the current sweep has rotated. Pair rotations are kept in `cs`.
 
 override WG: u32 = 64u;
 
@@ -26,18 +27,35 @@ struct Params {
     info_base: u32,
     cs_base: u32,
     sweeps: u32,
+    r0: u32,
+    r1: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read_write> a: array<T>;
 @group(0) @binding(2) var<storage, read_write> v: array<T>;
 @group(0) @binding(3) var<storage, read_write> w: array<T>;
-@group(0) @binding(4) var<storage, read_write> info: array<i32>;
+@group(0) @binding(4) var<storage, read_write> info: array<u32>;
 @group(0) @binding(5) var<storage, read_write> cs: array<T>;
 
 var<workgroup> rotated: atomic<u32>;
-var<workgroup> any_rotated: u32;
-var<workgroup> chosen: u32;
+var<workgroup> flag: u32;
+var<workgroup> red: array<T, WG>;
+
+// The workgroup's sum of `x`, uniform.
+fn sum_all(lid: u32, x: T) -> T {
+    red[lid] = x;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s = s >> 1u) {
+        if (lid < s) {
+            red[lid] = red[lid] + red[lid + s];
+        }
+        workgroupBarrier();
+    }
+    let r = workgroupUniformLoad(&red[0]);
+    workgroupBarrier();
+    return r;
+}
 
 // Pair `k` of round `r` of the tournament of `players` (even) players, smaller index first.
 fn pair(r: u32, k: u32, players: u32) -> vec2<u32> {
@@ -61,25 +79,34 @@ fn main(
     if (mat >= p.batch) {
         return;
     }
+    let state = p.info_base + 2u * mat;
+    if (lid == 0u) {
+        flag = info[state];
+    }
+    if (workgroupUniformLoad(&flag) == 1u) {
+        return;
+    }
     let n = p.n;
     let ab = p.a_base + mat * n * n;
     let vb = p.v_base + mat * n * n;
     let cb = p.cs_base + mat * (n + 1u);
-    if (lid == 0u) {
-        chosen = select(0u, 1u, info[p.info_base + mat] < 0);
-    }
-    if (workgroupUniformLoad(&chosen) == 1u) {
-        return;
-    }
     let players = n + (n & 1u);
     let half = players / 2u;
-    var sweeps_rotating = 0u;
+    // ‖A‖_F, which rotations keep: an a_pq below EPS·‖A‖_F/n is negligible for every eigenvalue
+    // (cuSOLVER's syevj stops at ‖off(A)‖_F ≤ ε‖A‖_F), so rounding noise is never rotated and
+    // the sweeps end.
+    var sq = T(0.0);
+    for (var t = lid; t < n * n; t += WG) {
+        let x = a[ab + (t / n) * n + t % n];
+        sq += x * x;
+    }
+    let floor = max(EPS * sqrt(sum_all(lid, sq)) / T(max(n, 1u)), TINY);
     for (var sweep = 0u; sweep < p.sweeps; sweep += 1u) {
         if (lid == 0u) {
             atomicStore(&rotated, 0u);
         }
         workgroupBarrier();
-        for (var r = 0u; r + 1u < players; r += 1u) {
+        for (var r = p.r0; r < p.r1; r += 1u) {
             for (var k = lid; k < half; k += WG) {
                 let pq = pair(r, k, players);
                 var c = T(1.0);
@@ -88,11 +115,11 @@ fn main(
                     let app = a[ab + pq.x * n + pq.x];
                     let aqq = a[ab + pq.y * n + pq.y];
                     let apq = a[ab + pq.x * n + pq.y];
-                    if (abs(apq) > EPS * sqrt(abs(app)) * sqrt(abs(aqq)) && abs(apq) > TINY) {
+                    if (abs(apq) > EPS * sqrt(abs(app)) * sqrt(abs(aqq)) && abs(apq) > floor) {
                         let theta = (aqq - app) / (T(2.0) * apq);
                         var t = T(1.0) / (abs(theta) + sqrt(theta * theta + T(1.0)));
                         if (abs(theta) > T(1.0) / EPS) {
-                            t = T(0.5) / theta;
+                            t = T(0.5) / abs(theta);
                         }
                         if (theta < T(0.0)) {
                             t = -t;
@@ -150,53 +177,28 @@ fn main(
             storageBarrier();
         }
         workgroupBarrier();
-        if (lid == 0u) {
-            any_rotated = atomicLoad(&rotated);
-        }
-        let go_on = workgroupUniformLoad(&any_rotated);
-        if (go_on == 0u) {
-            break;
-        }
-        sweeps_rotating += 1u;
-    }
-    if (sweeps_rotating == p.sweeps) {
-        if (lid == 0u) {
-            info[p.info_base + mat] = i32(sweeps_rotating);
-        }
-        return;
-    }
-    if (lid == 0u) {
-        info[p.info_base + mat] = -1;
-    }
-    // Converged: the eigenvalues ascending (selection sort), V's columns with them.
-    for (var i = lid; i < n; i += WG) {
-        w[p.w_base + mat * n + i] = a[ab + i * n + i];
-    }
-    storageBarrier();
-    for (var i = 0u; i + 1u < n; i += 1u) {
-        if (lid == 0u) {
-            var best = i;
-            for (var j = i + 1u; j < n; j += 1u) {
-                if (w[p.w_base + mat * n + j] < w[p.w_base + mat * n + best]) {
-                    best = j;
-                }
-            }
-            chosen = best;
-        }
-        let b = workgroupUniformLoad(&chosen);
-        if (b != i) {
-            for (var row = lid; row < n; row += WG) {
-                let x = v[vb + row * n + i];
-                v[vb + row * n + i] = v[vb + row * n + b];
-                v[vb + row * n + b] = x;
-            }
-            storageBarrier();
-            if (lid == 0u) {
-                let x = w[p.w_base + mat * n + i];
-                w[p.w_base + mat * n + i] = w[p.w_base + mat * n + b];
-                w[p.w_base + mat * n + b] = x;
-            }
+        if (lid == 0u && atomicLoad(&rotated) == 1u) {
+            info[state + 1u] = 1u;
         }
         storageBarrier();
+        if (p.r1 + 1u == players) {
+            // The sweep is complete: done if it rotated nothing, else the next one starts.
+            if (lid == 0u) {
+                flag = info[state + 1u];
+            }
+            if (workgroupUniformLoad(&flag) == 0u) {
+                for (var i = lid; i < n; i += WG) {
+                    w[p.w_base + mat * n + i] = a[ab + i * n + i];
+                }
+                if (lid == 0u) {
+                    info[state] = 1u;
+                }
+                break;
+            }
+            if (lid == 0u) {
+                info[state + 1u] = 0u;
+            }
+            storageBarrier();
+        }
     }
 }

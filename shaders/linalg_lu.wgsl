@@ -1,8 +1,11 @@
-// LU factorisation with partial pivoting (P·A = L·U, LAPACK's getrf) of the columns [k0, k1) of
-// a batch of square row-major matrices, one workgroup per matrix, in place: L's multipliers below
-// the diagonal, U on and above it. The host prepends `alias T = f32;` (or f64).
+// LU factorisation with partial pivoting (P·A = L·U, LAPACK's getrf) of the columns [j0, j1) of
+// a panel of columns ending at k1, for a batch of square row-major matrices, one workgroup per
+// matrix, in place: L's multipliers below the diagonal, U on and above it. The host prepends
+// `alias T = f32;` (or f64). It splits a panel's columns over launches so that no invocation
+// runs more loop iterations than the adapter allows (lavapipe leaves every loop of an
+// invocation once they have run 65535 iterations together).
 //
-// A small matrix is one panel (k0 = 0, k1 = n): the whole factorisation is this launch. A large
+// A small matrix is one panel (k1 = n). A large
 // one is factored in panels of columns; between two panels the host subtracts L21·U12 from the
 // trailing matrix with the tuned matmul (blocked right-looking LU). So that the host needs no
 // triangular solve, each step here also eliminates in the panel's own rows right of the panel
@@ -18,8 +21,9 @@ override WG: u32 = 64u;
 
 struct Params {
     n: u32,
-    k0: u32,
     k1: u32,
+    j0: u32,
+    j1: u32,
     batch: u32,
     a_base: u32,
     piv_base: u32,
@@ -46,7 +50,7 @@ fn main(
     }
     let n = p.n;
     let base = p.a_base + m * n * n;
-    for (var j = p.k0; j < p.k1; j += 1u) {
+    for (var j = p.j0; j < p.j1; j += 1u) {
         // The pivot: each invocation scans its rows, then a tree keeps the largest magnitude,
         // the smaller row on ties (a NaN never wins, as in idamax after the first row).
         var ba = T(-1.0);

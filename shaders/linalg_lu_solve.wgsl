@@ -5,7 +5,9 @@
 //
 // The swaps are sequential per column, so each invocation owns columns; the substitutions step
 // through the rows (one barrier per step) with the invocations over (row, column) pairs of the
-// rows still to update.
+// rows still to update. `phase` 0 is the swaps, 1 the forward steps [j0, j1), 2 the backward
+// steps for rows [j0, j1) (from j1 − 1 down): the host splits the steps over launches within
+// the adapter's loop budget (see linalg_lu.wgsl).
 
 override WG: u32 = 64u;
 
@@ -18,6 +20,9 @@ struct Params {
     lu_base: u32,
     piv_base: u32,
     b_base: u32,
+    phase: u32,
+    j0: u32,
+    j1: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -42,30 +47,35 @@ fn main(
     let cw = min(p.cw, m - c0);
     let la = p.lu_base + mat * n * n;
     let bb = p.b_base + mat * n * m + c0;
-    for (var c = lid; c < cw; c += WG) {
-        for (var j = 0u; j < n; j += 1u) {
-            let r = u32(piv[p.piv_base + mat * n + j]);
-            if (r != j) {
-                let x = b[bb + j * m + c];
-                b[bb + j * m + c] = b[bb + r * m + c];
-                b[bb + r * m + c] = x;
+    if (p.phase == 0u) {
+        for (var c = lid; c < cw; c += WG) {
+            for (var j = 0u; j < n; j += 1u) {
+                let r = u32(piv[p.piv_base + mat * n + j]);
+                if (r != j) {
+                    let x = b[bb + j * m + c];
+                    b[bb + j * m + c] = b[bb + r * m + c];
+                    b[bb + r * m + c] = x;
+                }
             }
         }
+        return;
     }
-    storageBarrier();
-    // L·Y = P·B, L unit lower.
-    for (var j = 0u; j + 1u < n; j += 1u) {
-        let pairs = (n - j - 1u) * cw;
-        for (var t = lid; t < pairs; t += WG) {
-            let r = j + 1u + t / cw;
-            let c = t % cw;
-            b[bb + r * m + c] -= lu[la + r * n + j] * b[bb + j * m + c];
+    if (p.phase == 1u) {
+        // L·Y = P·B, L unit lower.
+        for (var j = p.j0; j < p.j1; j += 1u) {
+            let pairs = (n - j - 1u) * cw;
+            for (var t = lid; t < pairs; t += WG) {
+                let r = j + 1u + t / cw;
+                let c = t % cw;
+                b[bb + r * m + c] -= lu[la + r * n + j] * b[bb + j * m + c];
+            }
+            storageBarrier();
         }
-        storageBarrier();
+        return;
     }
     // U·X = Y.
-    for (var jj = 0u; jj < n; jj += 1u) {
-        let j = n - 1u - jj;
+    for (var jj = p.j0; jj < p.j1; jj += 1u) {
+        let j = p.j1 - 1u - (jj - p.j0);
         for (var c = lid; c < cw; c += WG) {
             b[bb + j * m + c] = b[bb + j * m + c] / lu[la + j * n + j];
         }

@@ -11,6 +11,9 @@
 // `form_q`: Q = H_0·H_1·…·H_{k−1} applied to the first `qc` columns of the identity (the host
 // fills `q` with them), backwards as org2r does; every column of Q is independent, so each
 // invocation takes whole columns through every reflector.
+//
+// Both take the reflectors [j0, j1) (form_q from j1 − 1 down): the host splits them over
+// launches within the adapter's loop budget (see linalg_lu.wgsl).
 
 override WG: u32 = 64u;
 
@@ -22,6 +25,8 @@ struct Params {
     a_base: u32,
     tau_base: u32,
     q_base: u32,
+    j0: u32,
+    j1: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -65,7 +70,7 @@ fn factor(
     let n = p.n;
     let k = min(m, n);
     let base = p.a_base + mat * m * n;
-    for (var j = 0u; j < k; j += 1u) {
+    for (var j = p.j0; j < p.j1; j += 1u) {
         var big = T(0.0);
         for (var r = j + 1u + lid; r < m; r += WG) {
             big = max(big, abs(a[base + r * n + j]));
@@ -137,8 +142,8 @@ fn form_q(
     let base = p.a_base + mat * m * n;
     let qb = p.q_base + mat * m * qc;
     for (var c = lid; c < qc; c += WG) {
-        for (var jj = 0u; jj < k; jj += 1u) {
-            let j = k - 1u - jj;
+        for (var jj = p.j0; jj < p.j1; jj += 1u) {
+            let j = p.j1 - 1u - (jj - p.j0);
             let t = tau[p.tau_base + mat * k + j];
             if (t == T(0.0)) {
                 continue;

@@ -4,7 +4,9 @@
 
 use super::families::CHOLESKY_PANEL;
 use super::lu::{block, panels};
-use super::{Operand, Stack, compute_dtype, key, mt, per_matrix, workgroup_size};
+use super::{
+    Operand, Stack, compute_dtype, key, mt, per, per_matrix, runs, steps_per_launch, workgroup_size,
+};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::error::Result;
@@ -26,34 +28,39 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
     if n == 0 || stack.count == 0 {
         return Ok((l, info));
     }
-    let key = key(&CHOLESKY_PANEL, dtype, workgroup_size(n));
+    let wg = workgroup_size(n);
+    let key = key(&CHOLESKY_PANEL, dtype, wg);
     let nn = (n * n) as u64;
     for (k0, k1) in panels(n) {
-        per_matrix(
-            op,
-            &key,
-            &[
-                Operand { array: &l, per: nn },
-                Operand {
-                    array: &info,
-                    per: 1,
+        let run = steps_per_launch(op, a, per(n, wg) + per(n * (k1 - k0), wg) + 8)?;
+        for (j0, j1) in runs(k0, k1, run) {
+            per_matrix(
+                op,
+                &key,
+                &[
+                    Operand { array: &l, per: nn },
+                    Operand {
+                        array: &info,
+                        per: 1,
+                    },
+                ],
+                stack.count as u64,
+                1,
+                (n * (k1 - k0) * (j1 - j0)) as u64,
+                |bases, run| {
+                    Params::default()
+                        .u32(n as u32)
+                        .u32(k1 as u32)
+                        .u32(j0 as u32)
+                        .u32(j1 as u32)
+                        .u32(run)
+                        .u32(bases[0])
+                        .u32(bases[1])
+                        .bytes()
+                        .to_vec()
                 },
-            ],
-            stack.count as u64,
-            1,
-            (n * (k1 - k0) * (k1 - k0)) as u64,
-            |bases, run| {
-                Params::default()
-                    .u32(n as u32)
-                    .u32(k0 as u32)
-                    .u32(k1 as u32)
-                    .u32(run)
-                    .u32(bases[0])
-                    .u32(bases[1])
-                    .bytes()
-                    .to_vec()
-            },
-        )?;
+            )?;
+        }
         if k1 < n {
             // A22 -= L21 · L21ᵀ (only its lower triangle is read later).
             let l21 = block(&l, (k1, n), (k0, k1))?;

@@ -2,21 +2,12 @@
 //! one triangle, one workgroup per matrix, sweeps until every pair is negligible.
 
 use super::families::EIGH_JACOBI;
-use super::{Operand, Stack, compute_dtype, key, mt, per_matrix, workgroup_size};
+use super::jacobi::{Schedule, converged, permute_rows, rounds, schedule};
+use super::{Operand, Stack, compute_dtype, key, mt, per, per_matrix, workgroup_size};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::dtype::DType;
-use crate::error::{Error, Result};
-
-/// Sweeps before `eigh` reports no convergence (Jacobi converges quadratically: 6–12 sweeps
-/// are typical).
-pub(crate) const MAX_SWEEPS: u32 = 60;
-
-/// Sweeps per launch: all of them for small matrices, a few for large ones so that no launch
-/// runs for long.
-pub(crate) fn sweeps_per_launch(n: usize) -> u32 {
-    if n <= 128 { MAX_SWEEPS } else { 2 }
-}
+use crate::error::Result;
 
 /// The Jacobi iteration's state between launches.
 struct Jacobi {
@@ -27,6 +18,8 @@ struct Jacobi {
     cs: Array,
     stack: Stack,
     dtype: DType,
+    wg: u32,
+    plan: Schedule,
 }
 
 fn start(op: &'static str, a: &Array, lower: bool) -> Result<Jacobi> {
@@ -41,24 +34,29 @@ fn start(op: &'static str, a: &Array, lower: bool) -> Result<Jacobi> {
         x.triu(0)?.add(&mt(&x.triu(1)?)?)?
     };
     let dev = a.device();
+    let wg = workgroup_size(n);
+    let half = n.div_ceil(2);
+    // A round: the pairs' angles, then the rows and the columns of every pair.
+    let per_round = 2 * per(half, wg) + 2 * per(half * n, wg) + 8;
     Ok(Jacobi {
-        a: sym,
+        a: sym.contiguous()?,
         v: super::identities(a, &stack, n, n, dtype)?,
         w: Array::zeros(dev, &stack.shape(&[n]), dtype)?,
-        info: Array::zeros(dev, &[stack.count], DType::I32)?,
+        info: Array::zeros(dev, &[stack.count, 2], DType::U32)?,
         cs: Array::zeros(dev, &[stack.count, n + 1], dtype)?,
+        plan: schedule(op, a, rounds(n.max(1)), per_round + per(n, wg))?,
         stack,
         dtype,
+        wg,
     })
 }
 
-fn launch(op: &'static str, j: &Jacobi) -> Result<()> {
+fn launch(op: &'static str, j: &Jacobi, (r0, r1): (usize, usize)) -> Result<()> {
     let n = j.stack.rows;
     let nn = (n * n) as u64;
-    let sweeps = sweeps_per_launch(n);
     per_matrix(
         op,
-        &key(&EIGH_JACOBI, j.dtype, workgroup_size(n)),
+        &key(&EIGH_JACOBI, j.dtype, j.wg),
         &[
             Operand {
                 array: &j.a,
@@ -74,7 +72,7 @@ fn launch(op: &'static str, j: &Jacobi) -> Result<()> {
             },
             Operand {
                 array: &j.info,
-                per: 1,
+                per: 2,
             },
             Operand {
                 array: &j.cs,
@@ -83,7 +81,7 @@ fn launch(op: &'static str, j: &Jacobi) -> Result<()> {
         ],
         j.stack.count as u64,
         1,
-        8 * nn * n as u64 * sweeps as u64,
+        8 * (n * (r1 - r0)) as u64 * n as u64 * j.plan.sweeps as u64,
         |b, run| {
             Params::default()
                 .u32(n as u32)
@@ -93,56 +91,64 @@ fn launch(op: &'static str, j: &Jacobi) -> Result<()> {
                 .u32(b[2])
                 .u32(b[3])
                 .u32(b[4])
-                .u32(sweeps)
+                .u32(j.plan.sweeps)
+                .u32(r0 as u32)
+                .u32(r1 as u32)
                 .bytes()
                 .to_vec()
         },
     )
 }
 
-/// Whether every matrix is done (`info` −1), or `Err` once the sweeps are spent.
-pub(crate) fn converged(op: &'static str, info: &[i32], launches: u32, n: usize) -> Result<bool> {
-    match info.iter().position(|&i| i >= 0) {
-        None => Ok(true),
-        Some(index) if launches * sweeps_per_launch(n) >= MAX_SWEEPS => Err(Error::LinAlg {
-            op,
-            index: Some(index),
-            msg: format!("did not converge in {MAX_SWEEPS} Jacobi sweeps"),
-        }),
-        Some(_) => Ok(false),
-    }
-}
-
 fn empty(j: &Jacobi) -> bool {
     j.stack.rows == 0 || j.stack.count == 0
+}
+
+/// The launches of one batch of sweeps.
+fn sweep(op: &'static str, j: &Jacobi) -> Result<()> {
+    for &r in &j.plan.rounds {
+        launch(op, j, r)?;
+    }
+    Ok(())
+}
+
+/// The eigenvalues ascending and the eigenvectors' columns with them.
+fn finish(j: Jacobi) -> Result<(Array, Array)> {
+    if empty(&j) {
+        return Ok((j.w, j.v));
+    }
+    let n = j.stack.rows;
+    let order = j.w.argsort(Some(-1))?;
+    let w = permute_rows(&j.w, &order, &j.stack, n)?;
+    let v = mt(&permute_rows(&mt(&j.v)?, &order, &j.stack, n)?)?.contiguous()?;
+    Ok((w, v))
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 fn run(op: &'static str, a: &Array, lower: bool) -> Result<(Array, Array)> {
     let j = start(op, a, lower)?;
-    let mut launches = 0;
+    let mut sweeps = 0;
     while !empty(&j) {
-        launch(op, &j)?;
-        launches += 1;
-        if converged(op, &j.info.to_vec::<i32>()?, launches, j.stack.rows)? {
+        sweep(op, &j)?;
+        sweeps += j.plan.sweeps;
+        if converged(op, &j.info.to_vec::<u32>()?, sweeps)? {
             break;
         }
     }
-    Ok((j.w, j.v))
+    finish(j)
 }
 
 async fn run_async(op: &'static str, a: &Array, lower: bool) -> Result<(Array, Array)> {
     let j = start(op, a, lower)?;
-    let mut launches = 0;
+    let mut sweeps = 0;
     while !empty(&j) {
-        launch(op, &j)?;
-        launches += 1;
-        let info = j.info.to_vec_async::<i32>().await?;
-        if converged(op, &info, launches, j.stack.rows)? {
+        sweep(op, &j)?;
+        sweeps += j.plan.sweeps;
+        if converged(op, &j.info.to_vec_async::<u32>().await?, sweeps)? {
             break;
         }
     }
-    Ok((j.w, j.v))
+    finish(j)
 }
 
 /// `numpy.linalg.eigh(a, UPLO)`: the eigenvalues (ascending) and eigenvectors (columns) of each

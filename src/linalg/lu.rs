@@ -5,7 +5,10 @@
 //! between panels (blocked right-looking LU, as LAPACK's getrf).
 
 use super::families::{LU_PANEL, LU_SOLVE};
-use super::{Operand, Stack, compute_dtype, compute_dtype2, key, per_matrix, workgroup_size};
+use super::{
+    Operand, Stack, compute_dtype, compute_dtype2, key, per, per_matrix, runs, steps_per_launch,
+    workgroup_size,
+};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::dtype::DType;
@@ -73,43 +76,49 @@ pub(crate) fn factor(op: &'static str, a: &Array, dtype: DType) -> Result<Lu> {
             stack,
         });
     }
-    let key = key(&LU_PANEL, dtype, workgroup_size(n));
+    let wg = workgroup_size(n);
+    let key = key(&LU_PANEL, dtype, wg);
     let nn = (n * n) as u64;
     for (k0, k1) in panels(n) {
-        let flops = 2 * (n * n * (k1 - k0)) as u64;
-        per_matrix(
-            op,
-            &key,
-            &[
-                Operand {
-                    array: &lu,
-                    per: nn,
+        let per_step = 3 * per(n, wg) + 16 + 2 * per(n * (k1 - k0), wg);
+        let run = steps_per_launch(op, a, per_step)?;
+        for (j0, j1) in runs(k0, k1, run) {
+            let flops = 2 * (n * n * (j1 - j0)) as u64;
+            per_matrix(
+                op,
+                &key,
+                &[
+                    Operand {
+                        array: &lu,
+                        per: nn,
+                    },
+                    Operand {
+                        array: &piv,
+                        per: n as u64,
+                    },
+                    Operand {
+                        array: &info,
+                        per: 1,
+                    },
+                ],
+                stack.count as u64,
+                1,
+                flops,
+                |bases, run| {
+                    Params::default()
+                        .u32(n as u32)
+                        .u32(k1 as u32)
+                        .u32(j0 as u32)
+                        .u32(j1 as u32)
+                        .u32(run)
+                        .u32(bases[0])
+                        .u32(bases[1])
+                        .u32(bases[2])
+                        .bytes()
+                        .to_vec()
                 },
-                Operand {
-                    array: &piv,
-                    per: n as u64,
-                },
-                Operand {
-                    array: &info,
-                    per: 1,
-                },
-            ],
-            stack.count as u64,
-            1,
-            flops,
-            |bases, run| {
-                Params::default()
-                    .u32(n as u32)
-                    .u32(k0 as u32)
-                    .u32(k1 as u32)
-                    .u32(run)
-                    .u32(bases[0])
-                    .u32(bases[1])
-                    .u32(bases[2])
-                    .bytes()
-                    .to_vec()
-            },
-        )?;
+            )?;
+        }
         if k1 < n {
             // A22 -= L21 · U12 (U12 was solved for by the panel's launch).
             let a22 = block(&lu, (k1, n), (k1, n))?;
@@ -134,42 +143,56 @@ pub(crate) fn substitute(op: &'static str, f: &Lu, x: &Array) -> Result<()> {
         return Ok(());
     }
     let cw = m.min(RHS_RUN);
-    let runs = m.div_ceil(cw);
-    let key = key(&LU_SOLVE, f.lu.dtype(), workgroup_size(n.max(cw)));
-    per_matrix(
-        op,
-        &key,
-        &[
-            Operand {
-                array: &f.lu,
-                per: (n * n) as u64,
+    let chunks = m.div_ceil(cw);
+    let wg = workgroup_size(n.max(cw));
+    let key = key(&LU_SOLVE, f.lu.dtype(), wg);
+    // The swaps run every row for each of an invocation's columns; each substitution step one
+    // pass over the rows below (or above) it.
+    steps_per_launch(op, x, n as u64 * per(cw, wg) + 2)?;
+    let run = steps_per_launch(op, x, 2 * per(n * cw, wg) + per(cw, wg) + 4)?;
+    let mut launches = vec![(0u32, 0, 0)];
+    launches.extend(runs(0, n, run).into_iter().map(|(a, b)| (1, a, b)));
+    launches.extend(runs(0, n, run).into_iter().rev().map(|(a, b)| (2, a, b)));
+    for (phase, j0, j1) in launches {
+        per_matrix(
+            op,
+            &key,
+            &[
+                Operand {
+                    array: &f.lu,
+                    per: (n * n) as u64,
+                },
+                Operand {
+                    array: &f.piv,
+                    per: n as u64,
+                },
+                Operand {
+                    array: x,
+                    per: (n * m) as u64,
+                },
+            ],
+            f.stack.count as u64,
+            chunks as u64,
+            (n * (j1 - j0) * m) as u64,
+            |bases, run| {
+                Params::default()
+                    .u32(n as u32)
+                    .u32(m as u32)
+                    .u32(cw as u32)
+                    .u32(chunks as u32)
+                    .u32(run)
+                    .u32(bases[0])
+                    .u32(bases[1])
+                    .u32(bases[2])
+                    .u32(phase)
+                    .u32(j0 as u32)
+                    .u32(j1 as u32)
+                    .bytes()
+                    .to_vec()
             },
-            Operand {
-                array: &f.piv,
-                per: n as u64,
-            },
-            Operand {
-                array: x,
-                per: (n * m) as u64,
-            },
-        ],
-        f.stack.count as u64,
-        runs as u64,
-        2 * (n * n * m) as u64,
-        |bases, run| {
-            Params::default()
-                .u32(n as u32)
-                .u32(m as u32)
-                .u32(cw as u32)
-                .u32(runs as u32)
-                .u32(run)
-                .u32(bases[0])
-                .u32(bases[1])
-                .u32(bases[2])
-                .bytes()
-                .to_vec()
-        },
-    )
+        )?;
+    }
+    Ok(())
 }
 
 fn singular(_: i32) -> String {

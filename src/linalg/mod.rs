@@ -31,6 +31,7 @@ mod cholesky;
 mod derived;
 mod eigh;
 pub(crate) mod families;
+mod jacobi;
 mod lu;
 mod norm;
 mod qr;
@@ -161,6 +162,47 @@ pub(crate) fn compute_dtype2(op: &'static str, a: &Array, b: &Array) -> Result<D
 /// A workgroup size for matrices of `n` rows: a power of two from 8 to 256.
 pub(crate) fn workgroup_size(n: usize) -> u32 {
     (n.next_power_of_two() as u32).clamp(8, 256)
+}
+
+/// Loop iterations one invocation may run in one launch. lavapipe (Mesa's gallivm, every CPU
+/// adapter we run on) leaves *all* loops of an invocation, silently, once they have run 65535
+/// iterations together, so its launches stay below that; elsewhere the bound keeps launches
+/// short for GPU watchdogs. Kernels that step (columns, rounds) take ranges of steps so the host
+/// can split them.
+pub(crate) fn loop_budget(a: &Array) -> u64 {
+    if a.device().inner.is_cpu {
+        60_000
+    } else {
+        1 << 22
+    }
+}
+
+/// The steps of `per_step` loop iterations (an upper bound) that fit one launch, or
+/// `Err(TooLarge)` when not even one does (a matrix too large for this adapter's loop limit).
+pub(crate) fn steps_per_launch(op: &'static str, a: &Array, per_step: u64) -> Result<usize> {
+    let budget = loop_budget(a);
+    if per_step > budget {
+        return Err(Error::TooLarge {
+            op,
+            requested: per_step,
+            max: budget,
+            what: "loop iterations per invocation of one step (lavapipe stops every loop of an                    invocation after 65535; the matrix is too large for this adapter)",
+        });
+    }
+    Ok((budget / per_step.max(1)).max(1) as usize)
+}
+
+/// `[lo, hi)` in runs of at most `run`.
+pub(crate) fn runs(lo: usize, hi: usize, run: usize) -> Vec<(usize, usize)> {
+    (lo..hi)
+        .step_by(run.max(1))
+        .map(|a| (a, (a + run).min(hi)))
+        .collect()
+}
+
+/// `ceil(a / b)` as a loop count.
+pub(crate) fn per(a: usize, b: u32) -> u64 {
+    a.div_ceil(b as usize) as u64
 }
 
 /// One operand of a per-matrix launch: a contiguous array of matrices, `per` elements each.

@@ -3,7 +3,9 @@
 
 use super::families::{QR_FACTOR, QR_FORM_Q};
 use super::lu::block;
-use super::{Operand, Stack, compute_dtype, key, per_matrix, workgroup_size};
+use super::{
+    Operand, Stack, compute_dtype, key, per, per_matrix, runs, steps_per_launch, workgroup_size,
+};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::dtype::DType;
@@ -30,28 +32,40 @@ fn reflectors(op: &'static str, a: &Array, dtype: DType, s: &Stack) -> Result<(A
         return Ok((h, tau));
     }
     let wg = workgroup_size(m.max(n));
-    per_matrix(
-        op,
-        &key(&QR_FACTOR, dtype, wg),
-        &[
-            Operand {
-                array: &h,
-                per: (m * n) as u64,
-            },
-            Operand {
-                array: &tau,
-                per: k as u64,
-            },
-        ],
-        s.count as u64,
-        1,
-        (4 * m * n * k) as u64,
-        |bases, run| params(m, n, 0, run, [bases[0], bases[1], 0]),
-    )?;
+    // A step: two reductions over the column, then each invocation's columns through the
+    // reflector (two passes over the rows each).
+    let run = steps_per_launch(op, a, 2 * per(m, wg) + 40 + per(n, wg) * (2 * m as u64 + 2))?;
+    for (j0, j1) in runs(0, k, run) {
+        per_matrix(
+            op,
+            &key(&QR_FACTOR, dtype, wg),
+            &[
+                Operand {
+                    array: &h,
+                    per: (m * n) as u64,
+                },
+                Operand {
+                    array: &tau,
+                    per: k as u64,
+                },
+            ],
+            s.count as u64,
+            1,
+            (4 * m * n * (j1 - j0)) as u64,
+            |bases, run| params(m, n, 0, run, [bases[0], bases[1], 0], (j0, j1)),
+        )?;
+    }
     Ok((h, tau))
 }
 
-fn params(m: usize, n: usize, qc: usize, run: u32, bases: [u32; 3]) -> Vec<u8> {
+fn params(
+    m: usize,
+    n: usize,
+    qc: usize,
+    run: u32,
+    bases: [u32; 3],
+    (j0, j1): (usize, usize),
+) -> Vec<u8> {
     Params::default()
         .u32(m as u32)
         .u32(n as u32)
@@ -60,6 +74,8 @@ fn params(m: usize, n: usize, qc: usize, run: u32, bases: [u32; 3]) -> Vec<u8> {
         .u32(bases[0])
         .u32(bases[1])
         .u32(bases[2])
+        .u32(j0 as u32)
+        .u32(j1 as u32)
         .bytes()
         .to_vec()
 }
@@ -94,28 +110,33 @@ pub fn qr(a: &Array, mode: QrMode) -> Result<(Option<Array>, Array)> {
     let qc = if mode == QrMode::Complete { m } else { k };
     let q = super::identities(a, &s, m, qc, dtype)?;
     if k > 0 && qc > 0 && s.count > 0 {
-        per_matrix(
-            op,
-            &key(&QR_FORM_Q, dtype, workgroup_size(qc)),
-            &[
-                Operand {
-                    array: &h,
-                    per: (m * n) as u64,
-                },
-                Operand {
-                    array: &tau,
-                    per: k as u64,
-                },
-                Operand {
-                    array: &q,
-                    per: (m * qc) as u64,
-                },
-            ],
-            s.count as u64,
-            1,
-            (4 * m * qc * k) as u64,
-            |bases, run| params(m, n, qc, run, [bases[0], bases[1], bases[2]]),
-        )?;
+        let wg = workgroup_size(qc);
+        let run = steps_per_launch(op, a, per(qc, wg) * (2 * m as u64 + 3))?;
+        // Backwards: the last reflectors first.
+        for (j0, j1) in runs(0, k, run).into_iter().rev() {
+            per_matrix(
+                op,
+                &key(&QR_FORM_Q, dtype, wg),
+                &[
+                    Operand {
+                        array: &h,
+                        per: (m * n) as u64,
+                    },
+                    Operand {
+                        array: &tau,
+                        per: k as u64,
+                    },
+                    Operand {
+                        array: &q,
+                        per: (m * qc) as u64,
+                    },
+                ],
+                s.count as u64,
+                1,
+                (4 * m * qc * (j1 - j0)) as u64,
+                |bases, run| params(m, n, qc, run, [bases[0], bases[1], bases[2]], (j0, j1)),
+            )?;
+        }
     }
     Ok((Some(q), r))
 }

@@ -2,29 +2,31 @@
 //! matrix, one workgroup per matrix; U's columns without a singular value to normalise by (rank
 //! deficiency, `full_matrices`) are completed to an orthonormal basis in the kernel.
 
-use super::eigh::{converged, sweeps_per_launch};
 use super::families::SVD_JACOBI;
+use super::jacobi::{Schedule, converged, permute_rows, rounds, schedule};
 use super::lu::block;
-use super::{Operand, Stack, compute_dtype, key, mt, per_matrix, workgroup_size};
+use super::qr::{QrMode, qr};
+use super::{Operand, Stack, compute_dtype, key, mt, per, per_matrix, workgroup_size};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::dtype::DType;
 use crate::error::Result;
+use crate::ops::elementwise::where_;
 
 /// The iteration's state: `u` (…, big, uc) starts as the tall matrix in its first `small`
 /// columns.
 struct Jacobi {
     u: Array,
     v: Array,
-    s: Array,
     info: Array,
-    scratch: Array,
     stack: Stack,
     big: usize,
     small: usize,
     uc: usize,
     wide: bool,
     dtype: DType,
+    wg: u32,
+    plan: Schedule,
 }
 
 fn start(op: &'static str, a: &Array, full: bool) -> Result<Jacobi> {
@@ -40,27 +42,29 @@ fn start(op: &'static str, a: &Array, full: bool) -> Result<Jacobi> {
     if small > 0 {
         block(&u, (0, big), (0, small))?.assign(&tall)?;
     }
+    let wg = workgroup_size(small.max(big));
+    // A round: each invocation's pairs, three passes over the rows of U and one over V's.
+    let per_round = per(small.div_ceil(2), wg) * (2 * big as u64 + small as u64 + 4) + 4;
     Ok(Jacobi {
         u,
         v: super::identities(a, &stack, small, small, dtype)?,
-        s: Array::zeros(dev, &stack.shape(&[small]), dtype)?,
-        info: Array::zeros(dev, &[stack.count], DType::I32)?,
-        scratch: Array::zeros(dev, &[stack.count, uc.max(1)], dtype)?,
+        info: Array::zeros(dev, &[stack.count, 2], DType::U32)?,
+        plan: schedule(op, a, rounds(small.max(1)), per_round)?,
         stack,
         big,
         small,
         uc,
         wide,
         dtype,
+        wg,
     })
 }
 
-fn launch(op: &'static str, j: &Jacobi) -> Result<()> {
+fn launch(op: &'static str, j: &Jacobi, (r0, r1): (usize, usize)) -> Result<()> {
     let (m, n, uc) = (j.big, j.small, j.uc);
-    let sweeps = sweeps_per_launch(n);
     per_matrix(
         op,
-        &key(&SVD_JACOBI, j.dtype, workgroup_size(n.max(m))),
+        &key(&SVD_JACOBI, j.dtype, j.wg),
         &[
             Operand {
                 array: &j.u,
@@ -71,21 +75,13 @@ fn launch(op: &'static str, j: &Jacobi) -> Result<()> {
                 per: (n * n) as u64,
             },
             Operand {
-                array: &j.s,
-                per: n as u64,
-            },
-            Operand {
                 array: &j.info,
-                per: 1,
-            },
-            Operand {
-                array: &j.scratch,
-                per: uc.max(1) as u64,
+                per: 2,
             },
         ],
         j.stack.count as u64,
         1,
-        6 * (m * n * n) as u64 * sweeps as u64,
+        3 * (m * n * (r1 - r0)) as u64 * j.plan.sweeps as u64,
         |b, run| {
             Params::default()
                 .u32(m as u32)
@@ -95,68 +91,151 @@ fn launch(op: &'static str, j: &Jacobi) -> Result<()> {
                 .u32(b[0])
                 .u32(b[1])
                 .u32(b[2])
-                .u32(b[3])
-                .u32(b[4])
-                .u32(sweeps)
+                .u32(j.plan.sweeps)
+                .u32(r0 as u32)
+                .u32(r1 as u32)
                 .bytes()
                 .to_vec()
         },
     )
 }
 
-/// Whether there is nothing to iterate: no matrices, or no columns (U is then the identity's
-/// first columns, which `finish` builds).
+/// Whether there is nothing to iterate: no matrices, or no columns.
 fn empty(j: &Jacobi) -> bool {
     j.small == 0 || j.stack.count == 0
 }
 
-/// (U, S, Vh) of the original orientation.
-fn finish(a: &Array, j: Jacobi) -> Result<(Array, Array, Array)> {
-    let u = if j.small == 0 {
-        super::identities(a, &j.stack, j.big, j.uc, j.dtype)?
+fn sweep(op: &'static str, j: &Jacobi) -> Result<()> {
+    for &r in &j.plan.rounds {
+        launch(op, j, r)?;
+    }
+    Ok(())
+}
+
+/// The converged columns' norms (σ, sorted descending with U's and V's columns), U's columns
+/// normalised, and where a column has no σ to normalise by (σ at the rounding-noise level
+/// ε·‖A‖_F) or U has more columns than σs (`full_matrices`), the columns completed to an
+/// orthonormal basis: Householder QR of U with those columns zeroed gives Q whose first columns
+/// span the rest and whose last ones are orthogonal to them.
+fn finish_parts(j: &Jacobi) -> Result<(Array, Array, Array, Array)> {
+    let (m, n) = (j.big, j.small);
+    let cols = block(&j.u, (0, m), (0, n))?;
+    let s = cols.mul(&cols)?.sum(-2, false)?.sqrt()?;
+    let order = s.neg()?.argsort(Some(-1))?;
+    let s = permute_rows(&s, &order, &j.stack, n)?;
+    let u = mt(&permute_rows(&mt(&cols)?, &order, &j.stack, n)?)?;
+    let v = mt(&permute_rows(&mt(&j.v)?, &order, &j.stack, n)?)?;
+    // Columns at the rounding-noise level of the matrix (σ ≤ ε·‖A‖_F, ‖A‖_F² = Σσ²) were left
+    // unrotated among themselves by the kernel's floor: they are completed, not normalised.
+    let (eps, tiny) = if j.dtype == DType::F32 {
+        (f32::EPSILON as f64, f32::MIN_POSITIVE as f64)
     } else {
-        j.u
+        (f64::EPSILON, f64::MIN_POSITIVE)
+    };
+    let fro = s.mul(&s)?.sum(-1, true)?.sqrt()?;
+    let good = s.gt(&fro.mul(eps)?)?.logical_and(&s.gt(tiny)?)?;
+    let u = u.div(&where_(&good, &s, 1.0)?.expand_dims(-2)?)?;
+    Ok((u, s, v, good))
+}
+
+/// (U, S, Vh) of the original orientation; `complete` says whether U needs completing (a σ
+/// without a column, or `full_matrices`).
+fn finish(
+    a: &Array,
+    j: Jacobi,
+    parts: Option<(Array, Array, Array, Array)>,
+    complete: bool,
+) -> Result<(Array, Array, Array)> {
+    let (u, s, v) = match parts {
+        None => (
+            super::identities(a, &j.stack, j.big, j.uc, j.dtype)?,
+            Array::zeros(a.device(), &j.stack.shape(&[j.small]), j.dtype)?,
+            j.v.clone(),
+        ),
+        Some((u, s, v, good)) => {
+            let u = if complete {
+                let padded = Array::zeros(a.device(), &j.stack.shape(&[j.big, j.uc]), j.dtype)?;
+                block(&padded, (0, j.big), (0, j.small))?.assign(&where_(
+                    &good.expand_dims(-2)?,
+                    &u,
+                    0.0,
+                )?)?;
+                let (q, _) = qr(&padded, QrMode::Complete)?;
+                let q = block(&q.expect("complete mode has Q"), (0, j.big), (0, j.uc))?;
+                let keep = Array::zeros(a.device(), &j.stack.shape(&[j.uc]), DType::Bool)?;
+                block(&keep.expand_dims(-2)?, (0, 1), (0, j.small))?
+                    .assign(&good.expand_dims(-2)?)?;
+                let full = Array::zeros(a.device(), &j.stack.shape(&[j.big, j.uc]), j.dtype)?;
+                block(&full, (0, j.big), (0, j.small))?.assign(&u)?;
+                where_(&keep.expand_dims(-2)?, &full, &q)?
+            } else {
+                u.contiguous()?
+            };
+            (u, s, v)
+        }
     };
     // Tall: A = U·S·Vᵀ. Wide: Aᵀ = U·S·Vᵀ, so A = V·S·Uᵀ.
     Ok(if j.wide {
-        (j.v, j.s, mt(&u)?.contiguous()?)
+        (v.contiguous()?, s, mt(&u)?.contiguous()?)
     } else {
-        (u, j.s, mt(&j.v)?.contiguous()?)
+        (u, s, mt(&v)?.contiguous()?)
     })
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 fn run(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)> {
     let j = start(op, a, full)?;
-    let mut launches = 0;
+    let mut sweeps = 0;
     while !empty(&j) {
-        launch(op, &j)?;
-        launches += 1;
-        if converged(op, &j.info.to_vec::<i32>()?, launches, j.small)? {
+        sweep(op, &j)?;
+        sweeps += j.plan.sweeps;
+        if converged(op, &j.info.to_vec::<u32>()?, sweeps)? {
             break;
         }
     }
-    finish(a, j)
+    if empty(&j) {
+        return finish(a, j, None, false);
+    }
+    let parts = finish_parts(&j)?;
+    let complete = j.uc > j.small
+        || !(parts
+            .3
+            .all(None, false)?
+            .astype(DType::U8)?
+            .to_vec::<u8>()?[0]
+            == 1);
+    finish(a, j, Some(parts), complete)
 }
 
 async fn run_async(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)> {
     let j = start(op, a, full)?;
-    let mut launches = 0;
+    let mut sweeps = 0;
     while !empty(&j) {
-        launch(op, &j)?;
-        launches += 1;
-        let info = j.info.to_vec_async::<i32>().await?;
-        if converged(op, &info, launches, j.small)? {
+        sweep(op, &j)?;
+        sweeps += j.plan.sweeps;
+        if converged(op, &j.info.to_vec_async::<u32>().await?, sweeps)? {
             break;
         }
     }
-    finish(a, j)
+    if empty(&j) {
+        return finish(a, j, None, false);
+    }
+    let parts = finish_parts(&j)?;
+    let complete = j.uc > j.small
+        || !(parts
+            .3
+            .all(None, false)?
+            .astype(DType::U8)?
+            .to_vec_async::<u8>()
+            .await?[0]
+            == 1);
+    finish(a, j, Some(parts), complete)
 }
 
 /// `numpy.linalg.svd(a, full_matrices)`: `(U, S, Vh)` with a = U·diag(S)·Vh for each matrix of
 /// the stack, S descending; U is (…, m, m) and Vh (…, n, n) with `full_matrices`, else (…, m,
 /// k) and (…, k, n), k = min(m, n). One-sided Jacobi: singular values to high relative
-/// accuracy, no AᵀA formed. No convergence within [`MAX_SWEEPS`](super::eigh::MAX_SWEEPS) sweeps is `Err(LinAlg)`.
+/// accuracy, no AᵀA formed. No convergence within [`MAX_SWEEPS`](super::jacobi::MAX_SWEEPS) sweeps is `Err(LinAlg)`.
 ///
 /// ```
 /// # fn main() -> gpuarray::Result<()> {
@@ -194,12 +273,4 @@ pub fn svdvals(a: &Array) -> Result<Array> {
 /// [`svdvals`] without blocking (every target).
 pub async fn svdvals_async(a: &Array) -> Result<Array> {
     Ok(run_async("svdvals", a, false).await?.1)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn sweeps_are_bounded() {
-        assert!(super::sweeps_per_launch(1000) <= super::MAX_SWEEPS);
-    }
 }

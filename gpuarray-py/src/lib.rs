@@ -16,6 +16,7 @@ mod array;
 mod device;
 mod errors;
 mod kernels;
+mod linalg;
 mod ops;
 mod profile;
 mod random;
@@ -30,6 +31,7 @@ fn _gpuarray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     array::register(m)?;
     ops::register(m)?;
     kernels::register(m)?;
+    linalg::register(m)?;
     random::register(m)?;
     profile::register(m)?;
     Ok(())

@@ -37,6 +37,7 @@ from ._functions import (
     vstack, where, zeros, zeros_like,
 )
 from . import random  # noqa: E402
+from . import linalg  # noqa: E402
 
 # Shown as gpuarray.ndarray (in reprs, Dask's chunktype), as NumPy's classes are numpy.ndarray.
 ndarray.__module__ = "gpuarray"

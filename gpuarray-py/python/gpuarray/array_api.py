@@ -2,7 +2,8 @@
 
 Covers the standard's real dtypes (bool, int8/16/32/64, uint8/16/32/64, float16, float32,
 float64), creation, element-wise, statistical, manipulation, searching and utility
-functions, ``linalg``-style ``matmul``/``tensordot``/``vecdot``/``matrix_transpose`` and
+functions, ``linalg``-style ``matmul``/``tensordot``/``vecdot``/``matrix_transpose``, the
+``linalg`` extension (``xp.linalg.solve``, ``cholesky``, ``qr``, ``eigh``, ``svd``, ...) and
 ``__array_namespace_info__``. Arrays are ``gpuarray.ndarray``. The default integer and index
 dtype is int64, as NumPy's (``__array_namespace_info__().default_dtypes()`` says so).
 """
@@ -14,6 +15,7 @@ import builtins
 import numpy as np
 
 from . import _functions as _f
+from . import _array_api_linalg as linalg  # noqa: F401
 from ._core import _DTYPES, asarray as _asarray, broadcast_to as _broadcast_to, canon_dtype, ndarray
 
 __array_api_version__ = "2023.12"

@@ -1,0 +1,177 @@
+"""``numpy.linalg`` on gpuarray arrays, against NumPy (LAPACK) on the same inputs: NumPy's own
+calls dispatch here; results agree within tolerances that fit the dtype and the size;
+eigen/singular vectors (defined up to sign) are checked by their invariants; errors are
+NumPy's (``LinAlgError`` naming the failing matrix, ``TypeError`` for float16)."""
+
+import numpy as np
+import pytest
+
+import gpuarray as ga
+import gpuarray.array_api as xp
+
+RNG = np.random.default_rng(7)
+
+
+def well_conditioned(shape, dtype):
+    n = shape[-1]
+    a = RNG.uniform(-1, 1, shape) + (2 + np.sqrt(n)) * np.eye(n)
+    return a.astype(dtype)
+
+
+def tol(dtype, n):
+    eps = np.finfo(dtype).eps
+    return dict(rtol=50 * max(n, 1) * eps, atol=50 * max(n, 1) * eps)
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast")  # NumPy's f32 det of 130x130
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1, 1), (3, 3), (7, 5, 5), (2, 3, 33, 33), (130, 130)])
+def test_solve_inv_det_slogdet_match_numpy(dtype, shape):
+    a = well_conditioned(shape, dtype)
+    n = shape[-1]
+    b = RNG.uniform(-1, 1, shape[:-1] + (2,)).astype(dtype)
+    g, gb = ga.asarray(a), ga.asarray(b)
+    x = np.linalg.solve(g, gb)
+    assert isinstance(x, ga.ndarray) and x.dtype == dtype
+    np.testing.assert_allclose(x.get(), np.linalg.solve(a, b), **tol(dtype, n))
+    np.testing.assert_allclose(np.linalg.inv(g).get(), np.linalg.inv(a), **tol(dtype, n))
+    np.testing.assert_allclose(np.linalg.det(g).get(), np.linalg.det(a), rtol=tol(dtype, n)["rtol"])
+    sign, logdet = np.linalg.slogdet(g)
+    want = np.linalg.slogdet(a)
+    np.testing.assert_array_equal(sign.get(), want.sign)
+    np.testing.assert_allclose(logdet.get(), want.logabsdet, **tol(dtype, n))
+
+
+def test_solve_follows_numpy_2s_vector_rule_and_integers_compute_in_float64():
+    a = well_conditioned((4, 3, 3), np.float64)
+    b = RNG.uniform(size=3)
+    got = np.linalg.solve(ga.asarray(a), ga.asarray(b))
+    assert got.shape == (4, 3)
+    np.testing.assert_allclose(got.get(), np.linalg.solve(a, b), rtol=1e-12)
+    ai = np.array([[2, 1], [1, 3]])
+    got = np.linalg.solve(ga.asarray(ai), ga.asarray(np.array([3, 5])))
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got.get(), np.linalg.solve(ai, [3, 5]), rtol=1e-14)
+
+
+def test_singular_and_indefinite_raise_linalgerror_naming_the_matrix():
+    a = well_conditioned((5, 4, 4), np.float64)
+    a[3, 2] = a[3, 0]  # a repeated row: exactly singular
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix.*matrix 3"):
+        np.linalg.inv(ga.asarray(a))
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.inv(a)  # NumPy agrees
+    spd = np.array([[1.0, 2.0], [2.0, 1.0]])
+    with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+        np.linalg.cholesky(ga.asarray(spd))
+    with pytest.raises(np.linalg.LinAlgError, match="two-dimensional"):
+        np.linalg.inv(ga.asarray(np.ones(3)))
+    with pytest.raises(TypeError, match="float16"):
+        np.linalg.inv(ga.asarray(np.eye(2, dtype=np.float16)))
+    # det of a singular matrix is 0, not an error, as in NumPy.
+    assert abs(float(np.linalg.det(ga.asarray(a[3])).get())) < 1e-12
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_cholesky_and_qr_match_numpy(dtype):
+    m = RNG.uniform(-1, 1, (3, 20, 20))
+    spd = (m @ m.transpose(0, 2, 1) + 20 * np.eye(20)).astype(dtype)
+    g = ga.asarray(spd)
+    np.testing.assert_allclose(np.linalg.cholesky(g).get(), np.linalg.cholesky(spd), **tol(dtype, 20))
+    np.testing.assert_allclose(
+        np.linalg.cholesky(g, upper=True).get(), np.linalg.cholesky(spd, upper=True), **tol(dtype, 20)
+    )
+    for shape in [(6, 4), (4, 6), (2, 5, 5)]:
+        a = RNG.uniform(-1, 1, shape).astype(dtype)
+        for mode in ["reduced", "complete"]:
+            q, r = np.linalg.qr(ga.asarray(a), mode=mode)
+            wq, wr = np.linalg.qr(a, mode=mode)
+            # Householder with LAPACK's signs: Q and R are NumPy's.
+            np.testing.assert_allclose(q.get(), wq, **tol(dtype, 6))
+            np.testing.assert_allclose(r.get(), wr, **tol(dtype, 6))
+        np.testing.assert_allclose(np.linalg.qr(ga.asarray(a), mode="r").get(), np.linalg.qr(a, mode="r"), **tol(dtype, 6))
+    with pytest.raises(ValueError, match="Unrecognized mode"):
+        np.linalg.qr(ga.asarray(np.eye(2)), mode="bogus")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_eigh_and_svd_by_their_invariants_and_values(dtype):
+    a = RNG.uniform(-1, 1, (4, 12, 12))
+    sym = (a + a.transpose(0, 2, 1)).astype(dtype)
+    w, v = np.linalg.eigh(ga.asarray(sym))
+    t = tol(dtype, 12)
+    np.testing.assert_allclose(w.get(), np.linalg.eigvalsh(sym), **t)
+    vh = v.get()
+    np.testing.assert_allclose(sym @ vh, vh * w.get()[:, None, :], **t)
+    np.testing.assert_allclose(vh.transpose(0, 2, 1) @ vh, np.broadcast_to(np.eye(12), (4, 12, 12)), **t)
+    np.testing.assert_allclose(np.linalg.eigvalsh(ga.asarray(sym), UPLO="U").get(), np.linalg.eigvalsh(sym, UPLO="U"), **t)
+    for shape in [(7, 4), (4, 7), (3, 6, 6)]:
+        x = RNG.uniform(-1, 1, shape).astype(dtype)
+        u, s, vt = np.linalg.svd(ga.asarray(x), full_matrices=True)
+        np.testing.assert_allclose(s.get(), np.linalg.svd(x, compute_uv=False), **t)
+        k = min(shape[-2:])
+        uh, vth = u.get(), vt.get()
+        back = (uh[..., :, :k] * s.get()[..., None, :]) @ vth[..., :k, :]
+        np.testing.assert_allclose(back, x, **t)
+        np.testing.assert_allclose(np.swapaxes(uh, -1, -2) @ uh, np.broadcast_to(np.eye(uh.shape[-1]), uh.shape[:-2] + (uh.shape[-1],) * 2), **t)
+        np.testing.assert_allclose(np.linalg.svdvals(ga.asarray(x)).get(), np.linalg.svdvals(x), **t)
+
+
+def test_norms_cond_rank_pinv_lstsq_match_numpy():
+    a = RNG.uniform(-1, 1, (5, 4))
+    g = ga.asarray(a)
+    for ord in [None, "fro", "nuc", np.inf, -np.inf, 1, -1, 2, -2]:
+        np.testing.assert_allclose(np.linalg.norm(g, ord).get(), np.linalg.norm(a, ord), rtol=1e-12)
+    for ord in [None, np.inf, -np.inf, 0, 1, 2, 3.5]:
+        np.testing.assert_allclose(np.linalg.norm(g, ord, axis=1).get(), np.linalg.norm(a, ord, axis=1), rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(g, axis=0, keepdims=True).get(), np.linalg.norm(a, axis=0, keepdims=True))
+    np.testing.assert_allclose(np.linalg.vector_norm(g, ord=3).get(), np.linalg.vector_norm(a, ord=3), rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.matrix_norm(g, ord=1).get(), np.linalg.matrix_norm(a, ord=1), rtol=1e-12)
+    sq = well_conditioned((3, 3), np.float64)
+    for p in [None, 1, np.inf, "fro"]:
+        np.testing.assert_allclose(np.linalg.cond(ga.asarray(sq), p).get(), np.linalg.cond(sq, p), rtol=1e-10)
+    low = a @ RNG.uniform(size=(4, 4)) @ np.diag([1, 1, 0, 0])
+    assert int(np.linalg.matrix_rank(ga.asarray(low)).get()) == np.linalg.matrix_rank(low) == 2
+    np.testing.assert_allclose(np.linalg.pinv(ga.asarray(low)).get(), np.linalg.pinv(low), atol=1e-10)
+    b = RNG.uniform(size=5)
+    x, res, rank, s = np.linalg.lstsq(ga.asarray(a), ga.asarray(b))
+    wx, wres, wrank, ws = np.linalg.lstsq(a, b)
+    np.testing.assert_allclose(x.get(), wx, rtol=1e-10)
+    np.testing.assert_allclose(res.get(), wres, rtol=1e-10)
+    assert rank == wrank
+    np.testing.assert_allclose(s.get(), ws, rtol=1e-12)
+
+
+def test_powers_multi_dot_cross_and_tensor_forms_match_numpy():
+    m = np.array([[1, 1], [1, 0]])
+    for k in [0, 1, 5, 20]:
+        np.testing.assert_array_equal(np.linalg.matrix_power(ga.asarray(m), k).get(), np.linalg.matrix_power(m, k))
+    f = well_conditioned((3, 3), np.float64)
+    np.testing.assert_allclose(np.linalg.matrix_power(ga.asarray(f), -3).get(), np.linalg.matrix_power(f, -3), rtol=1e-12)
+    xs = [RNG.uniform(size=s) for s in [(4,), (4, 30), (30, 2), (2,)]]
+    np.testing.assert_allclose(np.linalg.multi_dot([ga.asarray(x) for x in xs]).get(), np.linalg.multi_dot(xs), rtol=1e-12)
+    p, q = RNG.uniform(size=(5, 3)), RNG.uniform(size=3)
+    np.testing.assert_allclose(np.cross(ga.asarray(p), ga.asarray(q)).get(), np.cross(p, q), rtol=1e-14)
+    np.testing.assert_allclose(np.linalg.cross(ga.asarray(p), ga.asarray(q)).get(), np.linalg.cross(p, q), rtol=1e-14)
+    p2, q2 = RNG.uniform(size=(4, 2)), RNG.uniform(size=(4, 2))
+    with pytest.warns(DeprecationWarning, match="2-dimensional vectors"):
+        got = np.cross(ga.asarray(p2), ga.asarray(q2))
+    with pytest.warns(DeprecationWarning):
+        want = np.cross(p2, q2)
+    np.testing.assert_allclose(got.get(), want, rtol=1e-14)
+    t = well_conditioned((6, 6), np.float64).reshape(6, 2, 3)
+    b = RNG.uniform(size=6)
+    np.testing.assert_allclose(np.linalg.tensorsolve(ga.asarray(t), ga.asarray(b)).get(), np.linalg.tensorsolve(t, b), rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.tensorinv(ga.asarray(t), ind=1).get(), np.linalg.tensorinv(t, ind=1), rtol=1e-12)
+
+
+def test_the_array_api_linalg_extension():
+    a = well_conditioned((2, 4, 4), np.float32)
+    g = xp.asarray(a)
+    np.testing.assert_allclose(xp.linalg.solve(g, g).get(), np.broadcast_to(np.eye(4), (2, 4, 4)), atol=1e-5)
+    res = xp.linalg.eigh(xp.asarray((a + a.transpose(0, 2, 1)) / 2))
+    assert res.eigenvalues.shape == (2, 4) and res.eigenvectors.shape == (2, 4, 4)
+    assert xp.linalg.svd(g, full_matrices=False).U.shape == (2, 4, 4)
+    np.testing.assert_allclose(xp.linalg.matrix_norm(g).get(), np.linalg.matrix_norm(a), rtol=1e-5)
+    assert xp.linalg.matrix_rank(g).get().tolist() == [4, 4]
+    assert ga.linalg.LinAlgError is np.linalg.LinAlgError

@@ -1,7 +1,8 @@
 //! The layering rule of ARCHITECTURE.md, checked on the source (no GPU): a module never names a
 //! module of a higher layer. Layers, bottom up:
 //!
-//! `dtype`, `error` → `layout` → `memory` → `device` → `array` → `ops` → `random`, `kernels` →
+//! `dtype`, `error` → `layout` → `memory` → `device` → `array` → `ops` → `random`, `kernels`,
+//! `linalg` →
 //! `interop` → `registry` → `lib.rs`
 //!
 //! A file "names" a module when its code (comments excluded) says `crate::NAME`, names it in a
@@ -12,7 +13,7 @@
 use std::path::{Path, PathBuf};
 
 /// Layer of each top-level module (higher numbers sit on lower ones).
-const LAYERS: [(&str, u32); 12] = [
+const LAYERS: [(&str, u32); 13] = [
     ("dtype", 0),
     ("error", 0),
     ("layout", 1),
@@ -22,6 +23,7 @@ const LAYERS: [(&str, u32); 12] = [
     ("ops", 5),
     ("random", 6),
     ("kernels", 6),
+    ("linalg", 6),
     ("interop", 7),
     ("registry", 8),
     ("lib", 9),

@@ -6,6 +6,9 @@
 //! this file is empty.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "web/linalg.rs"]
+mod linalg;
+
 #[path = "common/philox.rs"]
 #[allow(dead_code)]
 mod cpu;

@@ -2,10 +2,13 @@
 //! `matrix_power`, `multi_dot`, `cross`, `pinv`, `matrix_rank`, `lstsq`, `cond`,
 //! `tensorsolve`, `tensorinv`.
 
-use super::{Stack, mt};
+use super::Stack;
+#[cfg(not(target_arch = "wasm32"))]
+use super::mt;
 use crate::array::Array;
 use crate::error::{Error, Result};
 use crate::layout::SliceArg;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::ops::elementwise::where_;
 
 /// `numpy.linalg.matrix_power(a, k)`: a square matrix (or stack) to an integer power by

@@ -230,7 +230,7 @@ pub(crate) fn per_matrix(
     let dev = &operands[0].array.device().inner;
     let mut run = u64::MAX;
     for o in operands {
-        let bytes = o.array.dtype().size_bytes() as u64;
+        let bytes = o.array.dtype().size_bytes();
         let fits = crate::ops::window_elements(dev, bytes) / o.per.max(1);
         if fits == 0 {
             return Err(Error::TooLarge {
@@ -253,7 +253,7 @@ pub(crate) fn per_matrix(
         let mut bindings: Vec<Binding> = Vec::with_capacity(operands.len());
         let mut bases = Vec::with_capacity(operands.len());
         for o in operands {
-            let bytes = o.array.dtype().size_bytes() as u64;
+            let bytes = o.array.dtype().size_bytes();
             let (b, base) = crate::ops::contiguous_window(
                 op,
                 o.array,

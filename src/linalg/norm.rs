@@ -61,12 +61,11 @@ pub fn vector_norm(
     let axes = to_axes(axis.unwrap_or(&all));
     let a = x.abs()?;
     match ord {
-        NormOrder::Default => a.mul(&a)?.sum(axes, keepdims)?.sqrt(),
-        NormOrder::P(p) if p == 2.0 => a.mul(&a)?.sum(axes, keepdims)?.sqrt(),
+        NormOrder::Default | NormOrder::P(2.0) => a.mul(&a)?.sum(axes, keepdims)?.sqrt(),
         NormOrder::Inf => a.max(axes, keepdims),
         NormOrder::NegInf => a.min(axes, keepdims),
-        NormOrder::P(p) if p == 0.0 => a.ne(0.0)?.astype(x.dtype())?.sum(axes, keepdims),
-        NormOrder::P(p) if p == 1.0 => a.sum(axes, keepdims),
+        NormOrder::P(0.0) => a.ne(0.0)?.astype(x.dtype())?.sum(axes, keepdims),
+        NormOrder::P(1.0) => a.sum(axes, keepdims),
         NormOrder::P(p) => a.pow(p)?.sum(axes, keepdims)?.pow(1.0 / p),
         NormOrder::Fro | NormOrder::Nuc => Err(Error::invalid(
             op,
@@ -131,8 +130,8 @@ fn matrix_norm_axes(
     let then = |first: isize, second: isize| if second > first { second - 1 } else { second };
     let result = match ord {
         NormOrder::Default | NormOrder::Fro => x.mul(&x)?.sum(to_axes(&[r, c]), false)?.sqrt()?,
-        NormOrder::P(p) if p == 1.0 => x.abs()?.sum(r, false)?.max(then(r, c), false)?,
-        NormOrder::P(p) if p == -1.0 => x.abs()?.sum(r, false)?.min(then(r, c), false)?,
+        NormOrder::P(1.0) => x.abs()?.sum(r, false)?.max(then(r, c), false)?,
+        NormOrder::P(-1.0) => x.abs()?.sum(r, false)?.min(then(r, c), false)?,
         NormOrder::Inf => x.abs()?.sum(c, false)?.max(then(c, r), false)?,
         NormOrder::NegInf => x.abs()?.sum(c, false)?.min(then(c, r), false)?,
         NormOrder::P(p) if p == 2.0 || p == -2.0 => {

@@ -197,13 +197,8 @@ fn run(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)>
         return finish(a, j, None, false);
     }
     let parts = finish_parts(&j)?;
-    let complete = j.uc > j.small
-        || !(parts
-            .3
-            .all(None, false)?
-            .astype(DType::U8)?
-            .to_vec::<u8>()?[0]
-            == 1);
+    let all_good = parts.3.all(None, false)?.astype(DType::U8)?;
+    let complete = j.uc > j.small || all_good.to_vec::<u8>()?[0] != 1;
     finish(a, j, Some(parts), complete)
 }
 
@@ -221,14 +216,8 @@ async fn run_async(op: &'static str, a: &Array, full: bool) -> Result<(Array, Ar
         return finish(a, j, None, false);
     }
     let parts = finish_parts(&j)?;
-    let complete = j.uc > j.small
-        || !(parts
-            .3
-            .all(None, false)?
-            .astype(DType::U8)?
-            .to_vec_async::<u8>()
-            .await?[0]
-            == 1);
+    let all_good = parts.3.all(None, false)?.astype(DType::U8)?;
+    let complete = j.uc > j.small || all_good.to_vec_async::<u8>().await?[0] != 1;
     finish(a, j, Some(parts), complete)
 }
 

@@ -2,6 +2,7 @@
 //! Helpers shared by the integration tests: the test device, a post-test cleanliness check and a
 //! hang watchdog.
 
+pub mod host_linalg;
 pub mod mixed;
 pub mod philox;
 

@@ -1,0 +1,141 @@
+//! `gpuarray::linalg` in the browser (f32, the `_async` forms): solve, inv, det, slogdet,
+//! Cholesky, QR, eigh and SVD on WebGPU, each checked against its invariant computed on the
+//! host, and a singular matrix as `Err(LinAlg)` naming it.
+
+use super::{check_clean, device};
+use gpuarray::linalg::{self, QrMode};
+use gpuarray::{Array, Error};
+use wasm_bindgen_test::*;
+
+fn matrix(n: usize, seed: usize) -> Vec<f32> {
+    (0..n * n)
+        .map(|t| {
+            let v = ((t * 7919 + seed * 104729) % 1009) as f32 / 1009.0 - 0.5;
+            if t % (n + 1) == 0 { v + n as f32 } else { v }
+        })
+        .collect()
+}
+
+fn mm(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Vec<f64> {
+    let mut c = vec![0.0f64; m * n];
+    for i in 0..m {
+        for p in 0..k {
+            for j in 0..n {
+                c[i * n + j] += a[i * k + p] as f64 * b[p * n + j] as f64;
+            }
+        }
+    }
+    c
+}
+
+fn worst(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).fold(0.0, |m, (x, y)| m.max((x - y).abs()))
+}
+
+fn eye(n: usize) -> Vec<f64> {
+    (0..n * n)
+        .map(|t| if t % (n + 1) == 0 { 1.0 } else { 0.0 })
+        .collect()
+}
+
+fn t(a: &[f32], m: usize, n: usize) -> Vec<f32> {
+    (0..m * n).map(|k| a[(k % m) * n + k / m]).collect()
+}
+
+#[wasm_bindgen_test]
+async fn linalg_in_the_browser() {
+    let dev = device().await;
+    let (n, batch) = (12, 5);
+    let host: Vec<f32> = (0..batch).flat_map(|b| matrix(n, b)).collect();
+    let a = Array::from_slice(&dev, &host, &[batch, n, n]).unwrap();
+    let rhs: Vec<f32> = (0..batch * n).map(|i| (i % 7) as f32 - 3.0).collect();
+    let b = Array::from_slice(&dev, &rhs, &[batch, n, 1]).unwrap();
+    let x = linalg::solve_async(&a, &b)
+        .await
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    let inv = linalg::inv_async(&a)
+        .await
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    for m in 0..batch {
+        let am = &host[m * n * n..(m + 1) * n * n];
+        let got = mm(am, &x[m * n..(m + 1) * n], n, n, 1);
+        let want: Vec<f64> = rhs[m * n..(m + 1) * n].iter().map(|&v| v as f64).collect();
+        assert!(worst(&got, &want) < 1e-4, "solve {m}");
+        assert!(
+            worst(&mm(am, &inv[m * n * n..(m + 1) * n * n], n, n, n), &eye(n)) < 1e-5,
+            "inv {m}"
+        );
+    }
+    let (sign, logdet) = linalg::slogdet(&a).unwrap();
+    let det = linalg::det(&a)
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    let (sign, logdet) = (
+        sign.to_vec_async::<f32>().await.unwrap(),
+        logdet.to_vec_async::<f32>().await.unwrap(),
+    );
+    for m in 0..batch {
+        assert!(((sign[m] * logdet[m].exp()) / det[m] - 1.0).abs() < 1e-4);
+    }
+    // Cholesky of A·Aᵀ, QR, eigh of A + Aᵀ, SVD of A.
+    let a0 = matrix(n, 9);
+    let g0 = Array::from_slice(&dev, &a0, &[n, n]).unwrap();
+    let spd = g0.matmul(&g0.t()).unwrap();
+    let spd_host = mm(&a0, &t(&a0, n, n), n, n, n);
+    let l = linalg::cholesky_async(&spd, false)
+        .await
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    let scale = spd_host.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    assert!(worst(&mm(&l, &t(&l, n, n), n, n, n), &spd_host) < 1e-5 * scale);
+    let (q, r) = linalg::qr(&g0, QrMode::Reduced).unwrap();
+    let (q, r) = (
+        q.unwrap().to_vec_async::<f32>().await.unwrap(),
+        r.to_vec_async::<f32>().await.unwrap(),
+    );
+    assert!(worst(&mm(&t(&q, n, n), &q, n, n, n), &eye(n)) < 1e-5);
+    let a0d: Vec<f64> = a0.iter().map(|&v| v as f64).collect();
+    assert!(worst(&mm(&q, &r, n, n, n), &a0d) < 1e-4);
+    let sym = g0.add(&g0.t()).unwrap();
+    let symh = sym.to_vec_async::<f32>().await.unwrap();
+    let (w, v) = linalg::eigh_async(&sym, true).await.unwrap();
+    let (w, v) = (
+        w.to_vec_async::<f32>().await.unwrap(),
+        v.to_vec_async::<f32>().await.unwrap(),
+    );
+    assert!(w.windows(2).all(|p| p[0] <= p[1]));
+    let av = mm(&symh, &v, n, n, n);
+    let vl: Vec<f64> = (0..n * n).map(|k| v[k] as f64 * w[k % n] as f64).collect();
+    assert!(worst(&av, &vl) < 1e-4, "A·V = V·Λ");
+    let (u, s, vh) = linalg::svd_async(&g0, false).await.unwrap();
+    let (u, s, vh) = (
+        u.to_vec_async::<f32>().await.unwrap(),
+        s.to_vec_async::<f32>().await.unwrap(),
+        vh.to_vec_async::<f32>().await.unwrap(),
+    );
+    let us: Vec<f32> = (0..n * n).map(|k| u[k] * s[k % n]).collect();
+    assert!(worst(&mm(&us, &vh, n, n, n), &a0d) < 1e-4);
+    assert!(worst(&mm(&t(&u, n, n), &u, n, n, n), &eye(n)) < 1e-5);
+    // A singular matrix of the batch is an error naming it; the arrays made before still read.
+    let mut bad = host.clone();
+    for j in 0..n {
+        bad[3 * n * n + 2 * n + j] = bad[3 * n * n + j];
+    }
+    let gb = Array::from_slice(&dev, &bad, &[batch, n, n]).unwrap();
+    match linalg::inv_async(&gb).await {
+        Err(Error::LinAlg { index, .. }) => assert_eq!(index, Some(3)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(a.to_vec_async::<f32>().await.unwrap(), host);
+    check_clean(&dev).await;
+}

@@ -3,8 +3,8 @@
 
 use crate::array::PyArr;
 use crate::device::wait;
-use gpuarray::Array;
 use gpuarray::linalg::{self, NormOrder, QrMode};
+use gpuarray::Array;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -70,7 +70,11 @@ fn la_qr(py: Python<'_>, a: &Bound<'_, PyArr>, mode: &str) -> PyResult<(Option<P
         "reduced" => QrMode::Reduced,
         "complete" => QrMode::Complete,
         "r" => QrMode::R,
-        other => return Err(PyValueError::new_err(format!("Unrecognized mode '{other}'"))),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "Unrecognized mode '{other}'"
+            )))
+        }
     };
     let a = arr(a);
     let (q, r) = wait(py, || linalg::qr(a, mode))?;
@@ -86,7 +90,11 @@ fn order(kind: &str, p: f64) -> PyResult<NormOrder> {
         "inf" => NormOrder::Inf,
         "-inf" => NormOrder::NegInf,
         "p" => NormOrder::P(p),
-        other => return Err(PyValueError::new_err(format!("Invalid norm order '{other}'"))),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "Invalid norm order '{other}'"
+            )))
+        }
     })
 }
 

@@ -531,3 +531,100 @@ fn large_matrices_split_their_launches_within_the_loop_limit() {
     }
     assert!(max_diff(&mm(&us, &vh, m, k, k), &t) < 1e-4);
 }
+
+#[test]
+fn batches_of_small_matrices_take_one_invocation_each_with_the_same_answers_and_errors() {
+    // Batches of 32 or more small matrices run one invocation per matrix (no barriers): the
+    // same checks as the workgroup kernels, and errors still name the first failing matrix.
+    let Some(dev) = common::device() else { return };
+    for dtype in [DType::F32, DType::F64] {
+        for (n, batch) in [(1, 40), (5, 100), (33, 40)] {
+            let mut a = Vec::new();
+            for m in 0..batch {
+                a.extend(well_conditioned(n, (7 * n + m) as u64));
+            }
+            let b = data(batch * n * 2, 3);
+            let ga = upload(&dev, &a, &[batch, n, n], dtype);
+            let x = linalg::solve(&ga, &upload(&dev, &b, &[batch, n, 2], dtype)).unwrap();
+            check_backward(&a, &read(&x), &b, n, 2, batch, dtype);
+            let mut s = Vec::new();
+            for m in 0..batch {
+                s.extend(spd(n, m as u64));
+            }
+            let l =
+                read(&linalg::cholesky(&upload(&dev, &s, &[batch, n, n], dtype), false).unwrap());
+            for m in 0..batch {
+                let lm = &l[m * n * n..(m + 1) * n * n];
+                let sm = &s[m * n * n..(m + 1) * n * n];
+                let err = max_diff(&mm(lm, &transpose(lm, n, n), n, n, n), sm);
+                assert!(
+                    err < 4.0 * n as f64 * eps(dtype) * max_abs(sm),
+                    "{dtype:?} n={n} m={m}"
+                );
+            }
+        }
+    }
+    let (n, batch) = (6, 64);
+    let mut a = Vec::new();
+    let mut s = Vec::new();
+    for m in 0..batch {
+        let mut x = well_conditioned(n, m as u64);
+        if m == 50 || m == 60 {
+            for j in 0..n {
+                x[3 * n + j] = x[j];
+            }
+        }
+        a.extend(x);
+        let mut p = spd(n, m as u64);
+        if m == 37 {
+            p[4 * n + 4] = -1.0;
+        }
+        s.extend(p);
+    }
+    match linalg::inv(&upload(&dev, &a, &[batch, n, n], DType::F32)) {
+        Err(Error::LinAlg { index, .. }) => assert_eq!(index, Some(50)),
+        other => panic!("{other:?}"),
+    }
+    match linalg::cholesky(&upload(&dev, &s, &[batch, n, n], DType::F32), true) {
+        Err(Error::LinAlg { index, .. }) => assert_eq!(index, Some(37)),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_gpu_batch_layout_gives_the_same_bits() {
+    // GPUs run the one-invocation-per-matrix kernels on an interleaved batch (coalesced);
+    // lavapipe on the row-major one. Forcing the GPU's layout here runs it on any adapter.
+    let Some(dev) = common::device() else { return };
+    let (n, batch) = (7, 300);
+    let mut a = Vec::new();
+    let mut s = Vec::new();
+    for m in 0..batch {
+        a.extend(well_conditioned(n, m as u64));
+        s.extend(spd(12, m as u64));
+    }
+    let ga = upload(&dev, &a, &[batch, n, n], DType::F32);
+    let gs = upload(&dev, &s, &[batch, 12, 12], DType::F32);
+    let b = upload(&dev, &data(batch * n * 3, 1), &[batch, n, 3], DType::F32);
+    let run = || {
+        (
+            read(&linalg::solve(&ga, &b).unwrap()),
+            read(&linalg::inv(&upload(&dev, &a, &[batch, n, n], DType::F32)).unwrap()),
+            read(&linalg::cholesky(&gs, false).unwrap()),
+        )
+    };
+    let row_major = run();
+    linalg::force_interleaved_layout(true);
+    let interleaved = run();
+    linalg::force_interleaved_layout(false);
+    assert_eq!(row_major, interleaved);
+    check_backward(
+        &a,
+        &row_major.0,
+        &data(batch * n * 3, 1),
+        n,
+        3,
+        batch,
+        DType::F32,
+    );
+}

@@ -2,10 +2,11 @@
 //! (panels factored by the kernel, the trailing matrix updated by the tuned matmul) for large
 //! ones.
 
-use super::families::CHOLESKY_PANEL;
+use super::families::{CHOLESKY_PANEL, SMALL_CHOLESKY};
 use super::lu::{block, panels};
 use super::{
-    Operand, Stack, compute_dtype, key, mt, per, per_matrix, runs, steps_per_launch, workgroup_size,
+    Operand, SMALL_WG, Stack, compute_dtype, key, mt, one_invocation_each, per, per_matrix, runs,
+    steps_per_launch, workgroup_size,
 };
 use crate::array::Array;
 use crate::device::params::Params;
@@ -29,6 +30,34 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
         return Ok((l, info));
     }
     let wg = workgroup_size(n);
+    let small_iterations: u64 = (0..n)
+        .map(|j| 1 + (n - j) as u64 + ((n - j) * (n - j + 1) / 2) as u64)
+        .sum();
+    if one_invocation_each(a, stack.count, small_iterations) {
+        let flat = source.reshape(&[stack.count as isize, n as isize, n as isize])?;
+        let out = super::one_per_invocation(
+            op,
+            &super::Kernel::Family(&key(&SMALL_CHOLESKY, dtype, SMALL_WG)),
+            &[&flat],
+            dtype,
+            &info,
+            (n * n * n / 3) as u64,
+            |len, info_base, strides| {
+                Params::default()
+                    .u32(n as u32)
+                    .u32(len)
+                    .u32(0)
+                    .u32(info_base)
+                    .u32(strides[0].0)
+                    .u32(strides[0].1)
+                    .bytes()
+                    .to_vec()
+            },
+        )?;
+        let shape: Vec<isize> = a.shape().iter().map(|&d| d as isize).collect();
+        let lower = out[0].reshape(&shape)?.tril(0)?;
+        return Ok((if upper { mt(&lower)? } else { lower }, info));
+    }
     let key = key(&CHOLESKY_PANEL, dtype, wg);
     let nn = (n * n) as u64;
     for (k0, k1) in panels(n) {

@@ -63,3 +63,14 @@ pub(crate) static EIGH_JACOBI: KernelDef = family("linalg_eigh", "main", |v| {
 pub(crate) static SVD_JACOBI: KernelDef = family("linalg_svd", "main", |v| {
     with_type(v, include_str!("../../shaders/linalg_svd.wgsl"))
 });
+
+/// Small systems, one invocation per matrix (`shaders/linalg_small_solve.wgsl`).
+pub(crate) static SMALL_SOLVE: KernelDef = family("linalg_small_solve", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_small_solve.wgsl"))
+});
+
+/// Small Cholesky factorisations, one invocation per matrix
+/// (`shaders/linalg_small_cholesky.wgsl`).
+pub(crate) static SMALL_CHOLESKY: KernelDef = family("linalg_small_cholesky", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_small_cholesky.wgsl"))
+});

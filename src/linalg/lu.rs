@@ -4,10 +4,11 @@
 //! larger ones in panels of [`PANEL`] columns, the trailing matrix updated by the tuned matmul
 //! between panels (blocked right-looking LU, as LAPACK's getrf).
 
-use super::families::{LU_PANEL, LU_SOLVE};
+use super::families::{LU_PANEL, LU_SOLVE, SMALL_SOLVE};
+use super::{Kernel, tiny};
 use super::{
-    Operand, Stack, compute_dtype, compute_dtype2, key, per, per_matrix, runs, steps_per_launch,
-    workgroup_size,
+    Operand, SMALL_WG, Stack, compute_dtype, compute_dtype2, key, one_invocation_each, per,
+    per_matrix, runs, steps_per_launch, workgroup_size,
 };
 use crate::array::Array;
 use crate::device::params::Params;
@@ -195,6 +196,79 @@ pub(crate) fn substitute(op: &'static str, f: &Lu, x: &Array) -> Result<()> {
     Ok(())
 }
 
+/// Loop iterations of one invocation of `shaders/linalg_small_solve.wgsl` for n × n and m
+/// right-hand sides (every loop of the kernel, counted as it runs).
+fn small_solve_iterations(n: usize, m: usize) -> u64 {
+    let mut it = 0;
+    for j in 0..n {
+        let below = n - j - 1;
+        it += 1 + below + (n - j) + m + below * (1 + below + m);
+    }
+    for j in 0..n {
+        it += m * (1 + (n - j - 1));
+    }
+    (it + n) as u64
+}
+
+/// A·X = B for a batch of small systems, one invocation per matrix: `a` (…, n, n) and `b`
+/// (…, n, m) of the same batch shape; the solution and `info`.
+fn small_solve(op: &'static str, a: &Array, b: &Array, dtype: DType) -> Result<(Array, Array)> {
+    let s = Stack::of(op, a, true)?;
+    let (n, m) = (s.rows, b.shape()[b.ndim() - 1]);
+    let info = Array::zeros(a.device(), &[s.count], DType::I32)?;
+    let flat = |x: &Array, cols: usize| x.reshape(&[s.count as isize, n as isize, cols as isize]);
+    // Up to 8 × 8 with at most 64 right-hand-side elements: in registers, specialised on n, m.
+    let family = key(&SMALL_SOLVE, dtype, SMALL_WG);
+    let kernel = if tiny::fits(n, m) {
+        let (pipeline, name) = tiny::pipeline(&a.device().inner, dtype, n, m, SMALL_WG)?;
+        Kernel::Generated(pipeline, name)
+    } else {
+        Kernel::Family(&family)
+    };
+    let out = super::one_per_invocation(
+        op,
+        &kernel,
+        &[&flat(a, n)?, &flat(b, m)?],
+        dtype,
+        &info,
+        (2 * n * n * n / 3 + 2 * n * n * m) as u64,
+        |len, info_base, strides| {
+            Params::default()
+                .u32(n as u32)
+                .u32(m as u32)
+                .u32(len)
+                .u32(0)
+                .u32(0)
+                .u32(info_base)
+                .u32(strides[0].0)
+                .u32(strides[0].1)
+                .u32(strides[1].0)
+                .u32(strides[1].1)
+                .bytes()
+                .to_vec()
+        },
+    )?;
+    Ok((out[1].reshape(&shape_of(b))?, info))
+}
+
+fn shape_of(a: &Array) -> Vec<isize> {
+    a.shape().iter().map(|&d| d as isize).collect()
+}
+
+/// The solution of A·X = B (copies of both, the same batch shape) and `info`: one invocation
+/// per matrix for batches of small systems, else LU and the substitutions.
+fn lu_solve(op: &'static str, a: &Array, b: &Array, dtype: DType) -> Result<(Array, Array)> {
+    let s = Stack::of(op, a, true)?;
+    let m = b.shape()[b.ndim() - 1];
+    if s.rows > 0 && m > 0 && one_invocation_each(a, s.count, small_solve_iterations(s.rows, m)) {
+        return small_solve(op, a, b, dtype);
+    }
+    let f = factor(op, a, dtype)?;
+    let x = b.astype(dtype)?;
+    substitute(op, &f, &x)?;
+    Ok((x, f.info))
+}
+
 fn singular(_: i32) -> String {
     "Singular matrix".into()
 }
@@ -240,16 +314,19 @@ fn solve_unchecked(a: &Array, b: &Array) -> Result<(Array, Array)> {
         s.extend_from_slice(tail);
         s
     };
-    let f = factor(op, &a.broadcast_to(&with(&[n, n]))?, dtype)?;
-    let x = bm.broadcast_to(&with(&[n, sb.cols]))?.astype(dtype)?;
-    substitute(op, &f, &x)?;
+    let (x, info) = lu_solve(
+        op,
+        &a.broadcast_to(&with(&[n, n]))?,
+        &bm.broadcast_to(&with(&[n, sb.cols]))?,
+        dtype,
+    )?;
     let x = if vector {
         let shape: Vec<isize> = with(&[n]).iter().map(|&d| d as isize).collect();
         x.reshape(&shape)?
     } else {
         x
     };
-    Ok((x, f.info))
+    Ok((x, info))
 }
 
 /// `numpy.linalg.solve(a, b)`: x with a @ x == b, for a stack of square `a` (…, n, n) and `b`
@@ -287,10 +364,8 @@ pub(crate) fn inv_unchecked(a: &Array) -> Result<(Array, Array)> {
     let op = "inv";
     let dtype = compute_dtype(op, a)?;
     let s = Stack::of(op, a, true)?;
-    let f = factor(op, a, dtype)?;
-    let x = super::identities(a, &s, s.rows, s.rows, dtype)?;
-    substitute(op, &f, &x)?;
-    Ok((x, f.info))
+    let eye = super::identities(a, &s, s.rows, s.rows, dtype)?;
+    lu_solve(op, a, &eye, dtype)
 }
 
 /// `numpy.linalg.inv(a)`: the inverse of each square matrix of the stack (LU, then the

@@ -36,6 +36,7 @@ mod lu;
 mod norm;
 mod qr;
 mod svd;
+mod tiny;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use cholesky::cholesky;
@@ -58,9 +59,10 @@ pub use svd::{svd, svdvals};
 pub use svd::{svd_async, svdvals_async};
 
 use crate::array::Array;
-use crate::device::{Binding, PipelineKey, Variant, Work};
+use crate::device::{Binding, LaunchName, PipelineKey, Resource, Variant, Work};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::SliceArg;
 
 /// A stack of matrices: the batch axes, their product and the matrix shape.
 #[derive(Debug, Clone)]
@@ -280,6 +282,144 @@ pub(crate) fn per_matrix(
     }
     Ok(())
 }
+
+/// What a one-invocation-per-matrix launch runs: a family's pipeline, or one generated at run
+/// time (`tiny.rs`).
+pub(crate) enum Kernel<'a> {
+    Family(&'a PipelineKey),
+    Generated(wgpu::ComputePipeline, LaunchName),
+}
+
+/// The GPU layout on CPU adapters too (see [`force_interleaved_layout`]).
+static FORCE_INTERLEAVED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes CPU adapters use the interleaved batch layout of the one-invocation-per-matrix
+/// kernels that GPUs use, so that the suite (on lavapipe) runs that path too. Results are the
+/// same bits either way. Process-wide; for tests.
+#[doc(hidden)]
+pub fn force_interleaved_layout(on: bool) {
+    FORCE_INTERLEAVED.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// A batch's layout for the one-invocation-per-matrix kernels.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Each matrix row-major, one after another (what the array holds): no copy to reorder.
+    RowMajor,
+    /// Element (i, j) of every matrix together (`(i·cols + j)·len + b`): neighbouring
+    /// invocations read neighbouring words, which a GPU coalesces.
+    Interleaved,
+}
+
+/// Runs a one-invocation-per-matrix kernel (`key`) over a batch of `count` matrices: each of
+/// `stacks` (count, rows, cols) is copied chunk by chunk (in `dtype`, interleaved on GPUs —
+/// coalesced —, row-major on CPU adapters, where lavapipe gathers either way and the reorder
+/// costs two copies), the kernel runs with its bindings in `stacks` order then `info` (one i32
+/// per matrix), and the results come back as contiguous (count, rows, cols) arrays.
+/// `params(len, info_base, strides)` is a chunk's uniform, `strides` each stack's (per-matrix,
+/// per-element) strides. Chunks are as long as one storage binding and the grid allow.
+pub(crate) fn one_per_invocation(
+    op: &'static str,
+    kernel: &Kernel,
+    stacks: &[&Array],
+    dtype: DType,
+    info: &Array,
+    flops_per_matrix: u64,
+    params: impl Fn(u32, u32, &[(u32, u32)]) -> Vec<u8>,
+) -> Result<Vec<Array>> {
+    let count = info.len();
+    let dev = &info.device().inner;
+    let layout = if dev.is_cpu && !FORCE_INTERLEAVED.load(std::sync::atomic::Ordering::Relaxed) {
+        Layout::RowMajor
+    } else {
+        Layout::Interleaved
+    };
+    let outs: Vec<Array> = stacks
+        .iter()
+        .map(|s| Array::empty(op, info.device(), s.shape(), dtype))
+        .collect::<Result<_>>()?;
+    if count == 0 {
+        return Ok(outs);
+    }
+    let bytes = dtype.size_bytes();
+    let mut chunk = crate::ops::window_elements(dev, 4) as usize;
+    for s in stacks {
+        let per = s.len() / count;
+        chunk = chunk.min(crate::ops::window_elements(dev, bytes) as usize / per.max(1));
+    }
+    let max_dim = dev.limits.max_compute_workgroups_per_dimension as usize;
+    chunk = chunk.min(max_dim * max_dim * SMALL_WG as usize);
+    if chunk == 0 {
+        return Err(Error::TooLarge {
+            op,
+            requested: (stacks[0].len() / count) as u64 * bytes,
+            max: dev.max_window(),
+            what: "bytes of one matrix (one storage binding)",
+        });
+    }
+    let rows = |a: &Array, lo: usize, hi: usize| {
+        let mut args = vec![SliceArg::range(Some(lo as isize), Some(hi as isize), 1)];
+        args.extend(vec![SliceArg::range(None, None, 1); a.ndim() - 1]);
+        a.slice(&args)
+    };
+    for (lo, hi) in runs(0, count, chunk) {
+        let len = hi - lo;
+        let chunks: Vec<Array> = stacks
+            .iter()
+            .map(|s| match layout {
+                Layout::RowMajor => rows(s, lo, hi)?.astype(dtype),
+                Layout::Interleaved => rows(s, lo, hi)?.transpose(&[1, 2, 0])?.astype(dtype),
+            })
+            .collect::<Result<_>>()?;
+        let strides: Vec<(u32, u32)> = chunks
+            .iter()
+            .map(|c| match layout {
+                Layout::RowMajor => ((c.len() / len) as u32, 1),
+                Layout::Interleaved => (1, len as u32),
+            })
+            .collect();
+        let mut bindings = Vec::with_capacity(stacks.len() + 1);
+        for c in &chunks {
+            bindings.push(crate::ops::contiguous_window(op, c, 0, c.len() as u64, bytes)?.0);
+        }
+        let (info_binding, info_base) =
+            crate::ops::contiguous_window(op, info, lo as u64, len as u64, 4)?;
+        bindings.push(info_binding);
+        let groups = len.div_ceil(SMALL_WG as usize);
+        let x = groups.min(max_dim);
+        let p = params(len as u32, info_base, &strides);
+        let grid = (x as u32, groups.div_ceil(x) as u32, 1);
+        let work = Work::computes(format!("matrices={len}"), flops_per_matrix * len as u64);
+        dev.guarded(op, || match kernel {
+            Kernel::Family(key) => dev.dispatch_grid(key, &p, &bindings, grid, work),
+            Kernel::Generated(pipeline, name) => {
+                let mut resources = vec![Resource::Uniform(&p)];
+                resources.extend(bindings.iter().map(|&b| Resource::Storage(b)));
+                dev.launch(pipeline, name, &resources, grid, work)
+            }
+        })?;
+        for (out, c) in outs.iter().zip(&chunks) {
+            match layout {
+                Layout::RowMajor if len == count => return Ok(chunks),
+                Layout::RowMajor => rows(out, lo, hi)?.assign(c)?,
+                Layout::Interleaved => rows(out, lo, hi)?.assign(&c.transpose(&[2, 0, 1])?)?,
+            }
+        }
+    }
+    Ok(outs)
+}
+
+/// Whether one invocation per matrix suits a batch: `count` matrices (enough of them to fill
+/// workgroups) whose whole factorization takes `iterations` loop iterations, within the budget.
+pub(crate) fn one_invocation_each(a: &Array, count: usize, iterations: u64) -> bool {
+    count >= SMALL_BATCH && iterations <= loop_budget(a)
+}
+
+/// Batches from this many matrices take the one-invocation-per-matrix kernels when they fit.
+const SMALL_BATCH: usize = 32;
+
+/// Invocations per workgroup of the one-invocation-per-matrix kernels.
+pub(crate) const SMALL_WG: u32 = 64;
 
 /// The pipeline key of `family` for `dtype` with `wg` invocations per workgroup.
 pub(crate) fn key(family: &'static crate::device::KernelDef, dtype: DType, wg: u32) -> PipelineKey {

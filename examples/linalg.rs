@@ -1,0 +1,226 @@
+//! `numpy.linalg` figures (issue 34), in one run, beside NumPy (OpenBLAS/LAPACK) on the same
+//! matrices: 10^4 batched 8×8 and 32×32 `solve`; 2048² `cholesky` and `solve`; `qr`, `eigh` and
+//! `svd` at the sizes given below; each with its accuracy (backward error of the solve,
+//! reconstruction error of the factorization, relative to ‖A‖ and the dtype's ε). GPU times
+//! come from `gpuarray::benchmark` (fastest of the timed runs, each ended by a
+//! synchronisation); NumPy's from the same machine in the same run. On lavapipe these are CPU
+//! figures.
+//!
+//! ```text
+//! cargo run --release --example linalg
+//! ```
+
+use gpuarray::linalg::{self, QrMode};
+use gpuarray::{Array, Device};
+use std::time::Duration;
+
+#[path = "support/numpy.rs"]
+mod numpy;
+#[path = "support/timing.rs"]
+mod timing;
+
+/// Matrix `b` of a batch of n × n test matrices: pseudo-random entries in [−0.5, 0.5) plus
+/// `n/10` on the diagonal (well conditioned), from integer arithmetic NumPy repeats exactly.
+fn matrices(batch: usize, n: usize) -> Vec<f32> {
+    let mut v = Vec::with_capacity(batch * n * n);
+    for b in 0..batch as u64 {
+        for i in 0..n as u64 {
+            for j in 0..n as u64 {
+                let r = (i * 2654435761 + j * 40503 + b * 7919) % 1000;
+                let diag = if i == j { n as f32 / 10.0 + 1.0 } else { 0.0 };
+                v.push(r as f32 / 1000.0 - 0.5 + diag);
+            }
+        }
+    }
+    v
+}
+
+/// The same matrices in NumPy (`a`, float32, shape (batch, n, n)).
+fn numpy_setup(batch: usize, n: usize) -> String {
+    format!(
+        "b = np.arange({batch}, dtype=np.int64)[:, None, None]; i = np.arange({n}, dtype=np.int64)[None, :, None]; j = np.arange({n}, dtype=np.int64)[None, None, :]\n\
+         a = (((i * 2654435761 + j * 40503 + b * 7919) % 1000).astype(np.float32) / np.float32(1000) - np.float32(0.5) + (i == j) * np.float32({n} / 10 + 1)).astype(np.float32)"
+    )
+}
+
+fn numpy_ms(setup: &str, code: &str) -> Option<f64> {
+    let script = format!(
+        "import numpy as np, timeit\n{setup}\nprint(min(timeit.repeat({code:?}, globals=globals(), number=1, repeat=3)) * 1e3, 'ms')"
+    );
+    match numpy::inline(&script) {
+        Ok(lines) => lines
+            .first()
+            .and_then(|l| l.split_whitespace().next()?.parse().ok()),
+        Err(why) => {
+            println!("  NumPy: {why}");
+            None
+        }
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn report(what: &str, ours: Duration, numpy: Option<f64>, accuracy: String) {
+    let ratio = numpy
+        .map(|n| format!("{:.2}x NumPy's speed", n / ms(ours)))
+        .unwrap_or_else(|| "NumPy not measured".into());
+    println!(
+        "RESULT {what}: gpuarray {:.1} ms, NumPy {} ms, {ratio}; {accuracy}",
+        ms(ours),
+        numpy.map(|n| format!("{n:.1}")).unwrap_or("-".into())
+    );
+}
+
+/// max |A·x − b| / (‖A‖_max · ‖x‖_max · n · ε) over the batch, on the host in f64.
+fn backward_error(a: &[f32], x: &[f32], b: &[f32], batch: usize, n: usize) -> f64 {
+    let mut worst: f64 = 0.0;
+    for m in 0..batch {
+        let am = &a[m * n * n..(m + 1) * n * n];
+        let xm = &x[m * n..(m + 1) * n];
+        let amax = am.iter().fold(0.0f64, |w, v| w.max(v.abs() as f64));
+        let xmax = xm.iter().fold(0.0f64, |w, v| w.max(v.abs() as f64));
+        for i in 0..n {
+            let r: f64 = (0..n)
+                .map(|j| am[i * n + j] as f64 * xm[j] as f64)
+                .sum::<f64>()
+                - b[m * n + i] as f64;
+            worst = worst.max(r.abs() / (amax * xmax * n as f64 * f32::EPSILON as f64));
+        }
+    }
+    worst
+}
+
+/// max |B − C| / (max |B| · n · ε), computed on the device.
+fn relative(b: &Array, c: &Array, n: usize) -> gpuarray::Result<f64> {
+    let diff = b.sub(c)?.abs()?.max(None, false)?.to_vec::<f32>()?[0] as f64;
+    let scale = b.abs()?.max(None, false)?.to_vec::<f32>()?[0] as f64;
+    Ok(diff / (scale * n as f64 * f32::EPSILON as f64))
+}
+
+fn batched_solve(dev: &Device, batch: usize, n: usize) -> gpuarray::Result<()> {
+    let host = matrices(batch, n);
+    let rhs: Vec<f32> = (0..batch * n).map(|i| (i % 13) as f32 - 6.0).collect();
+    let a = Array::from_slice(dev, &host, &[batch, n, n])?;
+    let b = Array::from_slice(dev, &rhs, &[batch, n, 1])?;
+    let ours = timing::bench(dev, &format!("solve {batch} x {n}x{n}"), 5, || {
+        linalg::solve(&a, &b)
+    })?;
+    let x = linalg::solve(&a, &b)?.to_vec::<f32>()?;
+    let err = backward_error(&host, &x, &rhs, batch, n);
+    let setup = format!(
+        "{}\nrhs = ((np.arange({batch} * {n}) % 13) - 6).astype(np.float32).reshape({batch}, {n}, 1)",
+        numpy_setup(batch, n)
+    );
+    let theirs = numpy_ms(&setup, "np.linalg.solve(a, rhs)");
+    report(
+        &format!("solve {batch} x {n}x{n} f32"),
+        ours,
+        theirs,
+        format!("backward error {err:.2} n·ε·‖A‖·‖x‖"),
+    );
+    Ok(())
+}
+
+fn main() -> gpuarray::Result<()> {
+    let dev = Device::new()?;
+    println!("adapter: {}", dev.info());
+    let big = std::env::var("GPUARRAY_LINALG_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2048);
+    let small: usize = std::env::var("GPUARRAY_LINALG_JACOBI_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+
+    batched_solve(&dev, 10_000, 8)?;
+    batched_solve(&dev, 10_000, 32)?;
+
+    // One large matrix: solve and Cholesky of A·Aᵀ (blocked over the matmul).
+    let host = matrices(1, big);
+    let a = Array::from_slice(&dev, &host, &[big, big])?;
+    let rhs: Vec<f32> = (0..big).map(|i| (i % 13) as f32 - 6.0).collect();
+    let b = Array::from_slice(&dev, &rhs, &[big])?;
+    let ours = timing::bench(&dev, &format!("solve {big}"), 2, || linalg::solve(&a, &b))?;
+    let x = linalg::solve(&a, &b)?.to_vec::<f32>()?;
+    let err = backward_error(&host, &x, &rhs, 1, big);
+    let setup = format!(
+        "{}\na = a[0]\nrhs = ((np.arange({big}) % 13) - 6).astype(np.float32)",
+        numpy_setup(1, big)
+    );
+    report(
+        &format!("solve {big}² f32"),
+        ours,
+        numpy_ms(&setup, "np.linalg.solve(a, rhs)"),
+        format!("backward error {err:.2} n·ε·‖A‖·‖x‖"),
+    );
+
+    let spd = a.matmul(&a.t())?;
+    let ours = timing::bench(&dev, &format!("cholesky {big}"), 2, || {
+        linalg::cholesky(&spd, false)
+    })?;
+    let l = linalg::cholesky(&spd, false)?;
+    let err = relative(&spd, &l.matmul(&l.t())?, big)?;
+    let setup = format!("{}\na = a[0]\ns = a @ a.T", numpy_setup(1, big));
+    report(
+        &format!("cholesky {big}² f32"),
+        ours,
+        numpy_ms(&setup, "np.linalg.cholesky(s)"),
+        format!("‖A − L·Lᵀ‖ = {err:.3} n·ε·‖A‖"),
+    );
+
+    // QR, eigh, SVD: one workgroup per matrix (no blocked form yet), at sizes lavapipe runs in
+    // seconds.
+    for n in [small, 2 * small] {
+        let hq = matrices(1, n);
+        let q0 = Array::from_slice(&dev, &hq, &[n, n])?;
+        let ours = timing::bench(&dev, &format!("qr {n}"), 2, || {
+            linalg::qr(&q0, QrMode::Reduced)
+        })?;
+        let (q, r) = linalg::qr(&q0, QrMode::Reduced)?;
+        let err = relative(&q0, &q.expect("reduced mode has Q").matmul(&r)?, n)?;
+        let setup = format!("{}\na = a[0]", numpy_setup(1, n));
+        report(
+            &format!("qr {n}² f32"),
+            ours,
+            numpy_ms(&setup, "np.linalg.qr(a)"),
+            format!("‖A − Q·R‖ = {err:.3} n·ε·‖A‖"),
+        );
+    }
+    let hs = matrices(1, small);
+    let s0 = Array::from_slice(&dev, &hs, &[small, small])?;
+    let sym = s0.add(&s0.t())?;
+    let ours = timing::bench(&dev, &format!("eigh {small}"), 2, || {
+        linalg::eigh(&sym, true)
+    })?;
+    let (w, v) = linalg::eigh(&sym, true)?;
+    let err = relative(
+        &sym.matmul(&v)?,
+        &v.mul(&w.reshape(&[1, small as isize])?)?,
+        small,
+    )?;
+    let setup = format!("{}\na = a[0]\ns = a + a.T", numpy_setup(1, small));
+    report(
+        &format!("eigh {small}² f32"),
+        ours,
+        numpy_ms(&setup, "np.linalg.eigh(s)"),
+        format!("‖A·V − V·Λ‖ = {err:.3} n·ε·‖A‖"),
+    );
+    let ours = timing::bench(&dev, &format!("svd {small}"), 2, || linalg::svd(&s0, false))?;
+    let (u, s, vh) = linalg::svd(&s0, false)?;
+    let err = relative(
+        &s0,
+        &u.mul(&s.reshape(&[1, small as isize])?)?.matmul(&vh)?,
+        small,
+    )?;
+    let setup = format!("{}\na = a[0]", numpy_setup(1, small));
+    report(
+        &format!("svd {small}² f32"),
+        ours,
+        numpy_ms(&setup, "np.linalg.svd(a, full_matrices=False)"),
+        format!("‖A − U·S·Vh‖ = {err:.3} n·ε·‖A‖"),
+    );
+    Ok(())
+}

@@ -94,7 +94,7 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
             // A22 -= L21 · L21ᵀ (only its lower triangle is read later).
             let l21 = block(&l, (k1, n), (k0, k1))?;
             let a22 = block(&l, (k1, n), (k1, n))?;
-            a22.assign(&a22.sub(&l21.matmul(&mt(&l21)?)?)?)?;
+            a22.sub_assign(&l21.matmul(&mt(&l21)?)?)?;
         }
     }
     let lower = l.tril(0)?;

@@ -19,7 +19,7 @@ use crate::layout::SliceArg;
 /// Matrices with more rows are factored in panels.
 const BLOCKED_FROM: usize = 128;
 /// Columns per panel of the blocked factorization.
-const PANEL: usize = 64;
+const PANEL: usize = 32;
 /// Columns of the right-hand side per workgroup of the substitutions.
 const RHS_RUN: usize = 64;
 
@@ -124,7 +124,7 @@ pub(crate) fn factor(op: &'static str, a: &Array, dtype: DType) -> Result<Lu> {
             // A22 -= L21 · U12 (U12 was solved for by the panel's launch).
             let a22 = block(&lu, (k1, n), (k1, n))?;
             let update = block(&lu, (k1, n), (k0, k1))?.matmul(&block(&lu, (k0, k1), (k1, n))?)?;
-            a22.assign(&a22.sub(&update)?)?;
+            a22.sub_assign(&update)?;
         }
     }
     Ok(Lu {

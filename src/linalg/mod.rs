@@ -47,9 +47,9 @@ pub use derived::{cond, lstsq, matrix_rank, pinv, tensorinv, tensorsolve};
 #[cfg(not(target_arch = "wasm32"))]
 pub use eigh::{eigh, eigvalsh};
 pub use eigh::{eigh_async, eigvalsh_async};
-pub use lu::{det, inv_async, slogdet, solve_async};
+pub use lu::{det, inv_async, slogdet, solve_async, solve_refined_async};
 #[cfg(not(target_arch = "wasm32"))]
-pub use lu::{inv, solve};
+pub use lu::{inv, solve, solve_refined};
 pub use norm::{NormOrder, vector_norm};
 #[cfg(not(target_arch = "wasm32"))]
 pub use norm::{matrix_norm, norm};

@@ -42,7 +42,7 @@ fn main(
     let base = p.a_base + m * n * n;
     for (var j = p.j0; j < p.j1; j += 1u) {
         let d = a[base + j * n + j];
-        if (!(d > T(0.0)) && lid == 0u && info[p.info_base + m] == 0) {
+        if ((is_nan(d) || !(d > T(0.0))) && lid == 0u && info[p.info_base + m] == 0) {
             info[p.info_base + m] = i32(j + 1u);
         }
         let s = sqrt(d);

@@ -52,12 +52,12 @@ fn main(
     let base = p.a_base + m * n * n;
     for (var j = p.j0; j < p.j1; j += 1u) {
         // The pivot: each invocation scans its rows, then a tree keeps the largest magnitude,
-        // the smaller row on ties (a NaN never wins, as in idamax after the first row).
+        // the smaller row on ties (a NaN below the diagonal never wins, as in idamax).
         var ba = T(-1.0);
         var br = j;
         for (var r = j + lid; r < n; r += WG) {
             let v = abs(a[base + r * n + j]);
-            if (v > ba) {
+            if (!is_nan(v) && v > ba) {
                 ba = v;
                 br = r;
             }
@@ -76,7 +76,9 @@ fn main(
             }
             workgroupBarrier();
         }
-        let pr = best_row[0];
+        // idamax starts from the diagonal: a NaN there is the pivot (NaN elsewhere never is).
+        let dj = a[base + j * n + j];
+        let pr = select(best_row[0], j, is_nan(dj));
         if (pr != j) {
             for (var c = lid; c < n; c += WG) {
                 let x = a[base + j * n + c];
@@ -89,7 +91,7 @@ fn main(
         }
         storageBarrier();
         let d = a[base + j * n + j];
-        if (d == T(0.0)) {
+        if (d == T(0.0) && !is_nan(d)) {
             if (lid == 0u && info[p.info_base + m] == 0) {
                 info[p.info_base + m] = i32(j + 1u);
             }

@@ -33,7 +33,7 @@ fn main(
     var failed = 0u;
     for (var j = 0u; j < n; j += 1u) {
         let d = a[ab + (j * n + j) * p.a_el];
-        if (!(d > T(0.0)) && failed == 0u) {
+        if ((is_nan(d) || !(d > T(0.0))) && failed == 0u) {
             failed = j + 1u;
         }
         let s = sqrt(d);

@@ -52,13 +52,17 @@ fn main(
     let bb = p.b_base + mat * p.b_mat;
     var failed = 0u;
     for (var j = 0u; j < n; j += 1u) {
+        // idamax: from the diagonal, the first row of larger magnitude (a NaN on the diagonal
+        // stays the pivot; one below never becomes it).
         var pr = j;
         var best = abs(a[ab + (j * n + j) * p.a_el]);
-        for (var r = j + 1u; r < n; r += 1u) {
-            let v = abs(a[ab + (r * n + j) * p.a_el]);
-            if (v > best) {
-                best = v;
-                pr = r;
+        if (!is_nan(best)) {
+            for (var r = j + 1u; r < n; r += 1u) {
+                let v = abs(a[ab + (r * n + j) * p.a_el]);
+                if (!is_nan(v) && v > best) {
+                    best = v;
+                    pr = r;
+                }
             }
         }
         if (pr != j) {
@@ -74,7 +78,7 @@ fn main(
             }
         }
         let d = a[ab + (j * n + j) * p.a_el];
-        if (d == T(0.0)) {
+        if (d == T(0.0) && !is_nan(d)) {
             if (failed == 0u) {
                 failed = j + 1u;
             }

@@ -724,3 +724,43 @@ fn iterative_refinement_recovers_float32_accuracy_on_ill_conditioned_systems() {
     }
     check(a, n, true);
 }
+
+#[test]
+fn empty_stacks_and_nan_follow_numpy() {
+    let Some(dev) = common::device() else { return };
+    // Zero-size matrices and empty batches give empty results of NumPy's shapes.
+    let none = Array::zeros(&dev, &[0, 3, 3], DType::F32).unwrap();
+    assert_eq!(linalg::inv(&none).unwrap().shape(), &[0, 3, 3]);
+    assert_eq!(linalg::det(&none).unwrap().shape(), &[0]);
+    let b = Array::zeros(&dev, &[0, 3], DType::F32).unwrap();
+    assert_eq!(
+        linalg::solve(&none, &b.reshape(&[0, 3, 1]).unwrap())
+            .unwrap()
+            .shape(),
+        &[0, 3, 1]
+    );
+    let e = Array::zeros(&dev, &[2, 0, 0], DType::F32).unwrap();
+    assert_eq!(linalg::cholesky(&e, false).unwrap().shape(), &[2, 0, 0]);
+    let (w, v) = linalg::eigh(&e, true).unwrap();
+    assert_eq!(
+        (w.shape(), v.shape()),
+        (&[2usize, 0][..], &[2usize, 0, 0][..])
+    );
+    let (u, s, vh) = linalg::svd(&Array::zeros(&dev, &[3, 0], DType::F32).unwrap(), true).unwrap();
+    assert_eq!(
+        (u.shape(), s.shape(), vh.shape()),
+        (&[3usize, 3][..], &[0usize][..], &[0usize, 0][..])
+    );
+    assert_eq!(read(&u), vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+    // NaN: solve and eigh give NaN, not errors, as NumPy does (NumPy's BLAS skips products by
+    // an exact zero, so it can leave more of x finite); svd is NumPy's "did not converge".
+    let nan = upload(&dev, &[f64::NAN, 0.0, 0.0, 1.0], &[2, 2], DType::F32);
+    let x = read(&linalg::solve(&nan, &upload(&dev, &[1.0, 1.0], &[2], DType::F32)).unwrap());
+    assert!(x[0].is_nan(), "{x:?}");
+    let w = read(&linalg::eigvalsh(&nan, true).unwrap());
+    assert!(w.iter().any(|v| v.is_nan()), "{w:?}");
+    match linalg::svd(&nan, false) {
+        Err(Error::LinAlg { msg, .. }) => assert!(msg.contains("did not converge"), "{msg}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -12,6 +12,8 @@ use crate::error::Result;
 /// The Jacobi iteration's state between launches.
 struct Jacobi {
     a: Array,
+    /// Per matrix (…, 1, 1): whether it has NaN.
+    nan: Array,
     v: Array,
     w: Array,
     info: Array,
@@ -33,6 +35,10 @@ fn start(op: &'static str, a: &Array, lower: bool) -> Result<Jacobi> {
     } else {
         x.triu(0)?.add(&mt(&x.triu(1)?)?)?
     };
+    // A matrix with NaN is iterated as zeros (comparisons with NaN may be compiled assuming
+    // none) and its eigenvalues come out NaN.
+    let nan = x.isnan()?.any(crate::Axes::from(vec![-2, -1]), true)?;
+    let sym = crate::ops::elementwise::where_(&nan, 0.0, &sym)?;
     let dev = a.device();
     let wg = workgroup_size(n);
     let half = n.div_ceil(2);
@@ -40,6 +46,7 @@ fn start(op: &'static str, a: &Array, lower: bool) -> Result<Jacobi> {
     let per_round = 2 * per(half, wg) + 2 * per(half * n, wg) + 8;
     Ok(Jacobi {
         a: sym.contiguous()?,
+        nan,
         v: super::identities(a, &stack, n, n, dtype)?,
         w: Array::zeros(dev, &stack.shape(&[n]), dtype)?,
         info: Array::zeros(dev, &[stack.count, 2], DType::U32)?,
@@ -120,6 +127,7 @@ fn finish(j: Jacobi) -> Result<(Array, Array)> {
     let n = j.stack.rows;
     let order = j.w.argsort(Some(-1))?;
     let w = permute_rows(&j.w, &order, &j.stack, n)?;
+    let w = crate::ops::elementwise::where_(&j.nan.squeeze_axes(&[-1])?, f64::NAN, &w)?;
     let v = mt(&permute_rows(&mt(&j.v)?, &order, &j.stack, n)?)?.contiguous()?;
     Ok((w, v))
 }

@@ -15,12 +15,15 @@ fn float_variants(dtypes: &[DType]) -> Vec<Variant> {
         .collect()
 }
 
-/// `alias T`, `EPS` (the machine epsilon) and `TINY` (the smallest normal number), then `file`.
+/// `alias T`, `EPS` (the machine epsilon), `TINY` (the smallest normal number) and `is_nan` (by
+/// bits: drivers may compile float comparisons assuming no NaN), then `file`.
 fn with_type(v: Variant, file: &str) -> String {
     let prelude = if v.a == DType::F64 {
-        "alias T = f64;\nconst EPS: T = 2.220446049250313e-16lf;\nconst TINY: T = 2.2250738585072014e-308lf;\n"
+        "alias T = f64;\nconst EPS: T = 2.220446049250313e-16lf;\nconst TINY: T = 2.2250738585072014e-308lf;\n\
+         fn is_nan(x: T) -> bool { return (bitcast<u32>(f32(x)) & 0x7fffffffu) > 0x7f800000u; }\n"
     } else {
-        "alias T = f32;\nconst EPS: T = 1.1920929e-7f;\nconst TINY: T = 1.1754944e-38f;\n"
+        "alias T = f32;\nconst EPS: T = 1.1920929e-7f;\nconst TINY: T = 1.1754944e-38f;\n\
+         fn is_nan(x: T) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }\n"
     };
     format!("{prelude}{file}")
 }

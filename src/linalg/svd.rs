@@ -16,6 +16,8 @@ use crate::ops::elementwise::where_;
 /// The iteration's state: `u` (…, big, uc) starts as the tall matrix in its first `small`
 /// columns.
 struct Jacobi {
+    /// Whether any matrix has NaN (0-d bool).
+    nan: Array,
     u: Array,
     v: Array,
     info: Array,
@@ -37,6 +39,10 @@ fn start(op: &'static str, a: &Array, full: bool) -> Result<Jacobi> {
     let (big, small) = if wide { (n, m) } else { (m, n) };
     let uc = if full { big } else { small };
     let tall = if wide { mt(a)? } else { a.clone() };
+    // A matrix with NaN is iterated as zeros (comparisons with NaN may be compiled assuming
+    // none) and reported as NumPy does ("SVD did not converge").
+    let nan = tall.isnan()?.any(crate::Axes::All, false)?;
+    let tall = crate::ops::elementwise::where_(&nan, 0.0, &tall)?;
     let dev = a.device();
     let u = Array::zeros(dev, &stack.shape(&[big, uc]), dtype)?;
     if small > 0 {
@@ -46,6 +52,7 @@ fn start(op: &'static str, a: &Array, full: bool) -> Result<Jacobi> {
     // A round: each invocation's pairs, three passes over the rows of U and one over V's.
     let per_round = per(small.div_ceil(2), wg) * (2 * big as u64 + small as u64 + 4) + 4;
     Ok(Jacobi {
+        nan,
         u,
         v: super::identities(a, &stack, small, small, dtype)?,
         info: Array::zeros(dev, &[stack.count, 2], DType::U32)?,
@@ -182,6 +189,26 @@ fn finish(
     })
 }
 
+/// Two flags read back together: whether the input has NaN (NumPy's "SVD did not converge"),
+/// and whether every column has a σ to normalise by.
+fn summary(j: &Jacobi, parts: &(Array, Array, Array, Array)) -> Result<Array> {
+    let nan = j.nan.reshape(&[1])?;
+    let good = parts.3.all(crate::Axes::All, false)?.reshape(&[1])?;
+    crate::ops::join::concatenate(&[&nan, &good], 0)?.astype(DType::U8)
+}
+
+/// NumPy's error for an SVD of NaN.
+fn did_not_converge(op: &'static str, flags: &[u8]) -> Result<()> {
+    if flags[0] == 1 {
+        return Err(crate::Error::LinAlg {
+            op,
+            index: None,
+            msg: "SVD did not converge (the matrix has NaN)".into(),
+        });
+    }
+    Ok(())
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 fn run(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)> {
     let j = start(op, a, full)?;
@@ -197,8 +224,9 @@ fn run(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)>
         return finish(a, j, None, false);
     }
     let parts = finish_parts(&j)?;
-    let all_good = parts.3.all(None, false)?.astype(DType::U8)?;
-    let complete = j.uc > j.small || all_good.to_vec::<u8>()?[0] != 1;
+    let flags = summary(&j, &parts)?.to_vec::<u8>()?;
+    did_not_converge(op, &flags)?;
+    let complete = j.uc > j.small || flags[1] != 1;
     finish(a, j, Some(parts), complete)
 }
 
@@ -216,8 +244,9 @@ async fn run_async(op: &'static str, a: &Array, full: bool) -> Result<(Array, Ar
         return finish(a, j, None, false);
     }
     let parts = finish_parts(&j)?;
-    let all_good = parts.3.all(None, false)?.astype(DType::U8)?;
-    let complete = j.uc > j.small || all_good.to_vec_async::<u8>().await?[0] != 1;
+    let flags = summary(&j, &parts)?.to_vec_async::<u8>().await?;
+    did_not_converge(op, &flags)?;
+    let complete = j.uc > j.small || flags[1] != 1;
     finish(a, j, Some(parts), complete)
 }
 

@@ -50,6 +50,12 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
          let bb = p.b_base + mat * p.b_mat;\n\
          var failed = 0u;"
     ));
+    let nan_test = if dtype == DType::F64 {
+        // No 64-bit bitcast without SHADER_INT64: narrowing to f32 keeps a NaN a NaN.
+        "return (bitcast<u32>(f32(x)) & 0x7fffffffu) > 0x7f800000u;"
+    } else {
+        "return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;"
+    };
     for i in 0..n {
         for j in 0..n {
             line(format!("var x{i}_{j} = a[ab + {}u * p.a_el];", i * n + j));
@@ -59,12 +65,14 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
         }
     }
     for j in 0..n {
+        // idamax from the diagonal: a NaN there stays the pivot, one below never becomes it.
         line(format!(
-            "var best{j} = abs(x{j}_{j});\nvar pivot{j} = {j}u;"
+            "var best{j} = abs(x{j}_{j});\nvar pivot{j} = {j}u;\nlet open{j} = !is_nan(best{j});"
         ));
         for r in j + 1..n {
             line(format!(
-                "if (abs(x{r}_{j}) > best{j}) {{ best{j} = abs(x{r}_{j}); pivot{j} = {r}u; }}"
+                "if (open{j} && !is_nan(x{r}_{j}) && abs(x{r}_{j}) > best{j}) \
+                 {{ best{j} = abs(x{r}_{j}); pivot{j} = {r}u; }}"
             ));
         }
         for r in j + 1..n {
@@ -84,7 +92,7 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
             line("}".into());
         }
         line(format!(
-            "if (x{j}_{j} == {t}(0.0) && failed == 0u) {{ failed = {}u; }}",
+            "if (x{j}_{j} == {t}(0.0) && !is_nan(x{j}_{j}) && failed == 0u) {{ failed = {}u; }}",
             j + 1
         ));
         for r in j + 1..n {
@@ -114,7 +122,7 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
         }
     }
     line("}".into());
-    s
+    format!("fn is_nan(x: {t}) -> bool {{ {nan_test} }}\n{s}")
 }
 
 /// A device's tiny-solve pipelines, by (dtype, n, m).

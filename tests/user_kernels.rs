@@ -455,6 +455,33 @@ fn a_kernel_that_loops_forever_is_a_timeout_and_the_device_goes_on() {
 }
 
 #[test]
+fn loops_that_together_pass_the_cpu_budget_are_a_timeout_not_a_wrong_answer() {
+    // lavapipe leaves every loop of an invocation once they have run 65535 iterations together:
+    // two loops of 50,000 would silently run the second 15,534 times. On a CPU adapter the
+    // budget counts all loops together (an Err); elsewhere both loops run in full.
+    let Some(dev) = common::device() else { return };
+    let raw = gpuarray::RawKernel::new(
+        "@group(0) @binding(0) var<storage, read_write> v: array<u32>;
+         @compute @workgroup_size(1) fn two() {
+             for (var i = 0u; i < 50000u; i++) { v[0] += 1u; }
+             for (var i = 0u; i < 50000u; i++) { v[1] += 1u; }
+         }",
+        "two",
+    )
+    .unwrap();
+    let v = Array::zeros(&dev, &[2], DType::U32).unwrap();
+    match raw.call((1, 1, 1), &[(&v).into()]) {
+        Ok(()) => {
+            assert_ne!(dev.info().device_type, "Cpu", "a CPU adapter must refuse");
+            assert_eq!(v.to_vec::<u32>().unwrap(), vec![50_000, 50_000]);
+        }
+        Err(Error::Timeout { .. }) => assert_eq!(dev.info().device_type, "Cpu"),
+        Err(e) => panic!("{e:?}"),
+    }
+    assert!(dev.take_uncaptured_errors().is_empty());
+}
+
+#[test]
 fn long_rows_with_strided_outer_axes() {
     let Some(dev) = common::device() else { return };
     // Rows of 700 (the rows walk): outer axes transposed, one operand broadcast along rows,

@@ -78,6 +78,9 @@ static FAMILIES: &[&KernelDef] = &[
     &crate::linalg::families::QR_FORM_Q,
     &crate::linalg::families::EIGH_JACOBI,
     &crate::linalg::families::SVD_JACOBI,
+    &crate::linalg::families::SVD_ROUND,
+    &crate::linalg::families::EIGH_ROUND_ROWS,
+    &crate::linalg::families::EIGH_ROUND_COLS,
     &crate::linalg::families::SMALL_SOLVE,
     &crate::linalg::families::SMALL_CHOLESKY,
     #[cfg(not(target_arch = "wasm32"))]

@@ -1,8 +1,10 @@
 //! `numpy.linalg.eigh` and `eigvalsh`: cyclic Jacobi on the symmetric matrix NumPy reads from
 //! one triangle, one workgroup per matrix, sweeps until every pair is negligible.
 
-use super::families::EIGH_JACOBI;
-use super::jacobi::{Schedule, converged, permute_rows, rounds, schedule};
+use super::families::{EIGH_JACOBI, EIGH_ROUND_COLS, EIGH_ROUND_ROWS};
+use super::jacobi::{
+    MAX_SWEEPS, Schedule, converged, permute_rows, rounds, schedule, settle, spent,
+};
 use super::{Operand, Stack, compute_dtype, key, mt, per, per_matrix, workgroup_size};
 use crate::array::Array;
 use crate::device::params::Params;
@@ -21,6 +23,8 @@ struct Jacobi {
     stack: Stack,
     dtype: DType,
     wg: u32,
+    /// One workgroup per pair (large matrices on GPUs), else one per matrix on `plan`.
+    pairs: bool,
     plan: Schedule,
 }
 
@@ -51,7 +55,16 @@ fn start(op: &'static str, a: &Array, lower: bool) -> Result<Jacobi> {
         w: Array::zeros(dev, &stack.shape(&[n]), dtype)?,
         info: Array::zeros(dev, &[stack.count, 2], DType::U32)?,
         cs: Array::zeros(dev, &[stack.count, n + 1], dtype)?,
-        plan: schedule(op, a, rounds(n.max(1)), per_round + per(n, wg))?,
+        // Large matrices go by pairs (`sweep_by_pairs`): no per-matrix schedule.
+        pairs: super::jacobi::by_pairs(a, n),
+        plan: if super::jacobi::by_pairs(a, n) {
+            Schedule {
+                sweeps: 1,
+                rounds: Vec::new(),
+            }
+        } else {
+            schedule(op, a, rounds(n.max(1)), per_round + per(n, wg))?
+        },
         stack,
         dtype,
         wg,
@@ -119,6 +132,75 @@ fn sweep(op: &'static str, j: &Jacobi) -> Result<()> {
     Ok(())
 }
 
+/// ‖A‖_F of each matrix (the floor's scale), contiguous (count,).
+fn norms(j: &Jacobi) -> Result<Array> {
+    j.a.mul(&j.a)?
+        .sum(crate::Axes::from(vec![-2, -1]), false)?
+        .sqrt()?
+        .reshape(&[j.stack.count as isize])?
+        .contiguous()
+}
+
+/// The 2(n − 1) launches of one sweep by pairs: per round, the rows pass then the columns pass.
+fn sweep_by_pairs(op: &'static str, j: &Jacobi, norms: &Array) -> Result<()> {
+    let n = j.stack.rows;
+    let nn = (n * n) as u64;
+    let pairs = (n + (n & 1)) / 2;
+    for r in 0..rounds(n) {
+        for family in [&EIGH_ROUND_ROWS, &EIGH_ROUND_COLS] {
+            per_matrix(
+                op,
+                &key(family, j.dtype, workgroup_size(n).min(64)),
+                &[
+                    Operand {
+                        array: &j.a,
+                        per: nn,
+                    },
+                    Operand {
+                        array: &j.v,
+                        per: nn,
+                    },
+                    Operand {
+                        array: &j.info,
+                        per: 2,
+                    },
+                    Operand {
+                        array: &j.cs,
+                        per: n as u64 + 1,
+                    },
+                    Operand {
+                        array: norms,
+                        per: 1,
+                    },
+                ],
+                j.stack.count as u64,
+                pairs as u64,
+                4 * (n * pairs) as u64,
+                |b, run| {
+                    Params::default()
+                        .u32(n as u32)
+                        .u32(run)
+                        .u32(b[0])
+                        .u32(b[1])
+                        .u32(b[2])
+                        .u32(b[3])
+                        .u32(b[4])
+                        .u32(r as u32)
+                        .u32(pairs as u32)
+                        .bytes()
+                        .to_vec()
+                },
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// After sweeps by pairs: the eigenvalues are the diagonal.
+fn diagonal_to_w(j: &Jacobi) -> Result<()> {
+    j.w.assign(&j.a.diagonal(0, -2, -1)?)
+}
+
 /// The eigenvalues ascending and the eigenvectors' columns with them.
 fn finish(j: Jacobi) -> Result<(Array, Array)> {
     if empty(&j) {
@@ -136,7 +218,24 @@ fn finish(j: Jacobi) -> Result<(Array, Array)> {
 fn run(op: &'static str, a: &Array, lower: bool) -> Result<(Array, Array)> {
     let j = start(op, a, lower)?;
     let mut sweeps = 0;
-    while !empty(&j) {
+    if !empty(&j) && j.pairs {
+        let norms = norms(&j)?;
+        loop {
+            sweep_by_pairs(op, &j, &norms)?;
+            sweeps += 1;
+            let info = j.info.to_vec::<u32>()?;
+            match settle(&info) {
+                None => break,
+                Some(_) if sweeps >= MAX_SWEEPS => return Err(spent(op, &info)),
+                Some(next) => {
+                    j.info
+                        .assign(&Array::from_slice(a.device(), &next, j.info.shape())?)?
+                }
+            }
+        }
+        diagonal_to_w(&j)?;
+    }
+    while !empty(&j) && !j.pairs {
         sweep(op, &j)?;
         sweeps += j.plan.sweeps;
         if converged(op, &j.info.to_vec::<u32>()?, sweeps)? {
@@ -149,7 +248,24 @@ fn run(op: &'static str, a: &Array, lower: bool) -> Result<(Array, Array)> {
 async fn run_async(op: &'static str, a: &Array, lower: bool) -> Result<(Array, Array)> {
     let j = start(op, a, lower)?;
     let mut sweeps = 0;
-    while !empty(&j) {
+    if !empty(&j) && j.pairs {
+        let norms = norms(&j)?;
+        loop {
+            sweep_by_pairs(op, &j, &norms)?;
+            sweeps += 1;
+            let info = j.info.to_vec_async::<u32>().await?;
+            match settle(&info) {
+                None => break,
+                Some(_) if sweeps >= MAX_SWEEPS => return Err(spent(op, &info)),
+                Some(next) => {
+                    j.info
+                        .assign(&Array::from_slice(a.device(), &next, j.info.shape())?)?
+                }
+            }
+        }
+        diagonal_to_w(&j)?;
+    }
+    while !empty(&j) && !j.pairs {
         sweep(op, &j)?;
         sweeps += j.plan.sweeps;
         if converged(op, &j.info.to_vec_async::<u32>().await?, sweeps)? {

@@ -77,3 +77,20 @@ pub(crate) static SMALL_SOLVE: KernelDef = family("linalg_small_solve", "main", 
 pub(crate) static SMALL_CHOLESKY: KernelDef = family("linalg_small_cholesky", "main", |v| {
     with_type(v, include_str!("../../shaders/linalg_small_cholesky.wgsl"))
 });
+
+/// One round of one-sided Jacobi, one workgroup per (matrix, column pair), for large matrices
+/// (`shaders/linalg_svd_round.wgsl`).
+pub(crate) static SVD_ROUND: KernelDef = family("linalg_svd_round", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_svd_round.wgsl"))
+});
+
+/// One round of cyclic Jacobi, one workgroup per (matrix, pair), for large symmetric matrices:
+/// the rotations and rows (`shaders/linalg_eigh_round.wgsl`, `rows`) ...
+pub(crate) static EIGH_ROUND_ROWS: KernelDef = family("linalg_eigh_round_rows", "rows", |v| {
+    with_type(v, include_str!("../../shaders/linalg_eigh_round.wgsl"))
+});
+
+/// ... then the columns of A and V (`cols`).
+pub(crate) static EIGH_ROUND_COLS: KernelDef = family("linalg_eigh_round_cols", "cols", |v| {
+    with_type(v, include_str!("../../shaders/linalg_eigh_round.wgsl"))
+});

@@ -290,15 +290,20 @@ pub(crate) enum Kernel<'a> {
     Generated(wgpu::ComputePipeline, LaunchName),
 }
 
-/// The GPU layout on CPU adapters too (see [`force_interleaved_layout`]).
-static FORCE_INTERLEAVED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// The GPU paths on CPU adapters too (see [`force_gpu_paths`]).
+static FORCE_GPU_PATHS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Makes CPU adapters use the interleaved batch layout of the one-invocation-per-matrix
-/// kernels that GPUs use, so that the suite (on lavapipe) runs that path too. Results are the
-/// same bits either way. Process-wide; for tests.
+/// Makes CPU adapters take the paths chosen for GPUs — the interleaved batch layout of the
+/// one-invocation-per-matrix kernels, Jacobi by pairs for large `eigh`/`svd` — so that the suite
+/// (on lavapipe) runs them too. Process-wide; for tests.
 #[doc(hidden)]
-pub fn force_interleaved_layout(on: bool) {
-    FORCE_INTERLEAVED.store(on, std::sync::atomic::Ordering::Relaxed);
+pub fn force_gpu_paths(on: bool) {
+    FORCE_GPU_PATHS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `a`'s adapter takes the GPU paths: not a CPU adapter, or forced.
+pub(crate) fn gpu_paths(a: &Array) -> bool {
+    !a.device().inner.is_cpu || FORCE_GPU_PATHS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A batch's layout for the one-invocation-per-matrix kernels.
@@ -329,10 +334,10 @@ pub(crate) fn one_per_invocation(
 ) -> Result<Vec<Array>> {
     let count = info.len();
     let dev = &info.device().inner;
-    let layout = if dev.is_cpu && !FORCE_INTERLEAVED.load(std::sync::atomic::Ordering::Relaxed) {
-        Layout::RowMajor
-    } else {
+    let layout = if gpu_paths(info) {
         Layout::Interleaved
+    } else {
+        Layout::RowMajor
     };
     let outs: Vec<Array> = stacks
         .iter()

@@ -2,8 +2,10 @@
 //! matrix, one workgroup per matrix; U's columns without a singular value to normalise by (rank
 //! deficiency, `full_matrices`) are completed to an orthonormal basis in the kernel.
 
-use super::families::SVD_JACOBI;
-use super::jacobi::{Schedule, converged, permute_rows, rounds, schedule};
+use super::families::{SVD_JACOBI, SVD_ROUND};
+use super::jacobi::{
+    MAX_SWEEPS, Schedule, converged, permute_rows, rounds, schedule, settle, spent,
+};
 use super::lu::block;
 use super::qr::{QrMode, qr};
 use super::{Operand, Stack, compute_dtype, key, mt, per, per_matrix, workgroup_size};
@@ -28,6 +30,8 @@ struct Jacobi {
     wide: bool,
     dtype: DType,
     wg: u32,
+    /// One workgroup per pair (large matrices on GPUs), else one per matrix on `plan`.
+    pairs: bool,
     plan: Schedule,
 }
 
@@ -56,7 +60,16 @@ fn start(op: &'static str, a: &Array, full: bool) -> Result<Jacobi> {
         u,
         v: super::identities(a, &stack, small, small, dtype)?,
         info: Array::zeros(dev, &[stack.count, 2], DType::U32)?,
-        plan: schedule(op, a, rounds(small.max(1)), per_round)?,
+        // Large matrices go by pairs (`sweep_by_pairs`): no per-matrix schedule.
+        pairs: super::jacobi::by_pairs(a, small),
+        plan: if super::jacobi::by_pairs(a, small) {
+            Schedule {
+                sweeps: 1,
+                rounds: Vec::new(),
+            }
+        } else {
+            schedule(op, a, rounds(small.max(1)), per_round)?
+        },
         stack,
         big,
         small,
@@ -189,6 +202,68 @@ fn finish(
     })
 }
 
+fn by_pairs(j: &Jacobi) -> bool {
+    j.pairs
+}
+
+/// ‖A‖_F² of each matrix (the noise floor's scale), contiguous (count,).
+fn norms(j: &Jacobi) -> Result<Array> {
+    let cols = block(&j.u, (0, j.big), (0, j.small))?;
+    cols.mul(&cols)?
+        .sum(crate::Axes::from(vec![-2, -1]), false)?
+        .reshape(&[j.stack.count as isize])?
+        .contiguous()
+}
+
+/// The n − 1 launches of one sweep, one workgroup per (matrix, pair).
+fn sweep_by_pairs(op: &'static str, j: &Jacobi, norms: &Array) -> Result<()> {
+    let (m, n, uc) = (j.big, j.small, j.uc);
+    let pairs = (n + (n & 1)) / 2;
+    for r in 0..rounds(n) {
+        per_matrix(
+            op,
+            &key(&SVD_ROUND, j.dtype, workgroup_size(m).min(64)),
+            &[
+                Operand {
+                    array: &j.u,
+                    per: (m * uc) as u64,
+                },
+                Operand {
+                    array: &j.v,
+                    per: (n * n) as u64,
+                },
+                Operand {
+                    array: &j.info,
+                    per: 2,
+                },
+                Operand {
+                    array: norms,
+                    per: 1,
+                },
+            ],
+            j.stack.count as u64,
+            pairs as u64,
+            6 * (m * pairs) as u64,
+            |b, run| {
+                Params::default()
+                    .u32(m as u32)
+                    .u32(n as u32)
+                    .u32(uc as u32)
+                    .u32(run)
+                    .u32(b[0])
+                    .u32(b[1])
+                    .u32(b[2])
+                    .u32(b[3])
+                    .u32(r as u32)
+                    .u32(pairs as u32)
+                    .bytes()
+                    .to_vec()
+            },
+        )?;
+    }
+    Ok(())
+}
+
 /// Two flags read back together: whether the input has NaN (NumPy's "SVD did not converge"),
 /// and whether every column has a σ to normalise by.
 fn summary(j: &Jacobi, parts: &(Array, Array, Array, Array)) -> Result<Array> {
@@ -213,7 +288,23 @@ fn did_not_converge(op: &'static str, flags: &[u8]) -> Result<()> {
 fn run(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)> {
     let j = start(op, a, full)?;
     let mut sweeps = 0;
-    while !empty(&j) {
+    if !empty(&j) && by_pairs(&j) {
+        let norms = norms(&j)?;
+        loop {
+            sweep_by_pairs(op, &j, &norms)?;
+            sweeps += 1;
+            let info = j.info.to_vec::<u32>()?;
+            match settle(&info) {
+                None => break,
+                Some(_) if sweeps >= MAX_SWEEPS => return Err(spent(op, &info)),
+                Some(next) => {
+                    j.info
+                        .assign(&Array::from_slice(a.device(), &next, j.info.shape())?)?
+                }
+            }
+        }
+    }
+    while !empty(&j) && !by_pairs(&j) {
         sweep(op, &j)?;
         sweeps += j.plan.sweeps;
         if converged(op, &j.info.to_vec::<u32>()?, sweeps)? {
@@ -233,7 +324,23 @@ fn run(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)>
 async fn run_async(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)> {
     let j = start(op, a, full)?;
     let mut sweeps = 0;
-    while !empty(&j) {
+    if !empty(&j) && by_pairs(&j) {
+        let norms = norms(&j)?;
+        loop {
+            sweep_by_pairs(op, &j, &norms)?;
+            sweeps += 1;
+            let info = j.info.to_vec_async::<u32>().await?;
+            match settle(&info) {
+                None => break,
+                Some(_) if sweeps >= MAX_SWEEPS => return Err(spent(op, &info)),
+                Some(next) => {
+                    j.info
+                        .assign(&Array::from_slice(a.device(), &next, j.info.shape())?)?
+                }
+            }
+        }
+    }
+    while !empty(&j) && !by_pairs(&j) {
         sweep(op, &j)?;
         sweeps += j.plan.sweeps;
         if converged(op, &j.info.to_vec_async::<u32>().await?, sweeps)? {

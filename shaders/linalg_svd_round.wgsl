@@ -1,0 +1,118 @@
+// One round of one-sided Jacobi (linalg_svd.wgsl's rotations) for large matrices: one workgroup
+// per (matrix, column pair) instead of one per matrix, so a single large matrix uses the whole
+// device; the round's pairs are disjoint, so their workgroups never touch the same column, and
+// the rounds of a sweep are consecutive launches. The workgroup's invocations share a pair's
+// rows: they sum α = U_pᵀU_p, β = U_qᵀU_q, γ = U_pᵀU_q together, then rotate U's and V's columns
+// p and q. A pair that rotates sets its matrix's second `info` word (the host reads it after the
+// sweep and marks the matrix done — first word 1 — when a whole sweep rotated nothing; done
+// matrices skip). The host prepends `alias T = ..;`, `EPS`, `TINY`, and passes ‖A‖_F² per matrix
+// in `norms` (the noise floor of linalg_svd.wgsl).
+
+override WG: u32 = 64u;
+
+struct Params {
+    m: u32,
+    n: u32,
+    uc: u32,
+    batch: u32,
+    u_base: u32,
+    v_base: u32,
+    info_base: u32,
+    norms_base: u32,
+    round: u32,
+    pairs: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read_write> u: array<T>;
+@group(0) @binding(2) var<storage, read_write> v: array<T>;
+@group(0) @binding(3) var<storage, read_write> info: array<u32>;
+@group(0) @binding(4) var<storage, read> norms: array<T>;
+
+var<workgroup> red: array<vec3<T>, WG>;
+var<workgroup> flag: u32;
+
+fn pair(r: u32, k: u32, players: u32) -> vec2<u32> {
+    let ring = players - 1u;
+    var x = players - 1u;
+    var y = r;
+    if (k > 0u) {
+        x = (r + k) % ring;
+        y = (r + ring - k) % ring;
+    }
+    return vec2<u32>(min(x, y), max(x, y));
+}
+
+@compute @workgroup_size(WG)
+fn main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let g = wid.y * nwg.x + wid.x;
+    let mat = g / p.pairs;
+    let k = g % p.pairs;
+    if (mat >= p.batch) {
+        return;
+    }
+    let state = p.info_base + 2u * mat;
+    let m = p.m;
+    let n = p.n;
+    let uc = p.uc;
+    let pq = pair(p.round, k, n + (n & 1u));
+    if (lid == 0u) {
+        flag = select(0u, 1u, info[state] == 1u || pq.y >= n);
+    }
+    if (workgroupUniformLoad(&flag) == 1u) {
+        return;
+    }
+    let ub = p.u_base + mat * m * uc;
+    let vb = p.v_base + mat * n * n;
+    var s = vec3<T>(T(0.0), T(0.0), T(0.0));
+    for (var i = lid; i < m; i += WG) {
+        let x = u[ub + i * uc + pq.x];
+        let y = u[ub + i * uc + pq.y];
+        s += vec3<T>(x * x, y * y, x * y);
+    }
+    red[lid] = s;
+    workgroupBarrier();
+    for (var h = WG / 2u; h > 0u; h = h >> 1u) {
+        if (lid < h) {
+            red[lid] = red[lid] + red[lid + h];
+        }
+        workgroupBarrier();
+    }
+    let t3 = red[0];
+    let al = t3.x;
+    let be = t3.y;
+    let ga = t3.z;
+    let floor = max(EPS * EPS * norms[p.norms_base + mat], TINY);
+    if (!(abs(ga) > EPS * sqrt(al) * sqrt(be) && abs(ga) > floor)) {
+        return;
+    }
+    let zeta = (be - al) / (T(2.0) * ga);
+    var t = T(1.0) / (abs(zeta) + sqrt(zeta * zeta + T(1.0)));
+    if (abs(zeta) > T(1.0) / EPS) {
+        t = T(0.5) / abs(zeta);
+    }
+    if (zeta < T(0.0)) {
+        t = -t;
+    }
+    let c = T(1.0) / sqrt(t * t + T(1.0));
+    let sn = t * c;
+    for (var i = lid; i < m; i += WG) {
+        let x = u[ub + i * uc + pq.x];
+        let y = u[ub + i * uc + pq.y];
+        u[ub + i * uc + pq.x] = c * x - sn * y;
+        u[ub + i * uc + pq.y] = sn * x + c * y;
+    }
+    for (var i = lid; i < n; i += WG) {
+        let x = v[vb + i * n + pq.x];
+        let y = v[vb + i * n + pq.y];
+        v[vb + i * n + pq.x] = c * x - sn * y;
+        v[vb + i * n + pq.y] = sn * x + c * y;
+    }
+    if (lid == 0u) {
+        info[state + 1u] = 1u;
+    }
+}

@@ -175,6 +175,12 @@ def test_every_registered_function_is_tested():
                np.asarray, np.asanyarray, np.ascontiguousarray, np.shape, np.ndim, np.size,
                np.allclose, np.array_equal, np.array_equiv, np.partition, np.argpartition, np.lexsort,
                np.putmask, np.place}
+    # numpy.linalg's factorizations and the functions built on them: tests/test_linalg.py.
+    tested |= {np.linalg.solve, np.linalg.inv, np.linalg.det, np.linalg.slogdet, np.linalg.cholesky,
+               np.linalg.qr, np.linalg.eigh, np.linalg.eigvalsh, np.linalg.svd, np.linalg.svdvals,
+               np.linalg.lstsq, np.linalg.pinv, np.linalg.matrix_rank, np.linalg.norm,
+               np.linalg.matrix_norm, np.linalg.vector_norm, np.linalg.cond, np.linalg.matrix_power,
+               np.linalg.multi_dot, np.linalg.cross, np.cross, np.linalg.tensorsolve, np.linalg.tensorinv}
     missing = {f.__name__ for f in _HANDLED} - {getattr(f, "__name__", "") for f in tested}
     assert not missing, f"registered but untested: {sorted(missing)}"
 
@@ -259,10 +265,10 @@ def test_errors_match_numpy(f):
 def test_unregistered_and_mixed_calls_return_not_implemented():
     g = G(M)
     with pytest.raises(TypeError):
-        np.linalg.svd(g)  # not registered: NumPy's "no implementation found" TypeError
+        np.linalg.eig(g)  # not registered: NumPy's "no implementation found" TypeError
     with pytest.raises(TypeError):
         np.concatenate([g, M])  # a NumPy array mixed in: no silent transfer
-    assert g.__array_function__(np.linalg.svd, (ga.ndarray,), (g,), {}) is NotImplemented
+    assert g.__array_function__(np.linalg.eig, (ga.ndarray,), (g,), {}) is NotImplemented
     assert g.__array_function__(np.sum, (ga.ndarray, np.ndarray), (g,), {}) is NotImplemented
 
 

@@ -57,18 +57,6 @@ fn sum_all(lid: u32, x: T) -> T {
     return r;
 }
 
-// Pair `k` of round `r` of the tournament of `players` (even) players, smaller index first.
-fn pair(r: u32, k: u32, players: u32) -> vec2<u32> {
-    let ring = players - 1u;
-    var x = players - 1u;
-    var y = r;
-    if (k > 0u) {
-        x = (r + k) % ring;
-        y = (r + ring - k) % ring;
-    }
-    return vec2<u32>(min(x, y), max(x, y));
-}
-
 @compute @workgroup_size(WG)
 fn main(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -116,16 +104,9 @@ fn main(
                     let aqq = a[ab + pq.y * n + pq.y];
                     let apq = a[ab + pq.x * n + pq.y];
                     if (abs(apq) > EPS * sqrt(abs(app)) * sqrt(abs(aqq)) && abs(apq) > floor) {
-                        let theta = (aqq - app) / (T(2.0) * apq);
-                        var t = T(1.0) / (abs(theta) + sqrt(theta * theta + T(1.0)));
-                        if (abs(theta) > T(1.0) / EPS) {
-                            t = T(0.5) / abs(theta);
-                        }
-                        if (theta < T(0.0)) {
-                            t = -t;
-                        }
-                        c = T(1.0) / sqrt(t * t + T(1.0));
-                        s = t * c;
+                        let turn = rotation((aqq - app) / (T(2.0) * apq));
+                        c = turn.x;
+                        s = turn.y;
                         atomicStore(&rotated, 1u);
                     }
                 }

@@ -32,17 +32,6 @@ struct Params {
 var<workgroup> flag: u32;
 var<workgroup> rot: vec2<T>;
 
-fn pair(r: u32, k: u32, players: u32) -> vec2<u32> {
-    let ring = players - 1u;
-    var x = players - 1u;
-    var y = r;
-    if (k > 0u) {
-        x = (r + k) % ring;
-        y = (r + ring - k) % ring;
-    }
-    return vec2<u32>(min(x, y), max(x, y));
-}
-
 // This workgroup's (matrix, pair), or `None` (flag 1) when the matrix is done or the pair has
 // the odd player out.
 fn my_pair(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> vec3<u32> {
@@ -85,16 +74,9 @@ fn rows(
         var c = T(1.0);
         var s = T(0.0);
         if (abs(apq) > EPS * sqrt(abs(app)) * sqrt(abs(aqq)) && abs(apq) > floor) {
-            let theta = (aqq - app) / (T(2.0) * apq);
-            var t = T(1.0) / (abs(theta) + sqrt(theta * theta + T(1.0)));
-            if (abs(theta) > T(1.0) / EPS) {
-                t = T(0.5) / abs(theta);
-            }
-            if (theta < T(0.0)) {
-                t = -t;
-            }
-            c = T(1.0) / sqrt(t * t + T(1.0));
-            s = t * c;
+            let turn = rotation((aqq - app) / (T(2.0) * apq));
+            c = turn.x;
+            s = turn.y;
             info[p.info_base + 2u * mat + 1u] = 1u;
         }
         cs[cb] = c;

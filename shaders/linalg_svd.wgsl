@@ -51,17 +51,6 @@ fn sum_all(lid: u32, x: T) -> T {
     return r;
 }
 
-fn pair(r: u32, k: u32, players: u32) -> vec2<u32> {
-    let ring = players - 1u;
-    var x = players - 1u;
-    var y = r;
-    if (k > 0u) {
-        x = (r + k) % ring;
-        y = (r + ring - k) % ring;
-    }
-    return vec2<u32>(min(x, y), max(x, y));
-}
-
 @compute @workgroup_size(WG)
 fn main(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -116,16 +105,9 @@ fn main(
                     ga += x * y;
                 }
                 if (abs(ga) > EPS * sqrt(al) * sqrt(be) && abs(ga) > floor) {
-                    let zeta = (be - al) / (T(2.0) * ga);
-                    var t = T(1.0) / (abs(zeta) + sqrt(zeta * zeta + T(1.0)));
-                    if (abs(zeta) > T(1.0) / EPS) {
-                        t = T(0.5) / abs(zeta);
-                    }
-                    if (zeta < T(0.0)) {
-                        t = -t;
-                    }
-                    let c = T(1.0) / sqrt(t * t + T(1.0));
-                    let s = t * c;
+                    let turn = rotation((be - al) / (T(2.0) * ga));
+                    let c = turn.x;
+                    let s = turn.y;
                     for (var i = 0u; i < m; i += 1u) {
                         let x = u[ub + i * uc + pq.x];
                         let y = u[ub + i * uc + pq.y];

@@ -5,6 +5,12 @@
 
 mod common;
 
+// The derived functions and the forced GPU paths, in this binary (one link).
+#[path = "linalg/derived.rs"]
+mod derived;
+#[path = "linalg/gpu_paths.rs"]
+mod gpu_paths;
+
 use common::host_linalg::*;
 
 use gpuarray::linalg::{self, QrMode};

@@ -59,12 +59,24 @@ pub(crate) static QR_FORM_Q: KernelDef = family("linalg_qr_form_q", "form_q", |v
 
 /// Cyclic Jacobi for symmetric eigenproblems (`shaders/linalg_eigh.wgsl`).
 pub(crate) static EIGH_JACOBI: KernelDef = family("linalg_eigh", "main", |v| {
-    with_type(v, include_str!("../../shaders/linalg_eigh.wgsl"))
+    with_type(
+        v,
+        concat!(
+            include_str!("../../shaders/linalg_jacobi.wgsl"),
+            include_str!("../../shaders/linalg_eigh.wgsl")
+        ),
+    )
 });
 
 /// One-sided Jacobi SVD (`shaders/linalg_svd.wgsl`).
 pub(crate) static SVD_JACOBI: KernelDef = family("linalg_svd", "main", |v| {
-    with_type(v, include_str!("../../shaders/linalg_svd.wgsl"))
+    with_type(
+        v,
+        concat!(
+            include_str!("../../shaders/linalg_jacobi.wgsl"),
+            include_str!("../../shaders/linalg_svd.wgsl")
+        ),
+    )
 });
 
 /// Small systems, one invocation per matrix (`shaders/linalg_small_solve.wgsl`).
@@ -81,16 +93,34 @@ pub(crate) static SMALL_CHOLESKY: KernelDef = family("linalg_small_cholesky", "m
 /// One round of one-sided Jacobi, one workgroup per (matrix, column pair), for large matrices
 /// (`shaders/linalg_svd_round.wgsl`).
 pub(crate) static SVD_ROUND: KernelDef = family("linalg_svd_round", "main", |v| {
-    with_type(v, include_str!("../../shaders/linalg_svd_round.wgsl"))
+    with_type(
+        v,
+        concat!(
+            include_str!("../../shaders/linalg_jacobi.wgsl"),
+            include_str!("../../shaders/linalg_svd_round.wgsl")
+        ),
+    )
 });
 
 /// One round of cyclic Jacobi, one workgroup per (matrix, pair), for large symmetric matrices:
 /// the rotations and rows (`shaders/linalg_eigh_round.wgsl`, `rows`) ...
 pub(crate) static EIGH_ROUND_ROWS: KernelDef = family("linalg_eigh_round_rows", "rows", |v| {
-    with_type(v, include_str!("../../shaders/linalg_eigh_round.wgsl"))
+    with_type(
+        v,
+        concat!(
+            include_str!("../../shaders/linalg_jacobi.wgsl"),
+            include_str!("../../shaders/linalg_eigh_round.wgsl")
+        ),
+    )
 });
 
 /// ... then the columns of A and V (`cols`).
 pub(crate) static EIGH_ROUND_COLS: KernelDef = family("linalg_eigh_round_cols", "cols", |v| {
-    with_type(v, include_str!("../../shaders/linalg_eigh_round.wgsl"))
+    with_type(
+        v,
+        concat!(
+            include_str!("../../shaders/linalg_jacobi.wgsl"),
+            include_str!("../../shaders/linalg_eigh_round.wgsl")
+        ),
+    )
 });

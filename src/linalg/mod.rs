@@ -290,20 +290,22 @@ pub(crate) enum Kernel<'a> {
     Generated(wgpu::ComputePipeline, LaunchName),
 }
 
-/// The GPU paths on CPU adapters too (see [`force_gpu_paths`]).
-static FORCE_GPU_PATHS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Makes CPU adapters take the paths chosen for GPUs — the interleaved batch layout of the
-/// one-invocation-per-matrix kernels, Jacobi by pairs for large `eigh`/`svd` — so that the suite
-/// (on lavapipe) runs them too. Process-wide; for tests.
-#[doc(hidden)]
-pub fn force_gpu_paths(on: bool) {
-    FORCE_GPU_PATHS.store(on, std::sync::atomic::Ordering::Relaxed);
+std::thread_local! {
+    /// The GPU paths on CPU adapters too, on this thread (see [`force_gpu_paths`]).
+    static FORCE_GPU_PATHS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Whether `a`'s adapter takes the GPU paths: not a CPU adapter, or forced.
+/// Makes CPU adapters take the paths chosen for GPUs — the interleaved batch layout of the
+/// one-invocation-per-matrix kernels, Jacobi by pairs for large `eigh`/`svd` — for the calls of
+/// this thread, so that the suite (on lavapipe) runs them too. For tests.
+#[doc(hidden)]
+pub fn force_gpu_paths(on: bool) {
+    FORCE_GPU_PATHS.with(|f| f.set(on));
+}
+
+/// Whether `a`'s adapter takes the GPU paths: not a CPU adapter, or forced on this thread.
 pub(crate) fn gpu_paths(a: &Array) -> bool {
-    !a.device().inner.is_cpu || FORCE_GPU_PATHS.load(std::sync::atomic::Ordering::Relaxed)
+    !a.device().inner.is_cpu || FORCE_GPU_PATHS.with(|f| f.get())
 }
 
 /// A batch's layout for the one-invocation-per-matrix kernels.

@@ -1,9 +1,8 @@
 //! The `numpy.linalg` functions built on the factorizations (norms, cond, rank, pinv, lstsq,
 //! matrix powers, multi_dot, cross, tensorsolve/tensorinv) against host references in f64.
 
-mod common;
-
-use common::host_linalg::*;
+use crate::common;
+use crate::common::host_linalg::*;
 use gpuarray::linalg::{self, NormOrder};
 use gpuarray::{Array, DType, Error};
 

@@ -1,12 +1,11 @@
 //! The paths gpuarray takes on GPUs, forced on the adapter at hand (lavapipe in CI) so the suite
 //! runs them: the interleaved batch layout of the one-invocation-per-matrix kernels (the same
 //! bits as the row-major one), and Jacobi by pairs — one workgroup per column pair, a round per
-//! launch — for large `eigh`/`svd`. One test, in a process of its own: the switch is
-//! process-wide.
+//! launch — for large `eigh`/`svd`. The switch is per thread, so the other tests of the binary
+//! keep the CPU paths.
 
-mod common;
-
-use common::host_linalg::*;
+use crate::common;
+use crate::common::host_linalg::*;
 use gpuarray::DType;
 use gpuarray::linalg;
 

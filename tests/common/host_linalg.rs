@@ -176,3 +176,25 @@ pub fn symmetric(n: usize, seed: u64) -> Vec<f64> {
     }
     a
 }
+
+/// Whether `dev` has native float64, which linalg needs for float64 (it refuses the software
+/// binary64 of GL, WebGPU and Metal); prints why `what` is skipped when it has not.
+pub fn native_f64(dev: &Device, what: &str) -> bool {
+    let native = dev.supports(DType::F64) && !dev.f64_emulated();
+    if !native {
+        eprintln!(
+            "skipped: {what} (float64 linalg needs native f64; this adapter's is {})",
+            dev.info().f64
+        );
+    }
+    native
+}
+
+/// The float dtypes linalg takes on `dev`: float32, and float64 where it is native.
+pub fn linalg_dtypes(dev: &Device) -> Vec<DType> {
+    let mut d = vec![DType::F32];
+    if native_f64(dev, "the float64 cases") {
+        d.push(DType::F64);
+    }
+    d
+}

@@ -9,6 +9,9 @@ use gpuarray::{Array, DType, Error};
 #[test]
 fn norms_of_every_order_match_the_host() {
     let Some(dev) = common::device() else { return };
+    if !native_f64(&dev, "float64 norms, rank, pinv and lstsq") {
+        return;
+    }
     let (m, n) = (4, 3);
     let a = data(m * n, 11);
     let ga = upload(&dev, &a, &[m, n], DType::F64);
@@ -85,6 +88,9 @@ fn norms_of_every_order_match_the_host() {
 #[test]
 fn rank_pinv_and_lstsq() {
     let Some(dev) = common::device() else { return };
+    if !native_f64(&dev, "float64 norms, rank, pinv and lstsq") {
+        return;
+    }
     let (m, n) = (6, 4);
     let mut a = data(m * n, 21);
     for i in 0..m {
@@ -165,6 +171,9 @@ fn powers_chains_cross_and_tensor_forms() {
             want[2] * 2,
             want[2] + want[3] * 3,
         ];
+    }
+    if !native_f64(&dev, "float64 powers, chains, cross and tensor forms") {
+        return;
     }
     let f = upload(&dev, &[2.0, 1.0, 0.0, 4.0], &[2, 2], DType::F64);
     let inv2 = read(&linalg::matrix_power(&f, -2).unwrap());

@@ -20,7 +20,7 @@
 //!   (`lower.rs`); `watchdog.rs`: loops in user text run on an iteration budget, so a kernel
 //!   that would run forever stops and is `Err(Timeout)`.
 
-mod cache;
+pub(crate) mod cache;
 mod elementwise;
 mod fuse;
 mod map;

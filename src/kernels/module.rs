@@ -63,8 +63,8 @@ impl Module {
         self.calls.insert(numpy, format!("{OURS}{function}"));
     }
 
-    /// Loops in user text will check their budget (iterations per loop) through the
-    /// watchdog word at `binding`.
+    /// Loops in user text will check their budget (iterations of all loops of an invocation
+    /// together) through the watchdog word at `binding`.
     pub fn watchdog_at(&mut self, binding: u32, budget: u32) {
         self.watchdog = Some((binding, budget));
     }

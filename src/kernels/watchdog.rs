@@ -1,15 +1,14 @@
-//! Loops in user text run on a budget, so a kernel that would run forever stops: each loop of
-//! the user's text gets a counter declared before it (`var gpa_loopK = 0u;`) and a body that
-//! begins with `if (gpa_tick(&gpa_loopK)) { break; }`; a loop past its budget sets the device's
-//! watchdog word and stops. A call whose text loops then reads the word back (natively) and is
-//! `Err(Timeout)`, and the device goes on; in a browser, where nothing may wait, the budget
-//! still ends the kernel. Text without loops is left as it is and binds no watchdog.
+//! Loops in user text run on a budget, so a kernel that would run forever stops: the body of
+//! each loop of the user's text begins with `if (gpa_tick()) { break; }`, which counts the
+//! iterations of all loops of the invocation together; past the budget it sets the device's
+//! watchdog word and the loop stops. A call whose text loops then reads the word back (natively)
+//! and is `Err(Timeout)`, and the device goes on; in a browser, where nothing may wait, the
+//! budget still ends the kernel. Text without loops is left as it is and binds no watchdog.
 //!
-//! The budget is [`BUDGET`] iterations per loop, and on CPU adapters [`CPU_BUDGET`] for all loops
-//! of an invocation together: lavapipe itself leaves every loop of an invocation, silently, once
-//! they have run 65535 iterations together (a loop of 50,000 followed by another of 50,000 runs
-//! the second 15,534 times), so more iterations there are made an error instead of a wrong
-//! result.
+//! The budget is [`BUDGET`] iterations per invocation, and [`CPU_BUDGET`] on CPU adapters:
+//! lavapipe itself leaves every loop of an invocation, silently, once they have run 65535
+//! iterations together (a loop of 50,000 followed by another of 50,000 runs the second 15,534
+//! times), so more iterations there are made an error instead of a wrong result.
 
 use super::text::{Edits, identifiers};
 use crate::array::Array;
@@ -17,10 +16,10 @@ use crate::device::{Binding, DeviceInner};
 use crate::error::Result;
 use std::sync::Mutex;
 
-/// Iterations one loop may run each time it is entered.
+/// Iterations the loops of one invocation may run together.
 pub(crate) const BUDGET: u32 = 1 << 26;
-/// The budget on CPU adapters: iterations of all loops of an invocation together, below
-/// lavapipe's own cut at 65535 (which counts our skeleton's loops too).
+/// The budget on CPU adapters, below lavapipe's own cut at 65535 (which counts our skeleton's
+/// loops too).
 pub(crate) const CPU_BUDGET: u32 = 60_000;
 
 /// The loop budget on `device`'s adapter.
@@ -37,11 +36,10 @@ pub(crate) fn loops(texts: &[&str]) -> bool {
     })
 }
 
-/// `text` with a counter before each loop and the budget's check at the start of its body,
-/// and the insertions as edits.
+/// `text` with the budget's check at the start of each loop's body, and the insertions as edits.
 pub(crate) fn guard_loops(text: &str) -> (String, Edits) {
     let mut inserts: Vec<(usize, String)> = Vec::new();
-    for (k, id) in identifiers(text).into_iter().enumerate() {
+    for id in identifiers(text) {
         if !matches!(&text[id.start..id.end], "loop" | "for" | "while") {
             continue;
         }
@@ -52,11 +50,7 @@ pub(crate) fn guard_loops(text: &str) -> (String, Edits) {
                 '(' => depth += 1,
                 ')' => depth -= 1,
                 '{' if depth == 0 => {
-                    inserts.push((id.start, format!("var gpa_loop{k} = 0u; ")));
-                    inserts.push((
-                        id.end + i + 1,
-                        format!(" if (gpa_tick(&gpa_loop{k})) {{ break; }}"),
-                    ));
+                    inserts.push((id.end + i + 1, " if (gpa_tick()) { break; }".to_string()));
                     break;
                 }
                 _ => {}
@@ -77,19 +71,14 @@ pub(crate) fn guard_loops(text: &str) -> (String, Edits) {
     (out, edits)
 }
 
-/// Our WGSL of the budget: the watchdog word at `binding` and `tick` (`budget` iterations
-/// per loop; [`CPU_BUDGET`] counts all loops of an invocation together).
+/// Our WGSL of the budget: the watchdog word at `binding` and `tick` (`budget` iterations of
+/// all loops of an invocation together).
 pub(crate) fn wgsl(binding: u32, budget: u32) -> String {
-    let total = if budget == CPU_BUDGET {
-        CPU_BUDGET
-    } else {
-        u32::MAX
-    };
     format!(
         "@group(0) @binding({binding}) var<storage, read_write> watchdog: array<atomic<u32>>;\n\
          var<private> gpa_ticks: u32 = 0u;\n\
-         fn gpa_tick(n: ptr<function, u32>) -> bool {{\n    *n += 1u;\n    gpa_ticks += 1u;\n    \
-         if (*n > {budget}u || gpa_ticks > {total}u) {{\n        atomicStore(&watchdog[0], 1u);\n        return true;\n    }}\n    \
+         fn gpa_tick() -> bool {{\n    gpa_ticks += 1u;\n    \
+         if (gpa_ticks > {budget}u) {{\n        atomicStore(&watchdog[0], 1u);\n        return true;\n    }}\n    \
          return false;\n}}\n"
     )
 }

@@ -56,7 +56,8 @@ pub(crate) fn sort_rows(
         });
     }
     // Chunks a CPU adapter's few cores walk in sequence; many more on a GPU. A chunk stays
-    // well below lavapipe's 65,535 iterations per loop (past them a loop silently stops).
+    // well below lavapipe's 65,535 loop iterations per invocation (all loops together; past
+    // them every loop silently stops): a chunk's loop and the 256 digits, at most 16,640.
     let target = if dev.is_cpu { 256 } else { 16384 };
     let chunk = total.div_ceil(target).clamp(256, MAX_CHUNK);
     let chunks = total.div_ceil(chunk);

@@ -24,10 +24,9 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
     let n = stack.rows;
     // The upper factor reads the upper triangle: that of aᵀ is lower, and Uᵀ = L of aᵀ.
     let source = if upper { mt(a)? } else { a.clone() };
-    let l = source.astype(dtype)?;
     let info = Array::zeros(a.device(), &[stack.count], crate::DType::I32)?;
     if n == 0 || stack.count == 0 {
-        return Ok((l, info));
+        return Ok((source.astype(dtype)?, info));
     }
     let wg = workgroup_size(n);
     let small_iterations: u64 = (0..n)
@@ -58,6 +57,8 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
         let lower = out[0].reshape(&shape)?.tril(0)?;
         return Ok((if upper { mt(&lower)? } else { lower }, info));
     }
+    // One workgroup per matrix, in place in a copy.
+    let l = source.astype(dtype)?;
     let key = key(&CHOLESKY_PANEL, dtype, wg);
     let nn = (n * n) as u64;
     for (k0, k1) in panels(n) {

@@ -211,7 +211,6 @@ pub fn cross(a: &Array, b: &Array, axis: isize) -> Result<Array> {
     };
     let x = a1.mul(&b2)?.sub(&a2.mul(&b1)?)?;
     let y = a2.mul(&b0)?.sub(&a0.mul(&b2)?)?;
-    let (x, y, z) = (x.add(&z.mul(0.0)?)?, y.add(&z.mul(0.0)?)?, z);
     crate::ops::join::stack(&[&x, &y, &z], -1)?
         .swapaxes(axis, -1)?
         .contiguous()

@@ -438,7 +438,9 @@ pub(crate) fn inv_unchecked(a: &Array) -> Result<(Array, Array)> {
     let op = "inv";
     let dtype = compute_dtype(op, a)?;
     let s = Stack::of(op, a, true)?;
-    let eye = super::identities(a, &s, s.rows, s.rows, dtype)?;
+    // The identity broadcast over the batch: `lu_solve` copies it once into the right-hand side.
+    let eye = Array::eye_k(a.device(), s.rows, s.rows, 0, dtype)?
+        .broadcast_to(&s.shape(&[s.rows, s.rows]))?;
     lu_solve(op, a, &eye, dtype, Some(0))
 }
 

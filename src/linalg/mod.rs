@@ -441,10 +441,9 @@ pub(crate) fn identities(
     cols: usize,
     dtype: DType,
 ) -> Result<Array> {
-    let eye = Array::eye_k(a.device(), rows, cols, 0, dtype)?;
-    let out = Array::zeros(a.device(), &stack.shape(&[rows, cols]), dtype)?;
-    out.assign(&eye)?;
-    Ok(out)
+    Array::eye_k(a.device(), rows, cols, 0, dtype)?
+        .broadcast_to(&stack.shape(&[rows, cols]))?
+        .astype(dtype)
 }
 
 /// The first matrix whose `info` word is not zero, and that word.

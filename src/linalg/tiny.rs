@@ -2,7 +2,7 @@
 //! matrix with every value in a register: the kernel is generated as straight-line WGSL for its
 //! (dtype, n, m) — WGSL has no unrolling directive, and a loop over a private array is indexed
 //! dynamically, which drivers spill (lavapipe runs the looped form of this kernel 5× slower) —
-//! and compiled on first use, kept per device.
+//! and compiled on first use, kept per device with the user kernels' pipelines.
 //!
 //! The arithmetic is `shaders/linalg_small_solve.wgsl`'s, in the same order (Gaussian
 //! elimination with partial pivoting — the first row of largest magnitude —, then back
@@ -12,9 +12,8 @@
 use crate::device::{DeviceInner, LaunchName};
 use crate::dtype::DType;
 use crate::error::Result;
-use std::collections::HashMap;
+use crate::kernels::cache::Generated;
 use std::fmt::Write;
-use std::sync::Mutex;
 
 /// The largest n generated.
 pub(crate) const TINY_N: usize = 8;
@@ -125,13 +124,8 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
     format!("fn is_nan(x: {t}) -> bool {{ {nan_test} }}\n{s}")
 }
 
-/// A device's tiny-solve pipelines, by (dtype, n, m).
-#[derive(Default)]
-pub(crate) struct TinyPipelines {
-    map: Mutex<HashMap<(DType, usize, usize), wgpu::ComputePipeline>>,
-}
-
-/// The pipeline for (dtype, n, m) on `dev`, compiled on first use, and its launch name.
+/// The pipeline for (dtype, n, m) on `dev`, compiled on first use and kept with the device's
+/// other generated pipelines (`kernels::cache`), and its launch name.
 pub(crate) fn pipeline(
     dev: &DeviceInner,
     dtype: DType,
@@ -139,7 +133,6 @@ pub(crate) fn pipeline(
     m: usize,
     wg: u32,
 ) -> Result<(wgpu::ComputePipeline, LaunchName)> {
-    let cache = dev.extensions.get::<TinyPipelines>();
     let label = format!("linalg_tiny_solve[{dtype}]{{N={n},M={m}}}");
     let name = LaunchName {
         label: label.clone(),
@@ -149,21 +142,15 @@ pub(crate) fn pipeline(
             format!("{{N={n},M={m}}}"),
         ],
     };
-    if let Some(p) = cache
-        .map
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&(dtype, n, m))
-    {
-        return Ok((p.clone(), name));
-    }
-    let p = dev.compile_generated(&label, &source(dtype, n, m, wg), "main", None)?;
-    cache
-        .map
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert((dtype, n, m), p.clone());
-    Ok((p, name))
+    let pipeline = dev.extensions.get::<Generated>().pipeline(
+        dev,
+        &format!("{label}|wg={wg}"),
+        &label,
+        "main",
+        false,
+        || Ok(source(dtype, n, m, wg)),
+    )?;
+    Ok((pipeline, name))
 }
 
 #[cfg(test)]

@@ -285,7 +285,8 @@ fn did_not_converge(op: &'static str, flags: &[u8]) -> Result<()> {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn run(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)> {
+/// The SVD; without `vectors` (svdvals) U's columns are not completed (nobody reads them).
+fn run(op: &'static str, a: &Array, full: bool, vectors: bool) -> Result<(Array, Array, Array)> {
     let j = start(op, a, full)?;
     let mut sweeps = 0;
     if !empty(&j) && by_pairs(&j) {
@@ -317,11 +318,16 @@ fn run(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)>
     let parts = finish_parts(&j)?;
     let flags = summary(&j, &parts)?.to_vec::<u8>()?;
     did_not_converge(op, &flags)?;
-    let complete = j.uc > j.small || flags[1] != 1;
+    let complete = vectors && (j.uc > j.small || flags[1] != 1);
     finish(a, j, Some(parts), complete)
 }
 
-async fn run_async(op: &'static str, a: &Array, full: bool) -> Result<(Array, Array, Array)> {
+async fn run_async(
+    op: &'static str,
+    a: &Array,
+    full: bool,
+    vectors: bool,
+) -> Result<(Array, Array, Array)> {
     let j = start(op, a, full)?;
     let mut sweeps = 0;
     if !empty(&j) && by_pairs(&j) {
@@ -353,7 +359,7 @@ async fn run_async(op: &'static str, a: &Array, full: bool) -> Result<(Array, Ar
     let parts = finish_parts(&j)?;
     let flags = summary(&j, &parts)?.to_vec_async::<u8>().await?;
     did_not_converge(op, &flags)?;
-    let complete = j.uc > j.small || flags[1] != 1;
+    let complete = vectors && (j.uc > j.small || flags[1] != 1);
     finish(a, j, Some(parts), complete)
 }
 
@@ -373,12 +379,12 @@ async fn run_async(op: &'static str, a: &Array, full: bool) -> Result<(Array, Ar
 /// ```
 #[cfg(not(target_arch = "wasm32"))]
 pub fn svd(a: &Array, full_matrices: bool) -> Result<(Array, Array, Array)> {
-    run("svd", a, full_matrices)
+    run("svd", a, full_matrices, true)
 }
 
 /// [`svd`] without blocking (every target).
 pub async fn svd_async(a: &Array, full_matrices: bool) -> Result<(Array, Array, Array)> {
-    run_async("svd", a, full_matrices).await
+    run_async("svd", a, full_matrices, true).await
 }
 
 /// `numpy.linalg.svdvals(a)` (`svd(a, compute_uv=False)`): the singular values, descending.
@@ -392,10 +398,10 @@ pub async fn svd_async(a: &Array, full_matrices: bool) -> Result<(Array, Array, 
 /// ```
 #[cfg(not(target_arch = "wasm32"))]
 pub fn svdvals(a: &Array) -> Result<Array> {
-    Ok(run("svdvals", a, false)?.1)
+    Ok(run("svdvals", a, false, false)?.1)
 }
 
 /// [`svdvals`] without blocking (every target).
 pub async fn svdvals_async(a: &Array) -> Result<Array> {
-    Ok(run_async("svdvals", a, false).await?.1)
+    Ok(run_async("svdvals", a, false, false).await?.1)
 }

@@ -24,7 +24,12 @@ struct Params {
     info_base: u32,
 }
 
-@group(0) @binding(0) var<uniform> p: Params;
+// The parameters come through a storage binding, not `var<uniform>` (as in shaders/philox.wgsl):
+// lavapipe specialises a shader for the uniform values steering it and keeps a variant per
+// distinct value, and the window bases here differ from call to call (30 ms and 1 MB a launch).
+// Each entry point loads them once, through workgroup memory so that they stay uniform.
+@group(0) @binding(0) var<storage, read> params: Params;
+var<workgroup> shared_params: Params;
 @group(0) @binding(1) var<storage, read_write> a: array<T>;
 @group(0) @binding(2) var<storage, read_write> info: array<i32>;
 
@@ -34,6 +39,10 @@ fn main(
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
+    if (lid == 0u) {
+        shared_params = params;
+    }
+    let p = workgroupUniformLoad(&shared_params);
     let m = wid.y * nwg.x + wid.x;
     if (m >= p.batch) {
         return;

@@ -22,7 +22,12 @@ struct Params {
     pairs: u32,
 }
 
-@group(0) @binding(0) var<uniform> p: Params;
+// The parameters come through a storage binding, not `var<uniform>` (as in shaders/philox.wgsl):
+// lavapipe specialises a shader for the uniform values steering it and keeps a variant per
+// distinct value, and the window bases here differ from call to call (30 ms and 1 MB a launch).
+// Each entry point loads them once, through workgroup memory so that they stay uniform.
+@group(0) @binding(0) var<storage, read> params: Params;
+var<workgroup> shared_params: Params;
 @group(0) @binding(1) var<storage, read_write> a: array<T>;
 @group(0) @binding(2) var<storage, read_write> v: array<T>;
 @group(0) @binding(3) var<storage, read_write> info: array<u32>;
@@ -34,7 +39,7 @@ var<workgroup> rot: vec2<T>;
 
 // This workgroup's (matrix, pair), or `None` (flag 1) when the matrix is done or the pair has
 // the odd player out.
-fn my_pair(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> vec3<u32> {
+fn my_pair(p: Params, wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> vec3<u32> {
     let g = wid.y * nwg.x + wid.x;
     let mat = g / p.pairs;
     let pq = pair(p.round, g % p.pairs, p.n + (p.n & 1u));
@@ -53,9 +58,13 @@ fn rows(
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
+    if (lid == 0u) {
+        shared_params = params;
+    }
+    let p = workgroupUniformLoad(&shared_params);
     // V is the columns pass's: named here so that both entry points bind the same slots.
     _ = &v;
-    let who = my_pair(wid, nwg, lid);
+    let who = my_pair(p, wid, nwg, lid);
     if (workgroupUniformLoad(&flag) == 1u) {
         return;
     }
@@ -101,9 +110,13 @@ fn cols(
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
+    if (lid == 0u) {
+        shared_params = params;
+    }
+    let p = workgroupUniformLoad(&shared_params);
     // The norms are the rows pass's: named here so that both entry points bind the same slots.
     _ = &norms;
-    let who = my_pair(wid, nwg, lid);
+    let who = my_pair(p, wid, nwg, lid);
     if (workgroupUniformLoad(&flag) == 1u) {
         return;
     }

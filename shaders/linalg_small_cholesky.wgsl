@@ -12,7 +12,10 @@ struct Params {
     a_el: u32,
 }
 
-@group(0) @binding(0) var<uniform> p: Params;
+// The parameters come through a storage binding, not `var<uniform>` (as in shaders/philox.wgsl):
+// lavapipe specialises a shader for the uniform values steering it and keeps a variant per
+// distinct value, and the window bases here differ from call to call.
+@group(0) @binding(0) var<storage, read> params: Params;
 @group(0) @binding(1) var<storage, read_write> a: array<T>;
 @group(0) @binding(2) var<storage, read_write> info: array<i32>;
 
@@ -24,6 +27,7 @@ fn main(
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
+    let p = params;
     let mat = (wid.y * nwg.x + wid.x) * WG + lid;
     if (mat >= p.batch) {
         return;

@@ -13,7 +13,14 @@
 // invocation takes whole columns through every reflector.
 //
 // Both take the reflectors [j0, j1) (form_q from j1 − 1 down): the host splits them over
-// launches within the adapter's loop budget (see linalg_lu.wgsl).
+// launches within the adapter's loop budget (see linalg_lu.wgsl). `factor` applies each
+// reflector to the columns up to `c_end`: n unblocked, the panel's end when blocked.
+//
+// `block_t`: for a blocked QR, the triangular factor T (b × b) of a panel's reflectors
+// [j0, j0 + b), H_j0·…·H_{j0+b−1} = I − V·T·Vᵀ (LAPACK's dlarft, forward, columnwise), from
+// G = VᵀV (in `a`, b × b per matrix) and τ; T goes to `q`. Row r of T needs only row r's
+// earlier entries (T[r, i] = −τ_i·Σ_{r≤c<i} T[r, c]·G[c, i]), so each invocation computes one
+// row on its own, without barriers.
 
 override WG: u32 = 64u;
 
@@ -27,6 +34,7 @@ struct Params {
     q_base: u32,
     j0: u32,
     j1: u32,
+    c_end: u32,
 }
 
 // The parameters come through a storage binding, not `var<uniform>` (as in shaders/philox.wgsl):
@@ -118,7 +126,7 @@ fn factor(
         }
         storageBarrier();
         if (t != T(0.0)) {
-            for (var c = j + 1u + lid; c < n; c += WG) {
+            for (var c = j + 1u + lid; c < p.c_end; c += WG) {
                 var w = a[base + j * n + c];
                 for (var r = j + 1u; r < m; r += 1u) {
                     w += a[base + r * n + j] * a[base + r * n + c];
@@ -171,5 +179,37 @@ fn form_q(
                 q[qb + r * qc + c] -= a[base + r * n + j] * w;
             }
         }
+    }
+}
+
+@compute @workgroup_size(WG)
+fn block_t(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let p = params;
+    let mat = wid.y * nwg.x + wid.x;
+    let b = p.qc;
+    let r = lid;
+    if (mat >= p.batch || r >= b) {
+        return;
+    }
+    let k = min(p.m, p.n);
+    let g = p.a_base + mat * b * b;
+    let t = p.q_base + mat * b * b;
+    let taus = p.tau_base + mat * k + p.j0;
+    for (var i = 0u; i < b; i += 1u) {
+        var x = T(0.0);
+        if (i == r) {
+            x = tau[taus + i];
+        } else if (i > r) {
+            var s = T(0.0);
+            for (var c = r; c < i; c += 1u) {
+                s += q[t + r * b + c] * a[g + c * b + i];
+            }
+            x = -tau[taus + i] * s;
+        }
+        q[t + r * b + i] = x;
     }
 }

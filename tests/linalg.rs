@@ -290,6 +290,9 @@ fn qr_in_every_mode_and_shape() {
             (1, 1, 1),
             (33, 7, 1),
             (70, 70, 1),
+            // Blocked (compact WY): tall with a partial last panel, a batch; wide.
+            (300, 140, 2),
+            (140, 290, 1),
         ] {
             let a = data(batch * m * n, (m * n) as u64);
             let ga = upload(&dev, &a, &[batch, m, n], dtype);
@@ -337,7 +340,17 @@ fn qr_in_every_mode_and_shape() {
 fn eigh_matches_the_host_and_its_invariants() {
     let Some(dev) = common::device() else { return };
     for dtype in linalg_dtypes(&dev) {
-        for (n, batch) in [(1, 1), (2, 3), (5, 2), (33, 1), (64, 1), (65, 1)] {
+        // Past 128 rows: tridiagonalisation and QL (a batch, an odd size).
+        for (n, batch) in [
+            (1, 1),
+            (2, 3),
+            (5, 2),
+            (33, 1),
+            (64, 1),
+            (65, 1),
+            (150, 2),
+            (201, 1),
+        ] {
             let mut a = Vec::new();
             for m in 0..batch {
                 a.extend(symmetric(n, (n + 100 * m) as u64));
@@ -746,4 +759,63 @@ fn empty_stacks_and_nan_follow_numpy() {
         Err(Error::LinAlg { msg, .. }) => assert!(msg.contains("did not converge"), "{msg}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn large_eigh_by_tridiagonalisation_handles_clusters_diagonals_and_nan() {
+    // Past 128 rows eigh reduces to tridiagonal form and runs QL: a cluster of equal
+    // eigenvalues (I + u·uᵀ: 1 with multiplicity n − 1) must still give orthonormal vectors; a
+    // matrix already diagonal (every reflector the identity, no QL step) its sorted diagonal;
+    // a matrix with NaN NaN eigenvalues without spoiling its batch.
+    let Some(dev) = common::device() else { return };
+    let n = 140;
+    let u = data(n, 5);
+    let norm2: f64 = u.iter().map(|x| x * x).sum();
+    let mut cluster = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            cluster[i * n + j] = u[i] * u[j] + if i == j { 1.0 } else { 0.0 };
+        }
+    }
+    let mut diagonal = vec![0.0; n * n];
+    for i in 0..n {
+        diagonal[i * n + i] = ((i * 37) % n) as f64 - 70.0;
+    }
+    let mut with_nan = symmetric(n, 8);
+    with_nan[3 * n + 7] = f64::NAN;
+    let mut batch = cluster.clone();
+    batch.extend(&diagonal);
+    batch.extend(&with_nan);
+    let (w, v) = linalg::eigh(&upload(&dev, &batch, &[3, n, n], DType::F32), true).unwrap();
+    let (w, v) = (read(&w), read(&v));
+    let tol = 8.0 * n as f64 * eps(DType::F32);
+    // The cluster: n − 1 ones, then 1 + ‖u‖².
+    let wc = &w[..n];
+    assert!(
+        wc[..n - 1]
+            .iter()
+            .all(|x| (x - 1.0).abs() < tol * (1.0 + norm2)),
+        "{wc:?}"
+    );
+    assert!((wc[n - 1] - (1.0 + norm2)).abs() < tol * (1.0 + norm2));
+    let vc = &v[..n * n];
+    assert!(orthonormality(vc, n, n) < tol);
+    let av = mm(&cluster, vc, n, n, n);
+    let mut vl = vc.to_vec();
+    for i in 0..n {
+        for j in 0..n {
+            vl[i * n + j] *= wc[j];
+        }
+    }
+    assert!(max_diff(&av, &vl) < tol * (1.0 + norm2));
+    // The diagonal matrix: exactly its sorted diagonal, and a permutation for vectors.
+    let mut sorted: Vec<f64> = (0..n).map(|i| diagonal[i * n + i]).collect();
+    sorted.sort_by(f64::total_cmp);
+    assert_eq!(&w[n..2 * n], &sorted[..]);
+    let vd = &v[n * n..2 * n * n];
+    assert!(vd.iter().all(|&x| x == 0.0 || x.abs() == 1.0));
+    assert!(orthonormality(vd, n, n) == 0.0);
+    // NaN in the third matrix only.
+    assert!(w[2 * n..].iter().all(|x| x.is_nan()), "{:?}", &w[2 * n..]);
+    assert!(w[..2 * n].iter().all(|x| x.is_finite()));
 }

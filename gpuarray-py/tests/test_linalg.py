@@ -117,6 +117,25 @@ def test_eigh_and_svd_by_their_invariants_and_values(dtype):
         np.testing.assert_allclose(np.linalg.svdvals(ga.asarray(x)).get(), np.linalg.svdvals(x), **t)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_large_qr_and_eigh_take_the_blocked_and_tridiagonal_paths(dtype):
+    # Past 128 columns QR is blocked (compact WY) and eigh tridiagonalises then runs QL.
+    n = 150
+    a = RNG.uniform(-1, 1, (n, n)).astype(dtype)
+    t = tol(dtype, n)
+    q, r = np.linalg.qr(ga.asarray(a))
+    nq, nr = np.linalg.qr(a)
+    np.testing.assert_allclose(q.get(), nq, **t)  # LAPACK's signs
+    np.testing.assert_allclose(r.get(), nr, **t)
+    sym = a + a.T
+    w, v = np.linalg.eigh(ga.asarray(sym))
+    np.testing.assert_allclose(w.get(), np.linalg.eigvalsh(sym), **t)
+    vh = v.get()
+    np.testing.assert_allclose(sym @ vh, vh * w.get()[None, :], **t)
+    np.testing.assert_allclose(vh.T @ vh, np.eye(n), **t)
+    np.testing.assert_array_equal(np.linalg.eigvalsh(ga.asarray(sym)).get(), w.get())
+
+
 def test_norms_cond_rank_pinv_lstsq_match_numpy():
     a = RNG.uniform(-1, 1, (5, 4))
     g = ga.asarray(a)

@@ -1,10 +1,13 @@
-//! `numpy.linalg.eigh` and `eigvalsh`: cyclic Jacobi on the symmetric matrix NumPy reads from
-//! one triangle, one workgroup per matrix, sweeps until every pair is negligible.
+//! `numpy.linalg.eigh` and `eigvalsh` on the symmetric matrix NumPy reads from one triangle:
+//! up to [`TRIDIAGONAL_FROM`] rows cyclic Jacobi, one workgroup per matrix, sweeps until every
+//! pair is negligible (by pairs of columns on GPUs past `PAIRS_FROM`); larger matrices by
+//! tridiagonalisation and implicit QL (`tridiagonal.rs`).
 
 use super::families::{EIGH_JACOBI, EIGH_ROUND_COLS, EIGH_ROUND_ROWS};
 use super::jacobi::{
     MAX_SWEEPS, Schedule, converged, permute_rows, rounds, schedule, settle, spent,
 };
+use super::tridiagonal::{self, TRIDIAGONAL_FROM, Tql};
 use super::{Operand, Stack, compute_dtype, key, mt, per, per_matrix, workgroup_size};
 use crate::array::Array;
 use crate::device::params::Params;
@@ -28,10 +31,11 @@ struct Jacobi {
     plan: Schedule,
 }
 
-fn start(op: &'static str, a: &Array, lower: bool) -> Result<Jacobi> {
+/// The symmetric matrices of the triangle NumPy reads (contiguous, a copy), those with NaN
+/// zeroed, and which had NaN (…, 1, 1).
+fn symmetric(op: &'static str, a: &Array, lower: bool) -> Result<(Array, Array, Stack, DType)> {
     let dtype = compute_dtype(op, a)?;
     let stack = Stack::of(op, a, true)?;
-    let n = stack.rows;
     let x = a.astype(dtype)?;
     // The symmetric matrix of the triangle NumPy reads (UPLO).
     let sym = if lower {
@@ -42,14 +46,20 @@ fn start(op: &'static str, a: &Array, lower: bool) -> Result<Jacobi> {
     // A matrix with NaN is iterated as zeros (comparisons with NaN may be compiled assuming
     // none) and its eigenvalues come out NaN.
     let nan = x.isnan()?.any(crate::Axes::from(vec![-2, -1]), true)?;
-    let sym = crate::ops::elementwise::where_(&nan, 0.0, &sym)?;
+    let sym = crate::ops::elementwise::where_(&nan, 0.0, &sym)?.contiguous()?;
+    Ok((sym, nan, stack, dtype))
+}
+
+fn start(op: &'static str, a: &Array, lower: bool) -> Result<Jacobi> {
+    let (sym, nan, stack, dtype) = symmetric(op, a, lower)?;
+    let n = stack.rows;
     let dev = a.device();
     let wg = workgroup_size(n);
     let half = n.div_ceil(2);
     // A round: the pairs' angles, then the rows and the columns of every pair.
     let per_round = 2 * per(half, wg) + 2 * per(half * n, wg) + 8;
     Ok(Jacobi {
-        a: sym.contiguous()?,
+        a: sym,
         nan,
         v: super::identities(a, &stack, n, n, dtype)?,
         w: Array::zeros(dev, &stack.shape(&[n]), dtype)?,
@@ -206,16 +216,60 @@ fn finish(j: Jacobi) -> Result<(Array, Array)> {
     if empty(&j) {
         return Ok((j.w, j.v));
     }
-    let n = j.stack.rows;
-    let order = j.w.argsort(Some(-1))?;
-    let w = permute_rows(&j.w, &order, &j.stack, n)?;
-    let w = crate::ops::elementwise::where_(&j.nan.squeeze_axes(&[-1])?, f64::NAN, &w)?;
-    let v = mt(&permute_rows(&mt(&j.v)?, &order, &j.stack, n)?)?.contiguous()?;
-    Ok((w, v))
+    let (w, v) = sorted(j.w, Some(j.v), &j.nan, &j.stack)?;
+    Ok((w, v.expect("Jacobi has vectors")))
+}
+
+/// `w` ascending and the columns of `v` with them; NaN eigenvalues for matrices with NaN.
+fn sorted(
+    w: Array,
+    v: Option<Array>,
+    nan: &Array,
+    stack: &Stack,
+) -> Result<(Array, Option<Array>)> {
+    let n = stack.rows;
+    let order = w.argsort(Some(-1))?;
+    let ws = permute_rows(&w, &order, stack, n)?;
+    let ws = crate::ops::elementwise::where_(&nan.squeeze_axes(&[-1])?, f64::NAN, &ws)?;
+    let vs = match v {
+        Some(v) => Some(mt(&permute_rows(&mt(&v)?, &order, stack, n)?)?.contiguous()?),
+        None => None,
+    };
+    Ok((ws, vs))
+}
+
+/// Whether `a` goes by tridiagonalisation.
+fn large(a: &Array) -> bool {
+    a.ndim() >= 2 && a.shape()[a.ndim() - 1] > TRIDIAGONAL_FROM
+}
+
+fn tridiagonal_start(
+    op: &'static str,
+    a: &Array,
+    lower: bool,
+    vectors: bool,
+) -> Result<(Tql, Array, Stack)> {
+    let (sym, nan, stack, _) = symmetric(op, a, lower)?;
+    Ok((tridiagonal::reduce(op, &sym, &stack, vectors)?, nan, stack))
+}
+
+fn tridiagonal_finish(t: Tql, nan: &Array, stack: &Stack) -> Result<(Array, Option<Array>)> {
+    let (w, v) = tridiagonal::results(t)?;
+    sorted(w.contiguous()?, v, nan, stack)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn run(op: &'static str, a: &Array, lower: bool) -> Result<(Array, Array)> {
+fn run(op: &'static str, a: &Array, lower: bool, vectors: bool) -> Result<(Array, Option<Array>)> {
+    if large(a) {
+        let (t, nan, stack) = tridiagonal_start(op, a, lower, vectors)?;
+        loop {
+            tridiagonal::ql_launch(op, &t)?;
+            if tridiagonal::settled(op, &t.state.to_vec::<u32>()?)? {
+                break;
+            }
+        }
+        return tridiagonal_finish(t, &nan, &stack);
+    }
     let j = start(op, a, lower)?;
     let mut sweeps = 0;
     if !empty(&j) && j.pairs {
@@ -242,10 +296,26 @@ fn run(op: &'static str, a: &Array, lower: bool) -> Result<(Array, Array)> {
             break;
         }
     }
-    finish(j)
+    let (w, v) = finish(j)?;
+    Ok((w, Some(v)))
 }
 
-async fn run_async(op: &'static str, a: &Array, lower: bool) -> Result<(Array, Array)> {
+async fn run_async(
+    op: &'static str,
+    a: &Array,
+    lower: bool,
+    vectors: bool,
+) -> Result<(Array, Option<Array>)> {
+    if large(a) {
+        let (t, nan, stack) = tridiagonal_start(op, a, lower, vectors)?;
+        loop {
+            tridiagonal::ql_launch(op, &t)?;
+            if tridiagonal::settled(op, &t.state.to_vec_async::<u32>().await?)? {
+                break;
+            }
+        }
+        return tridiagonal_finish(t, &nan, &stack);
+    }
     let j = start(op, a, lower)?;
     let mut sweeps = 0;
     if !empty(&j) && j.pairs {
@@ -272,13 +342,16 @@ async fn run_async(op: &'static str, a: &Array, lower: bool) -> Result<(Array, A
             break;
         }
     }
-    finish(j)
+    let (w, v) = finish(j)?;
+    Ok((w, Some(v)))
 }
 
 /// `numpy.linalg.eigh(a, UPLO)`: the eigenvalues (ascending) and eigenvectors (columns) of each
 /// symmetric matrix of the stack, read from its lower (`lower`, NumPy's `'L'`) or upper
-/// triangle. Cyclic Jacobi: eigenvalues to high relative accuracy, eigenvectors orthonormal to
-/// working accuracy. Sweeps that do not converge are `Err(LinAlg)`.
+/// triangle. Up to 128 rows cyclic Jacobi (eigenvalues to high relative accuracy), past that
+/// tridiagonalisation and implicit QL (eigenvalues to n·ε·‖A‖, as LAPACK's dsyev); eigenvectors
+/// orthonormal to working accuracy. Sweeps or iterations that do not converge are
+/// `Err(LinAlg)`.
 ///
 /// ```
 /// # fn main() -> gpuarray::Result<()> {
@@ -292,12 +365,14 @@ async fn run_async(op: &'static str, a: &Array, lower: bool) -> Result<(Array, A
 /// ```
 #[cfg(not(target_arch = "wasm32"))]
 pub fn eigh(a: &Array, lower: bool) -> Result<(Array, Array)> {
-    run("eigh", a, lower)
+    let (w, v) = run("eigh", a, lower, true)?;
+    Ok((w, v.expect("eigh computes vectors")))
 }
 
 /// [`eigh`] without blocking (every target).
 pub async fn eigh_async(a: &Array, lower: bool) -> Result<(Array, Array)> {
-    run_async("eigh", a, lower).await
+    let (w, v) = run_async("eigh", a, lower, true).await?;
+    Ok((w, v.expect("eigh computes vectors")))
 }
 
 /// `numpy.linalg.eigvalsh(a, UPLO)`: [`eigh`]'s eigenvalues only.
@@ -311,10 +386,10 @@ pub async fn eigh_async(a: &Array, lower: bool) -> Result<(Array, Array)> {
 /// ```
 #[cfg(not(target_arch = "wasm32"))]
 pub fn eigvalsh(a: &Array, lower: bool) -> Result<Array> {
-    Ok(run("eigvalsh", a, lower)?.0)
+    Ok(run("eigvalsh", a, lower, false)?.0)
 }
 
 /// [`eigvalsh`] without blocking (every target).
 pub async fn eigvalsh_async(a: &Array, lower: bool) -> Result<Array> {
-    Ok(run_async("eigvalsh", a, lower).await?.0)
+    Ok(run_async("eigvalsh", a, lower, false).await?.0)
 }

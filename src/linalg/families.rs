@@ -57,6 +57,11 @@ pub(crate) static QR_FORM_Q: KernelDef = family("linalg_qr_form_q", "form_q", |v
     with_type(v, include_str!("../../shaders/linalg_qr.wgsl"))
 });
 
+/// The triangular factor of a panel of reflectors (`shaders/linalg_qr.wgsl`, `block_t`).
+pub(crate) static QR_BLOCK_T: KernelDef = family("linalg_qr_block_t", "block_t", |v| {
+    with_type(v, include_str!("../../shaders/linalg_qr.wgsl"))
+});
+
 /// Cyclic Jacobi for symmetric eigenproblems (`shaders/linalg_eigh.wgsl`).
 pub(crate) static EIGH_JACOBI: KernelDef = family("linalg_eigh", "main", |v| {
     with_type(
@@ -123,4 +128,29 @@ pub(crate) static EIGH_ROUND_COLS: KernelDef = family("linalg_eigh_round_cols", 
             include_str!("../../shaders/linalg_eigh_round.wgsl")
         ),
     )
+});
+
+/// Householder tridiagonalisation for large `eigh`: a column's reflector and A·v
+/// (`shaders/linalg_tridiagonal.wgsl`, `reflect`) ...
+pub(crate) static TRIDIAGONAL_REFLECT: KernelDef =
+    family("linalg_tridiagonal_reflect", "reflect", |v| {
+        with_type(v, include_str!("../../shaders/linalg_tridiagonal.wgsl"))
+    });
+
+/// ... then the trailing matrix's rank-2 update (`update`).
+pub(crate) static TRIDIAGONAL_UPDATE: KernelDef =
+    family("linalg_tridiagonal_update", "update", |v| {
+        with_type(v, include_str!("../../shaders/linalg_tridiagonal.wgsl"))
+    });
+
+/// Implicit QL on tridiagonal matrices, one invocation per matrix, recording its rotations
+/// (`shaders/linalg_tql.wgsl`) ...
+pub(crate) static TQL_STEPS: KernelDef = family("linalg_tql_steps", "steps", |v| {
+    with_type(v, include_str!("../../shaders/linalg_tql.wgsl"))
+});
+
+/// ... and the rotations applied to the eigenvectors, one invocation per row
+/// (`shaders/linalg_tql_rotate.wgsl`).
+pub(crate) static TQL_ROTATE: KernelDef = family("linalg_tql_rotate", "rotate", |v| {
+    with_type(v, include_str!("../../shaders/linalg_tql_rotate.wgsl"))
 });

@@ -4,10 +4,11 @@
 //! - **Small matrices** are factored one workgroup per matrix, many matrices per launch (LU with
 //!   partial pivoting, Cholesky, Householder QR, triangular solves, Jacobi `eigh` and one-sided
 //!   Jacobi `svd`), in WGSL of `shaders/linalg_*.wgsl`.
-//! - **Large matrices**: LU and Cholesky are blocked, right-looking: a panel of columns is
-//!   factored by the same kernel and the trailing matrix is updated by the tuned matmul.
+//! - **Large matrices**: LU, Cholesky and QR are blocked, right-looking: a panel of columns is
+//!   factored by the same kernel and the trailing matrix is updated by the tuned matmul (QR's
+//!   reflectors in compact WY form); `eigh` reduces to tridiagonal form and runs implicit QL.
 //! - **Errors like NumPy's**: a singular matrix in `solve`/`inv`, a matrix that is not positive
-//!   definite in `cholesky`, or Jacobi sweeps that do not converge are
+//!   definite in `cholesky`, or Jacobi sweeps (QL iterations) that do not converge are
 //!   [`Error::LinAlg`](crate::Error::LinAlg) naming the first failing matrix of the batch
 //!   (Python: `numpy.linalg.LinAlgError`). Finding out needs one small readback, so those
 //!   functions have `_async` forms for the browser.
@@ -37,6 +38,7 @@ mod norm;
 mod qr;
 mod svd;
 mod tiny;
+mod tridiagonal;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use cholesky::cholesky;
@@ -188,7 +190,8 @@ pub(crate) fn steps_per_launch(op: &'static str, a: &Array, per_step: u64) -> Re
             op,
             requested: per_step,
             max: budget,
-            what: "loop iterations per invocation of one step (lavapipe stops every loop of an                    invocation after 65535; the matrix is too large for this adapter)",
+            what: "loop iterations per invocation of one step (lavapipe stops every loop of an \
+                   invocation after 65535; the matrix is too large for this adapter)",
         });
     }
     Ok((budget / per_step.max(1)).max(1) as usize)

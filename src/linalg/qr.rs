@@ -1,10 +1,15 @@
-//! `numpy.linalg.qr`: Householder QR, one workgroup per matrix (LAPACK's geqr2 + org2r
-//! conventions, so Q and R carry NumPy's signs).
+//! `numpy.linalg.qr`: Householder QR (LAPACK's conventions, so Q and R carry NumPy's signs).
+//!
+//! Up to [`BLOCKED_FROM`] columns one workgroup per matrix factors the whole matrix (geqr2) and
+//! forms Q (org2r). Wider matrices are blocked as LAPACK's geqrf/orgqr: a panel of [`PANEL`]
+//! columns is factored by the same kernel, its reflectors are gathered into the compact WY
+//! form I − V·T·Vᵀ, and the trailing matrix (and, backwards, Q) is updated by three products
+//! on the tuned matmul.
 
-use super::families::{QR_FACTOR, QR_FORM_Q};
+use super::families::{QR_BLOCK_T, QR_FACTOR, QR_FORM_Q};
 use super::lu::block;
 use super::{
-    Operand, Stack, compute_dtype, key, per, per_matrix, runs, steps_per_launch, workgroup_size,
+    Operand, Stack, compute_dtype, key, mt, per, per_matrix, runs, steps_per_launch, workgroup_size,
 };
 use crate::array::Array;
 use crate::device::params::Params;
@@ -22,7 +27,29 @@ pub enum QrMode {
     R,
 }
 
-/// The reflectors of `a` (in place in a copy) and their τ.
+/// Matrices with more columns (and rows) than this are factored in panels.
+const BLOCKED_FROM: usize = 128;
+/// Reflectors per panel of the blocked factorization.
+const PANEL: usize = 64;
+
+/// The panels of `k` reflectors.
+fn panels(k: usize) -> Vec<(usize, usize)> {
+    if k <= BLOCKED_FROM {
+        vec![(0, k)]
+    } else {
+        runs(0, k, PANEL)
+    }
+}
+
+/// A panel's reflectors [k0, k1) in compact WY form: H_k0·…·H_{k1−1} = I − V·T·Vᵀ, V the
+/// unit lower trapezoid (…, m − k0, k1 − k0), T upper triangular (…, k1 − k0, k1 − k0).
+struct WyPanel {
+    v: Array,
+    t: Array,
+}
+
+/// The reflectors of `a` (in place in a copy, below the diagonal; R on and above it) and
+/// their τ.
 fn reflectors(op: &'static str, a: &Array, dtype: DType, s: &Stack) -> Result<(Array, Array)> {
     let (m, n) = (s.rows, s.cols);
     let k = m.min(n);
@@ -31,31 +58,104 @@ fn reflectors(op: &'static str, a: &Array, dtype: DType, s: &Stack) -> Result<(A
     if k == 0 || s.count == 0 {
         return Ok((h, tau));
     }
-    let wg = workgroup_size(m.max(n));
+    let blocked = k > BLOCKED_FROM;
+    for (k0, k1) in panels(k) {
+        // Unblocked, each reflector goes through every column right of it; blocked, only
+        // through the panel's, the rest waiting for the panel's block update.
+        let c_end = if blocked { k1 } else { n };
+        factor_columns(op, &h, &tau, s, (k0, k1), c_end)?;
+        if !blocked {
+            continue;
+        }
+        let panel = wy_panel(op, &h, &tau, s, (k0, k1))?;
+        if k1 < n {
+            // A[k0.., k1..] ← (I − V·T·Vᵀ)ᵀ·A[k0.., k1..]
+            let a2 = block(&h, (k0, m), (k1, n))?;
+            let w = mt(&panel.t)?.matmul(&mt(&panel.v)?.matmul(&a2)?)?;
+            a2.sub_assign(&panel.v.matmul(&w)?)?;
+        }
+    }
+    Ok((h, tau))
+}
+
+/// The compact WY form of the reflectors [k0, k1) of `h`.
+fn wy_panel(
+    op: &'static str,
+    h: &Array,
+    tau: &Array,
+    s: &Stack,
+    (k0, k1): (usize, usize),
+) -> Result<WyPanel> {
+    let (m, n) = (s.rows, s.cols);
+    let b = k1 - k0;
+    let dtype = h.dtype();
+    let v = block(h, (k0, m), (k0, k1))?
+        .tril(-1)?
+        .add(&Array::eye_k(h.device(), m - k0, b, 0, dtype)?)?
+        .astype(dtype)?;
+    let g = mt(&v)?.matmul(&v)?.contiguous()?;
+    let t = Array::zeros(h.device(), &s.shape(&[b, b]), dtype)?;
+    let bb = (b * b) as u64;
+    per_matrix(
+        op,
+        &key(&QR_BLOCK_T, dtype, workgroup_size(b)),
+        &[
+            Operand { array: &g, per: bb },
+            Operand {
+                array: tau,
+                per: m.min(n) as u64,
+            },
+            Operand { array: &t, per: bb },
+        ],
+        s.count as u64,
+        1,
+        bb * b as u64,
+        |bases, run| params(m, n, b, run, [bases[0], bases[1], bases[2]], (k0, k1), 0),
+    )?;
+    Ok(WyPanel { v, t })
+}
+
+/// The reflectors [k0, k1) of `h`, each applied to the columns before `c_end`.
+fn factor_columns(
+    op: &'static str,
+    h: &Array,
+    tau: &Array,
+    s: &Stack,
+    (k0, k1): (usize, usize),
+    c_end: usize,
+) -> Result<()> {
+    let (m, n) = (s.rows, s.cols);
+    let k = m.min(n);
+    let dtype = h.dtype();
+    let wg = workgroup_size(m.max(c_end - k0));
     // A step: two reductions over the column, then each invocation's columns through the
     // reflector (two passes over the rows each).
-    let run = steps_per_launch(op, a, 2 * per(m, wg) + 40 + per(n, wg) * (2 * m as u64 + 2))?;
-    for (j0, j1) in runs(0, k, run) {
+    let run = steps_per_launch(
+        op,
+        h,
+        2 * per(m, wg) + 40 + per(c_end - k0, wg) * (2 * m as u64 + 2),
+    )?;
+    for (j0, j1) in runs(k0, k1, run) {
         per_matrix(
             op,
             &key(&QR_FACTOR, dtype, wg),
             &[
                 Operand {
-                    array: &h,
+                    array: h,
                     per: (m * n) as u64,
                 },
                 Operand {
-                    array: &tau,
+                    array: tau,
                     per: k as u64,
                 },
             ],
             s.count as u64,
             1,
-            (4 * m * n * (j1 - j0)) as u64,
-            |bases, run| params(m, n, 0, run, [bases[0], bases[1], 0], (j0, j1)),
+            (4 * m * (c_end - k0) * (j1 - j0)) as u64,
+            |bases, run| params(m, n, 0, run, [bases[0], bases[1], 0], (j0, j1), c_end),
         )?;
     }
-    Ok((h, tau))
+    Ok(())
 }
 
 fn params(
@@ -65,6 +165,7 @@ fn params(
     run: u32,
     bases: [u32; 3],
     (j0, j1): (usize, usize),
+    c_end: usize,
 ) -> Vec<u8> {
     Params::default()
         .u32(m as u32)
@@ -76,6 +177,7 @@ fn params(
         .u32(bases[2])
         .u32(j0 as u32)
         .u32(j1 as u32)
+        .u32(c_end as u32)
         .bytes()
         .to_vec()
 }
@@ -108,10 +210,40 @@ pub fn qr(a: &Array, mode: QrMode) -> Result<(Option<Array>, Array)> {
         return Ok((None, r));
     }
     let qc = if mode == QrMode::Complete { m } else { k };
-    let q = super::identities(a, &s, m, qc, dtype)?;
-    if k > 0 && qc > 0 && s.count > 0 {
+    Ok((Some(form_q(op, &h, &tau, &s, qc)?), r))
+}
+
+/// Q = H_0·H_1·…·H_{k−1} (its first `qc` columns) from reflectors stored as [`qr`] stores
+/// them: below the diagonal of `h` (a stack `s` of m × n), τ in `tau` (…, min(m, n)).
+pub(crate) fn form_q(
+    op: &'static str,
+    h: &Array,
+    tau: &Array,
+    s: &Stack,
+    qc: usize,
+) -> Result<Array> {
+    let (m, n) = (s.rows, s.cols);
+    let k = m.min(n);
+    let dtype = h.dtype();
+    let q = super::identities(h, s, m, qc, dtype)?;
+    if s.count == 0 {
+        return Ok(q);
+    }
+    if k > BLOCKED_FROM {
+        // A panel at a time from the last: columns before the panel's first are still the
+        // identity's there, zero in its rows.
+        for (k0, k1) in panels(k).into_iter().rev() {
+            if k0 >= qc {
+                continue;
+            }
+            let p = wy_panel(op, h, tau, s, (k0, k1))?;
+            let qb = block(&q, (k0, m), (k0, qc))?;
+            let w = p.t.matmul(&mt(&p.v)?.matmul(&qb)?)?;
+            qb.sub_assign(&p.v.matmul(&w)?)?;
+        }
+    } else if k > 0 && qc > 0 {
         let wg = workgroup_size(qc);
-        let run = steps_per_launch(op, a, per(qc, wg) * (2 * m as u64 + 3))?;
+        let run = steps_per_launch(op, h, per(qc, wg) * (2 * m as u64 + 3))?;
         // Backwards: the last reflectors first.
         for (j0, j1) in runs(0, k, run).into_iter().rev() {
             per_matrix(
@@ -119,11 +251,11 @@ pub fn qr(a: &Array, mode: QrMode) -> Result<(Option<Array>, Array)> {
                 &key(&QR_FORM_Q, dtype, wg),
                 &[
                     Operand {
-                        array: &h,
+                        array: h,
                         per: (m * n) as u64,
                     },
                     Operand {
-                        array: &tau,
+                        array: tau,
                         per: k as u64,
                     },
                     Operand {
@@ -134,9 +266,9 @@ pub fn qr(a: &Array, mode: QrMode) -> Result<(Option<Array>, Array)> {
                 s.count as u64,
                 1,
                 (4 * m * qc * (j1 - j0)) as u64,
-                |bases, run| params(m, n, qc, run, [bases[0], bases[1], bases[2]], (j0, j1)),
+                |bases, run| params(m, n, qc, run, [bases[0], bases[1], bases[2]], (j0, j1), 0),
             )?;
         }
     }
-    Ok((Some(q), r))
+    Ok(q)
 }

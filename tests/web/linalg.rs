@@ -1,5 +1,6 @@
 //! `gpuarray::linalg` in the browser (f32, the `_async` forms): solve, inv, det, slogdet,
-//! Cholesky, QR, eigh and SVD on WebGPU, each checked against its invariant computed on the
+//! Cholesky, QR, eigh and SVD on WebGPU (QR and eigh also past 128 rows, blocked and by
+//! tridiagonalisation), each checked against its invariant computed on the
 //! host, and a singular matrix as `Err(LinAlg)` naming it.
 
 use super::{check_clean, device};
@@ -126,6 +127,34 @@ async fn linalg_in_the_browser() {
     let us: Vec<f32> = (0..n * n).map(|k| u[k] * s[k % n]).collect();
     assert!(worst(&mm(&us, &vh, n, n, n), &a0d) < 1e-4);
     assert!(worst(&mm(&t(&u, n, n), &u, n, n, n), &eye(n)) < 1e-5);
+    // Past 128 rows: QR blocked (compact WY on the matmul), eigh by tridiagonalisation and QL.
+    let big = 130;
+    let hb = matrix(big, 4);
+    let gbig = Array::from_slice(&dev, &hb, &[big, big]).unwrap();
+    let (q, r) = linalg::qr(&gbig, QrMode::Reduced).unwrap();
+    let (q, r) = (
+        q.unwrap().to_vec_async::<f32>().await.unwrap(),
+        r.to_vec_async::<f32>().await.unwrap(),
+    );
+    let tol = 8.0 * big as f64 * f32::EPSILON as f64;
+    let hbd: Vec<f64> = hb.iter().map(|&v| v as f64).collect();
+    let scale = hbd.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    assert!(worst(&mm(&t(&q, big, big), &q, big, big, big), &eye(big)) < tol);
+    assert!(worst(&mm(&q, &r, big, big, big), &hbd) < tol * scale);
+    let symb = gbig.add(&gbig.t()).unwrap();
+    let symbh = symb.to_vec_async::<f32>().await.unwrap();
+    let (w, v) = linalg::eigh_async(&symb, true).await.unwrap();
+    let (w, v) = (
+        w.to_vec_async::<f32>().await.unwrap(),
+        v.to_vec_async::<f32>().await.unwrap(),
+    );
+    assert!(w.windows(2).all(|p| p[0] <= p[1]));
+    let av = mm(&symbh, &v, big, big, big);
+    let vl: Vec<f64> = (0..big * big)
+        .map(|k| v[k] as f64 * w[k % big] as f64)
+        .collect();
+    assert!(worst(&av, &vl) < tol * 2.0 * scale, "A·V = V·Λ, {big}²");
+    assert!(worst(&mm(&t(&v, big, big), &v, big, big, big), &eye(big)) < tol);
     // A singular matrix of the batch is an error naming it; the arrays made before still read.
     let mut bad = host.clone();
     for j in 0..n {

@@ -819,3 +819,73 @@ fn large_eigh_by_tridiagonalisation_handles_clusters_diagonals_and_nan() {
     assert!(w[2 * n..].iter().all(|x| x.is_nan()), "{:?}", &w[2 * n..]);
     assert!(w[..2 * n].iter().all(|x| x.is_finite()));
 }
+
+#[test]
+fn large_svd_starts_from_the_eigenvectors_of_the_gram_matrix() {
+    // Past 128 columns Jacobi starts from the eigenvectors of AᵀA: wide and tall, rank
+    // deficient (the Gram matrix then has a cluster of zero eigenvalues whose vectors Jacobi
+    // must still complete into an orthonormal V), full and reduced.
+    let Some(dev) = common::device() else { return };
+    for (m, n) in [(200, 150), (140, 260)] {
+        let mut a = data(m * n, (m + 3 * n) as u64);
+        // Rank min(m, n) − 10: the last ten columns (rows, when wide) repeat the first ten.
+        for i in 0..m {
+            for j in 0..n {
+                if m >= n && j >= n - 10 {
+                    a[i * n + j] = a[i * n + j - (n - 10)];
+                } else if m < n && i >= m - 10 {
+                    a[i * n + j] = a[(i - (m - 10)) * n + j];
+                }
+            }
+        }
+        let k = m.min(n);
+        let host: Vec<f64> = {
+            let (g, d) = if m >= n {
+                (mm(&transpose(&a, m, n), &a, n, m, n), n)
+            } else {
+                (mm(&a, &transpose(&a, m, n), m, n, m), m)
+            };
+            let mut s: Vec<f64> = host_eigvals(&g, d)
+                .into_iter()
+                .map(|x| x.max(0.0).sqrt())
+                .collect();
+            s.reverse();
+            s
+        };
+        let ga = upload(&dev, &a, &[m, n], DType::F32);
+        let norm = max_abs(&a) * (m * n) as f64;
+        let tol = 10.0 * m.max(n) as f64 * eps(DType::F32);
+        for full in [true, false] {
+            let (u, s, vh) = linalg::svd(&ga, full).unwrap();
+            let (uc, vr) = if full { (m, n) } else { (k, k) };
+            let (u, s, vh) = (read(&u), read(&s), read(&vh));
+            assert!(
+                max_diff(&s, &host) < tol * norm,
+                "{m}x{n}: {:?} vs {:?}",
+                &s[..4],
+                &host[..4]
+            );
+            assert!(
+                s[k - 10..].iter().all(|x| x.abs() < tol * norm),
+                "{:?}",
+                &s[k - 12..]
+            );
+            assert!(s.windows(2).all(|p| p[0] >= p[1]));
+            assert!(orthonormality(&u, m, uc) < tol, "U of {m}x{n} full={full}");
+            assert!(
+                orthonormality(&transpose(&vh, vr, n), n, vr) < tol,
+                "V of {m}x{n}"
+            );
+            let mut us = vec![0.0; m * k];
+            for i in 0..m {
+                for j in 0..k {
+                    us[i * k + j] = u[i * uc + j] * s[j];
+                }
+            }
+            assert!(
+                max_diff(&mm(&us, &vh[..k * n], m, k, n), &a) < tol * max_abs(&a),
+                "{m}x{n}"
+            );
+        }
+    }
+}

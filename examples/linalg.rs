@@ -1,6 +1,7 @@
 //! `numpy.linalg` figures (issue 34), in one run, beside NumPy (OpenBLAS/LAPACK) on the same
-//! matrices: 10^4 batched 8×8 and 32×32 `solve`; 2048² `cholesky` and `solve`; `qr`, `eigh` and
-//! `svd` at the sizes given below; each with its accuracy (backward error of the solve,
+//! matrices: 10^4 batched 8×8 and 32×32 `solve`; 2048² `cholesky`, `solve` and `qr`; 256² and
+//! 1024² `eigh` (`GPUARRAY_LINALG_EIGH_N`); `svd` at 256² (`GPUARRAY_LINALG_JACOBI_N`; one-sided
+//! Jacobi, whose time grows past n³ with the sweeps); each with its accuracy (backward error of the solve,
 //! reconstruction error of the factorization, relative to ‖A‖ and the dtype's ε). GPU times
 //! come from `gpuarray::benchmark` (fastest of the timed runs, each ended by a
 //! synchronisation); NumPy's from the same machine in the same run. On lavapipe these are CPU
@@ -235,9 +236,8 @@ fn main() -> gpuarray::Result<()> {
         );
     }
 
-    // QR, eigh, SVD: one workgroup per matrix (no blocked form yet), at sizes lavapipe runs in
-    // seconds.
-    for n in [small, 2 * small] {
+    // QR: blocked (compact WY) past 128 columns.
+    for n in [2 * small, big] {
         let hq = matrices(1, n);
         let q0 = Array::from_slice(&dev, &hq, &[n, n])?;
         let ours = timing::bench(&dev, &format!("qr {n}"), 2, || {
@@ -253,25 +253,37 @@ fn main() -> gpuarray::Result<()> {
             format!("‖A − Q·R‖ = {err:.3} n·ε·‖A‖"),
         );
     }
+    // eigh: tridiagonalisation and QL past 128 rows.
+    let eigh_n: usize = std::env::var("GPUARRAY_LINALG_EIGH_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1024);
+    for n in [small, eigh_n] {
+        let hs = matrices(1, n);
+        let s0 = Array::from_slice(&dev, &hs, &[n, n])?;
+        let sym = s0.add(&s0.t())?;
+        let ours = timing::bench(&dev, &format!("eigh {n}"), 2, || linalg::eigh(&sym, true))?;
+        let (w, v) = linalg::eigh(&sym, true)?;
+        let err = relative(&sym.matmul(&v)?, &v.mul(&w.reshape(&[1, n as isize])?)?, n)?;
+        let setup = format!("{}\na = a[0]\ns = a + a.T", numpy_setup(1, n));
+        report(
+            &format!("eigh {n}² f32"),
+            ours,
+            numpy_ms(&setup, "np.linalg.eigh(s)"),
+            format!("‖A·V − V·Λ‖ = {err:.3} n·ε·‖A‖"),
+        );
+        let only = timing::bench(&dev, &format!("eigvalsh {n}"), 2, || {
+            linalg::eigvalsh(&sym, true)
+        })?;
+        report(
+            &format!("eigvalsh {n}² f32"),
+            only,
+            numpy_ms(&setup, "np.linalg.eigvalsh(s)"),
+            "(eigenvalues of eigh)".into(),
+        );
+    }
     let hs = matrices(1, small);
     let s0 = Array::from_slice(&dev, &hs, &[small, small])?;
-    let sym = s0.add(&s0.t())?;
-    let ours = timing::bench(&dev, &format!("eigh {small}"), 2, || {
-        linalg::eigh(&sym, true)
-    })?;
-    let (w, v) = linalg::eigh(&sym, true)?;
-    let err = relative(
-        &sym.matmul(&v)?,
-        &v.mul(&w.reshape(&[1, small as isize])?)?,
-        small,
-    )?;
-    let setup = format!("{}\na = a[0]\ns = a + a.T", numpy_setup(1, small));
-    report(
-        &format!("eigh {small}² f32"),
-        ours,
-        numpy_ms(&setup, "np.linalg.eigh(s)"),
-        format!("‖A·V − V·Λ‖ = {err:.3} n·ε·‖A‖"),
-    );
     let ours = timing::bench(&dev, &format!("svd {small}"), 2, || linalg::svd(&s0, false))?;
     let (u, s, vh) = linalg::svd(&s0, false)?;
     let err = relative(

@@ -46,11 +46,37 @@ pub enum DType {
     I16,
     /// 16-bit unsigned integer, packed two to a `u32` word.
     U16,
+    /// Complex of two f32 (real, imaginary), interleaved as NumPy's `complex64` (host type
+    /// `num_complex::Complex<f32>`).
+    C64,
+    /// Complex of two f64, as NumPy's `complex128`: where the device has float64.
+    C128,
 }
 
 impl DType {
     /// Every dtype, in declaration order.
-    pub const ALL: [DType; 12] = [
+    pub const ALL: [DType; 14] = [
+        DType::F32,
+        DType::F16,
+        DType::F64,
+        DType::I32,
+        DType::U32,
+        DType::Bool,
+        DType::I64,
+        DType::U64,
+        DType::I8,
+        DType::U8,
+        DType::I16,
+        DType::U16,
+        DType::C64,
+        DType::C128,
+    ];
+    /// The complex dtypes.
+    pub const COMPLEX: [DType; 2] = [DType::C64, DType::C128];
+    /// Every dtype but the complex ones: what kernel families are built for (a complex array
+    /// reaches kernels as its real and imaginary parts, [`DType::real`], or through kernels
+    /// written for complex values).
+    pub const REAL: [DType; 12] = [
         DType::F32,
         DType::F16,
         DType::F64,
@@ -64,7 +90,7 @@ impl DType {
         DType::I16,
         DType::U16,
     ];
-    /// The numeric dtypes (every dtype but `Bool`).
+    /// The real numeric dtypes (every dtype but `Bool` and the complex ones).
     pub const NUMERIC: [DType; 11] = [
         DType::F32,
         DType::F16,
@@ -106,7 +132,8 @@ impl DType {
             DType::I8 | DType::U8 => 1,
             DType::F16 | DType::I16 | DType::U16 => 2,
             DType::F32 | DType::I32 | DType::U32 | DType::Bool => 4,
-            DType::F64 | DType::I64 | DType::U64 => 8,
+            DType::F64 | DType::I64 | DType::U64 | DType::C64 => 8,
+            DType::C128 => 16,
         }
     }
 
@@ -129,24 +156,27 @@ impl DType {
             DType::U8 => "uint8",
             DType::I16 => "int16",
             DType::U16 => "uint16",
+            DType::C64 => "complex64",
+            DType::C128 => "complex128",
         }
     }
 
-    /// The dtype NumPy calls `name` (`float32`, `int64`, ...), or `None` for a NumPy dtype this
-    /// crate does not have (`complex64`, ...).
+    /// The dtype NumPy calls `name` (`float32`, `int64`, `complex64`, ...), or `None` for a NumPy
+    /// dtype this crate does not have (`longdouble`, ...).
     ///
     /// ```
     /// use gpuarray::DType;
     /// assert_eq!(DType::from_numpy_name("float16"), Some(DType::F16));
     /// assert_eq!(DType::from_numpy_name("uint8"), Some(DType::U8));
-    /// assert_eq!(DType::from_numpy_name("complex64"), None);
+    /// assert_eq!(DType::from_numpy_name("complex64"), Some(DType::C64));
+    /// assert_eq!(DType::from_numpy_name("clongdouble"), None);
     /// ```
     pub fn from_numpy_name(name: &str) -> Option<DType> {
         DType::ALL.into_iter().find(|d| d.numpy_name() == name)
     }
 
     /// NumPy-style name: `f32`, `f16`, `f64`, `i32`, `u32`, `bool`, `i64`, `u64`, `i8`, `u8`,
-    /// `i16`, `u16`.
+    /// `i16`, `u16`, `c64`, `c128`.
     pub const fn name(self) -> &'static str {
         match self {
             DType::F32 => "f32",
@@ -161,12 +191,55 @@ impl DType {
             DType::U8 => "u8",
             DType::I16 => "i16",
             DType::U16 => "u16",
+            DType::C64 => "c64",
+            DType::C128 => "c128",
         }
     }
 
     /// Whether this is a floating-point dtype.
     pub const fn is_float(self) -> bool {
         matches!(self, DType::F32 | DType::F16 | DType::F64)
+    }
+
+    /// Whether this is a complex dtype.
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::C64.is_complex() && !gpuarray::DType::F32.is_complex());
+    /// ```
+    pub const fn is_complex(self) -> bool {
+        matches!(self, DType::C64 | DType::C128)
+    }
+
+    /// The dtype of a complex dtype's parts (`C64` → `F32`, `C128` → `F64`); any other dtype
+    /// is its own.
+    ///
+    /// ```
+    /// use gpuarray::DType;
+    /// assert_eq!(DType::C128.real(), DType::F64);
+    /// assert_eq!(DType::I32.real(), DType::I32);
+    /// ```
+    pub const fn real(self) -> DType {
+        match self {
+            DType::C64 => DType::F32,
+            DType::C128 => DType::F64,
+            other => other,
+        }
+    }
+
+    /// The complex dtype NumPy computes a real dtype's FFT or complex result in: float16 and
+    /// float32 → `C64`, float64 → `C128`; integers and bool → `C128` (NumPy's promotion to
+    /// float64); complex dtypes are their own.
+    ///
+    /// ```
+    /// use gpuarray::DType;
+    /// assert_eq!(DType::F32.to_complex(), DType::C64);
+    /// assert_eq!(DType::I64.to_complex(), DType::C128);
+    /// ```
+    pub const fn to_complex(self) -> DType {
+        match self {
+            DType::F16 | DType::F32 | DType::C64 => DType::C64,
+            _ => DType::C128,
+        }
     }
 
     /// Whether this is an integer dtype (not `bool`).
@@ -193,7 +266,14 @@ impl DType {
     pub const fn is_word(self) -> bool {
         !matches!(
             self,
-            DType::I64 | DType::U64 | DType::I8 | DType::U8 | DType::I16 | DType::U16
+            DType::I64
+                | DType::U64
+                | DType::I8
+                | DType::U8
+                | DType::I16
+                | DType::U16
+                | DType::C64
+                | DType::C128
         )
     }
 
@@ -212,6 +292,8 @@ impl DType {
         match self {
             DType::Bool | DType::I8 | DType::U8 | DType::I16 | DType::U16 => "u32",
             DType::I64 | DType::U64 => "vec2<u32>",
+            DType::C64 => "vec2<f32>",
+            DType::C128 => "vec2<f64>",
             other => other.name(),
         }
     }
@@ -236,7 +318,8 @@ impl fmt::Display for DType {
 }
 
 /// A host element type that maps to a [`DType`]: `f32`, `f64`, `half::f16`, `i32`, `u32`,
-/// `i64`, `u64`, `i8`, `u8`, `i16`, `u16`.
+/// `i64`, `u64`, `i8`, `u8`, `i16`, `u16`, `num_complex::Complex<f32>` (`Complex32`) and
+/// `Complex<f64>` (`Complex64`).
 ///
 /// ```
 /// use gpuarray::{DType, Element};
@@ -257,5 +340,6 @@ macro_rules! element {
 }
 element!(
     f32 => F32, f64 => F64, half::f16 => F16, i32 => I32, u32 => U32,
-    i64 => I64, u64 => U64, i8 => I8, u8 => U8, i16 => I16, u16 => U16
+    i64 => I64, u64 => U64, i8 => I8, u8 => U8, i16 => I16, u16 => U16,
+    num_complex::Complex<f32> => C64, num_complex::Complex<f64> => C128
 );

@@ -81,6 +81,7 @@ pub use interop::npy::{load_npz, savez, savez_compressed};
 pub use kernels::{Arg, ElementwiseKernel, Expr, Fused, RawArg, RawKernel, ReductionKernel, fuse};
 pub use layout::{Axes, SliceArg};
 pub use memory::MemoryStats;
+pub use num_complex::{Complex, Complex32, Complex64};
 #[cfg(not(target_arch = "wasm32"))]
 pub use ops::counting::HistogramBins;
 pub use ops::einsum::lower::{einsum, einsum_path, einsum_with};

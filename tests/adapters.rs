@@ -18,9 +18,10 @@ fn the_chosen_adapter_is_the_one_device_new_picks() {
         (&info.name, &info.backend, &info.device_type)
     );
     for d in DType::ALL {
-        // The adapter lists the dtypes its hardware has; the device adds f64 where it emulates it.
-        let emulated =
-            (d == DType::F64 && dev.f64_emulated()) || (d == DType::F16 && dev.f16_emulated());
+        // The adapter lists the dtypes its hardware has; the device adds f64 (and complex128)
+        // where it emulates f64.
+        let emulated = (d.real() == DType::F64 && dev.f64_emulated())
+            || (d == DType::F16 && dev.f16_emulated());
         assert_eq!(a.dtypes.contains(&d) || emulated, dev.supports(d), "{d}");
     }
     assert_eq!(a.limits.max_buffer_size, info.max_buffer_size);

@@ -75,6 +75,11 @@ fn every_dtype_and_layout_round_trips() {
     all_layouts(&dev, &host(|i| i as i32 * -7919 + 3), "i32");
     all_layouts(&dev, &host(|i| (i as u32).wrapping_mul(2654435761)), "u32");
     all_layouts(&dev, &host(|i| i % 3 == 1), "bool");
+    all_layouts(
+        &dev,
+        &host(|i| gpuarray::Complex32::new(i as f32 - 3.5, 1.0 / (i as f32 + 1.0))),
+        "c64",
+    );
     if common::supports(&dev, DType::F64, "f64 round trips") {
         all_layouts(&dev, &host(|i| i as f64 / 3.0 - 1e10), "f64");
     }

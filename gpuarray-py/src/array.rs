@@ -23,7 +23,7 @@ pub(crate) fn parse_dtype(name: &str) -> PyResult<DType> {
     DType::from_numpy_name(name).ok_or_else(|| {
         PyTypeError::new_err(format!(
             "gpuarray has no dtype {name}: the dtypes are bool, int8/16/32/64, uint8/16/32/64, \
-             float16, float32 and float64"
+             float16, float32, float64, complex64 and complex128"
         ))
     })
 }
@@ -145,6 +145,8 @@ impl PyArr {
             DType::U8 => upload::<u8>(py, arr)?,
             DType::I16 => upload::<i16>(py, arr)?,
             DType::U16 => upload::<u16>(py, arr)?,
+            DType::C64 => upload::<gpuarray::Complex32>(py, arr)?,
+            DType::C128 => upload::<gpuarray::Complex64>(py, arr)?,
             DType::Bool => {
                 let a = arr.cast::<numpy::PyArrayDyn<bool>>()?;
                 let shape = a.shape().to_vec();
@@ -171,6 +173,8 @@ impl PyArr {
             DType::U8 => download::<u8>(py, a),
             DType::I16 => download::<i16>(py, a),
             DType::U16 => download::<u16>(py, a),
+            DType::C64 => download::<gpuarray::Complex32>(py, a),
+            DType::C128 => download::<gpuarray::Complex64>(py, a),
             DType::Bool => {
                 let a2 = a.clone();
                 let v = wait(py, move || a2.to_vec_bool())?;

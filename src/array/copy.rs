@@ -11,6 +11,30 @@ use crate::device::{
 use crate::dtype::DType;
 use crate::error::Result;
 
+/// Copies and casts with a complex side, as copies of parts (NumPy's rules): complex →
+/// complex part by part; real → complex into the real part, the imaginary part zeroed;
+/// complex → real (or integer) from the real part, the imaginary part discarded (NumPy's
+/// `ComplexWarning`); complex → bool is NumPy's "either part non-zero", which needs an op and
+/// is refused here.
+fn copy_complex(op: &'static str, src: &Array, dst: &Array) -> Result<()> {
+    match (src.dtype.is_complex(), dst.dtype.is_complex()) {
+        (true, true) => copy_into(op, &src.parts(), &dst.parts()),
+        (false, true) => {
+            copy_into(op, src, &dst.part(0))?;
+            let zero = Array::from_slice(&dst.device, &[0.0f32], &[])?;
+            copy_into(op, &zero.broadcast_to(dst.shape())?, &dst.part(1))
+        }
+        _ if dst.dtype == DType::Bool => Err(crate::error::Error::Unsupported {
+            op,
+            feature: format!(
+                "a cast from {} to bool (either part non-zero): compare with 0 instead",
+                src.dtype
+            ),
+        }),
+        _ => copy_into(op, &src.part(0), dst),
+    }
+}
+
 /// `dst[...] = src[...]` elementwise, converting dtype; `src` has `dst`'s shape (already
 /// broadcast) and does not share storage with it.
 pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()> {
@@ -20,6 +44,9 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
     dev.check_alive(op)?;
     if dst.is_empty() {
         return Ok(());
+    }
+    if src.dtype.is_complex() || dst.dtype.is_complex() {
+        return copy_complex(op, src, dst);
     }
     let (ss, sl) = src.storage_and_layout();
     let (ds, dl) = dst.storage_and_layout();
@@ -248,6 +275,7 @@ fn copy_wgsl_soft(v: Variant) -> String {
             DType::U32 => "return f64s_to_u32(x);",
             DType::Bool => "return select(0u, 1u, ((x.y & 0x7fffffffu) | x.x) != 0u);",
             DType::F64 => unreachable!("src == dst"),
+            DType::C64 | DType::C128 => unreachable!("complex copies go part by part"),
         }
     } else {
         match src {

@@ -57,6 +57,8 @@ impl Default for PrintOptions {
 /// The elements to print, in row-major order of the shown shape.
 enum Values {
     Float(Vec<f64>),
+    /// Real and imaginary parts.
+    Complex(Vec<f64>, Vec<f64>),
     Int(Vec<i128>),
     Bool(Vec<bool>),
 }
@@ -106,6 +108,8 @@ impl Array {
             DType::I16 => read!(i16, Int, i128),
             DType::U16 => read!(u16, Int, i128),
             DType::Bool => Values::Bool(v.to_vec_bool()?),
+            DType::C64 => complex_values(v.to_vec::<num_complex::Complex<f32>>()?, f64::from),
+            DType::C128 => complex_values(v.to_vec::<num_complex::Complex<f64>>()?, |x| x),
         };
         Ok(self.render(options, &plan, &values))
     }
@@ -147,6 +151,13 @@ impl Array {
             DType::I16 => read!(i16, Int, i128),
             DType::U16 => read!(u16, Int, i128),
             DType::Bool => Values::Bool(v.to_vec_bool_async().await?),
+            DType::C64 => complex_values(
+                v.to_vec_async::<num_complex::Complex<f32>>().await?,
+                f64::from,
+            ),
+            DType::C128 => {
+                complex_values(v.to_vec_async::<num_complex::Complex<f64>>().await?, |x| x)
+            }
         };
         Ok(self.render(options, &plan, &values))
     }
@@ -220,8 +231,13 @@ impl Array {
         if (size == 0 && shape.len() != 1) || size > options.threshold {
             extras.push(format!("shape={}", python_tuple(shape)));
         }
-        // NumPy leaves out its defaults: float64, int64 (the default integer) and bool.
-        if !matches!(self.dtype, DType::F64 | DType::I64 | DType::Bool) || size == 0 {
+        // NumPy leaves out its defaults: float64, int64 (the default integer), complex128 and
+        // bool.
+        if !matches!(
+            self.dtype,
+            DType::F64 | DType::I64 | DType::Bool | DType::C128
+        ) || size == 0
+        {
             extras.push(format!("dtype={}", self.dtype.numpy_name()));
         }
         if extras.is_empty() {
@@ -364,13 +380,40 @@ fn format_words(values: &Values, dtype: DType, zero_d: bool, precision: usize) -
             let width = v.iter().map(|x| x.to_string().len()).max().unwrap_or(0);
             v.iter().map(|x| format!("{x:>width$}")).collect()
         }
-        Values::Float(v) => FloatFormat::new(v, dtype, precision).format_all(v),
+        Values::Float(v) => FloatFormat::new(v, dtype, precision, false).format_all(v),
+        // NumPy's ComplexFloatingFormat: the real parts as floats, the imaginary parts as
+        // floats with an explicit sign, and the `j` before the imaginary part's padding.
+        Values::Complex(re, im) => {
+            let part = dtype.real();
+            let (fr, fi) = (
+                FloatFormat::new(re, part, precision, false),
+                FloatFormat::new(im, part, precision, true),
+            );
+            re.iter()
+                .zip(im)
+                .map(|(&r, &i)| {
+                    let i = fi.format(i);
+                    let end = i.trim_end().len();
+                    format!("{}{}j{}", fr.format(r), &i[..end], &i[end..])
+                })
+                .collect()
+        }
     }
+}
+
+/// Complex elements as their real and imaginary parts in f64.
+fn complex_values<T: Copy>(v: Vec<num_complex::Complex<T>>, wide: fn(T) -> f64) -> Values {
+    Values::Complex(
+        v.iter().map(|c| wide(c.re)).collect(),
+        v.iter().map(|c| wide(c.im)).collect(),
+    )
 }
 
 /// NumPy's `FloatingFormat` in `maxprec` mode with sign `-`.
 struct FloatFormat {
     dtype: DType,
+    /// NumPy's `sign='+'`: non-negative values carry a `+` (complex imaginary parts).
+    plus: bool,
     exp: bool,
     precision: usize,
     pad_left: usize,
@@ -380,7 +423,7 @@ struct FloatFormat {
 }
 
 impl FloatFormat {
-    fn new(data: &[f64], dtype: DType, precision: usize) -> FloatFormat {
+    fn new(data: &[f64], dtype: DType, precision: usize, plus: bool) -> FloatFormat {
         let finite: Vec<f64> = data.iter().copied().filter(|x| x.is_finite()).collect();
         let nonzero: Vec<f64> = finite
             .iter()
@@ -398,6 +441,7 @@ impl FloatFormat {
         }
         let mut f = FloatFormat {
             dtype,
+            plus,
             exp,
             precision,
             pad_left: 0,
@@ -410,6 +454,7 @@ impl FloatFormat {
             let parts: Vec<(String, String, String)> = finite
                 .iter()
                 .map(|&x| scientific_parts(x, dtype, precision))
+                .map(|(int, frac, e)| (with_plus(int, plus), frac, e))
                 .collect();
             f.exp_digits = parts.iter().map(|p| p.2.len() - 1).max().unwrap_or(2);
             f.precision = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
@@ -419,12 +464,13 @@ impl FloatFormat {
             let parts: Vec<(String, String)> = finite
                 .iter()
                 .map(|&x| positional_parts(x, dtype, precision))
+                .map(|(int, frac)| (with_plus(int, plus), frac))
                 .collect();
             f.pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
             f.pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
         }
         if finite.len() != data.len() {
-            let neginf = data.contains(&f64::NEG_INFINITY) as usize;
+            let neginf = (plus || data.contains(&f64::NEG_INFINITY)) as usize;
             let offset = f.pad_right + 1;
             f.pad_left = f
                 .pad_left
@@ -440,12 +486,12 @@ impl FloatFormat {
 
     fn format(&self, x: f64) -> String {
         if !x.is_finite() {
-            let s = if x.is_nan() {
-                "nan"
-            } else if x < 0.0 {
-                "-inf"
-            } else {
-                "inf"
+            let s = match (x.is_nan(), x < 0.0, self.plus) {
+                (true, _, false) => "nan",
+                (true, _, true) => "+nan",
+                (false, true, _) => "-inf",
+                (false, false, false) => "inf",
+                (false, false, true) => "+inf",
             };
             let width = self.pad_left + self.pad_right + 1;
             return format!("{s:>width$}");
@@ -453,6 +499,7 @@ impl FloatFormat {
         let (pl, pr) = (self.pad_left, self.pad_right);
         if self.exp {
             let (int, frac, exp) = scientific_parts(x, self.dtype, self.precision);
+            let int = with_plus(int, self.plus);
             let (sign, digits) = exp.split_at(1);
             format!(
                 "{int:>pl$}.{frac:0<p$}e{sign}{digits:0>ed$}",
@@ -461,8 +508,18 @@ impl FloatFormat {
             )
         } else {
             let (int, frac) = positional_parts(x, self.dtype, self.precision);
+            let int = with_plus(int, self.plus);
             format!("{int:>pl$}.{frac:<pr$}")
         }
+    }
+}
+
+/// An integer part with `+` before it when `plus` and it has no `-`.
+fn with_plus(int: String, plus: bool) -> String {
+    if plus && !int.starts_with('-') {
+        format!("+{int}")
+    } else {
+        int
     }
 }
 

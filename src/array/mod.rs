@@ -140,6 +140,54 @@ impl Array {
         }
     }
 
+    /// A complex array's elements as (real, imaginary) pairs: a view of the part dtype
+    /// ([`DType::real`]) with a last axis of length 2 (stride 1). How structural kernels
+    /// (copies, casts, fills) and the complex ops reach complex data. Any other dtype: itself.
+    pub(crate) fn parts(&self) -> Array {
+        if !self.dtype.is_complex() {
+            return self.clone();
+        }
+        let l = &self.layout;
+        let mut shape = l.shape.clone();
+        shape.push(2);
+        let mut strides: Vec<isize> = l.strides.iter().map(|&s| 2 * s).collect();
+        strides.push(1);
+        Array {
+            storage: Arc::clone(&self.storage),
+            layout: Layout {
+                shape,
+                strides,
+                offset: 2 * l.offset,
+            },
+            dtype: self.dtype.real(),
+            device: self.device.clone(),
+        }
+    }
+
+    /// Part `k` (0 real, 1 imaginary) of a complex array: a view of the part dtype.
+    pub(crate) fn part(&self, k: usize) -> Array {
+        debug_assert!(self.dtype.is_complex() && k < 2);
+        let p = self.parts();
+        let l = &p.layout;
+        let n = l.shape.len() - 1;
+        self.with_layout(Layout {
+            shape: l.shape[..n].to_vec(),
+            strides: l.strides[..n].to_vec(),
+            offset: l.offset + k,
+        })
+        .reinterpret_parts(p.dtype)
+    }
+
+    /// This array's storage and layout read as `dtype` (no size check: for `part`).
+    fn reinterpret_parts(&self, dtype: DType) -> Array {
+        Array {
+            storage: Arc::clone(&self.storage),
+            layout: self.layout.clone(),
+            dtype,
+            device: self.device.clone(),
+        }
+    }
+
     /// A fresh contiguous array on `device` (uninitialised: callers fill it).
     pub(crate) fn empty(
         op: &'static str,

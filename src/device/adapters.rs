@@ -108,7 +108,7 @@ pub fn adapters_with(options: &DeviceOptions) -> Result<Vec<AdapterInfo>> {
                         .into_iter()
                         .filter(|d| match d {
                             DType::F16 => have.contains(wgpu::Features::SHADER_F16),
-                            DType::F64 => have.contains(wgpu::Features::SHADER_F64),
+                            DType::F64 | DType::C128 => have.contains(wgpu::Features::SHADER_F64),
                             _ => true,
                         })
                         .collect(),

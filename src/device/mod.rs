@@ -256,7 +256,9 @@ impl Device {
         let sinks = ErrorSinks::install(&device);
         let queue_period = queue.get_timestamp_period();
         let limits = device.limits();
-        let dtypes: Vec<DType> = DType::ALL
+        // The dtypes kernel families are built for; complex arrays reach kernels as their real
+        // parts or through complex kernels, and are supported where their part dtype is.
+        let dtypes: Vec<DType> = DType::REAL
             .into_iter()
             .filter(|d| match d {
                 DType::F16 => f16_emulated || features.contains(wgpu::Features::SHADER_F16),
@@ -407,7 +409,7 @@ impl Device {
 
     /// Whether arrays of `dtype` can live on this device.
     pub fn supports(&self, dtype: DType) -> bool {
-        self.inner.dtypes.contains(&dtype)
+        self.inner.dtypes.contains(&dtype.real())
     }
 
     /// Whether this device computes float64 in software ([`F64Mode::Emulated`]): exact IEEE

@@ -29,7 +29,7 @@ pub(crate) fn shader_variants(families: Families) -> Vec<ShaderVariant> {
         .flat_map(|&k| {
             // Each declared variant, and its software-f64 and packed-f16 forms (and both at
             // once) where the family has those paths.
-            (k.variants)(&DType::ALL)
+            (k.variants)(&DType::REAL)
                 .into_iter()
                 .flat_map(move |v| {
                     let softs: &[bool] = if k.soft_f64 && v.has_f64() {
@@ -63,14 +63,14 @@ pub(crate) fn shader_variants(families: Families) -> Vec<ShaderVariant> {
 /// feature and dtype, as the driver receives it (or the error of a key the specializer refuses).
 pub(crate) fn shader_pipelines(families: Families) -> crate::error::Result<Vec<ShaderVariant>> {
     let adapter = super::kernel_def::Adapter {
-        dtypes: &DType::ALL,
+        dtypes: &DType::REAL,
         subgroups_of_8: true,
         int64: true,
         is_cpu: true,
         f16_packed: false,
         chosen: None,
     };
-    let mut keys = startup::immediate(&DType::ALL, families);
+    let mut keys = startup::immediate(&DType::REAL, families);
     keys.extend(startup::background(CompileMode::Eager, &adapter, families));
     keys.into_iter()
         .map(|key| {

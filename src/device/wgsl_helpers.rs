@@ -65,6 +65,7 @@ pub(crate) fn helpers_soft_f64(ty: &str) -> String {
 /// value is NaN or infinite (Chromium's Tint rejects the shader; naga lets it through).
 pub(crate) fn helpers(ty: &str, dtype: DType) -> String {
     match dtype {
+        DType::C64 | DType::C128 => unreachable!("kernel families are built for DType::REAL"),
         DType::F32 | DType::F16 => format!(
             "fn is_nan(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }}\n\
              fn is_inf(x: {ty}) -> bool {{ return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }}\n\

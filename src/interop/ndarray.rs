@@ -46,7 +46,21 @@ macro_rules! element {
         }
     )*};
 }
-element!(f32, f64, half::f16, i32, u32, i64, u64, i8, u8, i16, u16);
+element!(
+    f32,
+    f64,
+    half::f16,
+    i32,
+    u32,
+    i64,
+    u64,
+    i8,
+    u8,
+    i16,
+    u16,
+    num_complex::Complex<f32>,
+    num_complex::Complex<f64>
+);
 
 impl sealed::Sealed for bool {}
 impl HostElement for bool {

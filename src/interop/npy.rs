@@ -86,6 +86,8 @@ fn dtype_of(op: &'static str, path: &Path, dtype: &npyz::DType) -> Result<DType>
             (TypeChar::Uint, 1) => Some(DType::U8),
             (TypeChar::Int, 2) => Some(DType::I16),
             (TypeChar::Uint, 2) => Some(DType::U16),
+            (TypeChar::Complex, 8) => Some(DType::C64),
+            (TypeChar::Complex, 16) => Some(DType::C128),
             _ => None,
         };
         if let Some(d) = ours {
@@ -95,7 +97,7 @@ fn dtype_of(op: &'static str, path: &Path, dtype: &npyz::DType) -> Result<DType>
     Err(Error::Unsupported {
         op,
         feature: format!(
-            "{}: dtype {} (gpuarray has float16/32/64, int8/16/32/64, uint8/16/32/64 and bool)",
+            "{}: dtype {} (gpuarray has float16/32/64, int8/16/32/64, uint8/16/32/64, bool and complex64/128)",
             path.display(),
             numpy_name(dtype)
         ),
@@ -205,6 +207,8 @@ fn read_npy(
         };
     }
     let a = match dtype {
+        DType::C64 => plain!(num_complex::Complex<f32>),
+        DType::C128 => plain!(num_complex::Complex<f64>),
         DType::I64 => plain!(i64),
         DType::U64 => plain!(u64),
         DType::I8 => plain!(i8),
@@ -325,6 +329,8 @@ fn write_to(op: &'static str, path: &Path, a: &Array, w: impl Write) -> Result<(
         DType::U8 => put(w, &shape, a.to_vec::<u8>()?),
         DType::I16 => put(w, &shape, a.to_vec::<i16>()?),
         DType::U16 => put(w, &shape, a.to_vec::<u16>()?),
+        DType::C64 => put(w, &shape, a.to_vec::<num_complex::Complex<f32>>()?),
+        DType::C128 => put(w, &shape, a.to_vec::<num_complex::Complex<f64>>()?),
     };
     written.map_err(|e| io_error(op, path, e))
 }

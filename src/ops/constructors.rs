@@ -330,11 +330,17 @@ fn push_value(p: &mut Params, dtype: DType, v: f64) {
         DType::U64 => p.u64(v as u64),
         // NumPy's bool(): anything but zero is true (NaN included).
         DType::Bool => p.u32(u32::from(v != 0.0)),
+        DType::C64 | DType::C128 => unreachable!("complex arrays are filled part by part"),
     };
 }
 
 /// Writes `value` (converted to the array's dtype) into every element of the view `dst`.
 pub(crate) fn fill_view(op: &'static str, dst: &Array, value: f64) -> Result<()> {
+    if dst.dtype.is_complex() {
+        // value + 0j, part by part.
+        fill_view(op, &dst.part(0), value)?;
+        return fill_view(op, &dst.part(1), 0.0);
+    }
     let dev = &dst.device.inner;
     dev.check_alive(op)?;
     if dst.is_empty() {

@@ -20,7 +20,7 @@ that tests/npy.rs computes independently:
 Files: <dtype>_<order>_<endian>.npy for dtypes f2 f4 f8 i4 u4 b1 i8 u8 i1 u1 i2 u2, order c or f
 (Fortran), endian le or be (bool and the 1-byte integers: `|b1`, `|i1`, `|u1`, no byte order) of
 shape (3, 4, 5); f8_0d.npy (shape ()), f4_empty.npy (shape (0, 3)), i4_1d.npy (shape (7,));
-unsupported_<name>.npy of dtypes gpuarray lacks (complex64, <U3 strings; int64 and uint8 from
+unsupported_<name>.npy of dtypes gpuarray lacks or lacked (<U3 strings; int64, uint8, complex64 from
 before they were added, now loaded); stored.npz (numpy.savez) and compressed.npz
 (numpy.savez_compressed), each with a = f4 C order (3, 4, 5), b = i4 Fortran (3, 4, 5),
 c = b1 (3, 4, 5), s = f8 0-d.

@@ -49,6 +49,7 @@ mod array;
 mod device;
 mod dtype;
 mod error;
+pub mod fft;
 #[cfg(any(feature = "ndarray", feature = "npy"))]
 mod interop;
 mod kernels;

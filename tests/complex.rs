@@ -1,6 +1,9 @@
-//! Complex dtypes (`complex64`, `complex128`) against host references and NumPy's formatting.
+//! Complex dtypes (`complex64`, `complex128`) and `gpuarray::fft`, against host references in
+//! f64: a naive O(n²) DFT, direct sums for single bins of long transforms, NumPy's formatting.
 
 mod common;
+#[path = "complex/fft.rs"]
+mod fft;
 
 use gpuarray::{Array, Complex32, Complex64, DType, PrintOptions, SliceArg};
 

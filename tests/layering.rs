@@ -2,7 +2,7 @@
 //! module of a higher layer. Layers, bottom up:
 //!
 //! `dtype`, `error` → `layout` → `memory` → `device` → `array` → `ops` → `random`, `kernels`,
-//! `linalg` →
+//! `linalg`, `fft` →
 //! `interop` → `registry` → `lib.rs`
 //!
 //! A file "names" a module when its code (comments excluded) says `crate::NAME`, names it in a
@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 
 /// Layer of each top-level module (higher numbers sit on lower ones).
-const LAYERS: [(&str, u32); 13] = [
+const LAYERS: [(&str, u32); 14] = [
     ("dtype", 0),
     ("error", 0),
     ("layout", 1),
@@ -24,6 +24,7 @@ const LAYERS: [(&str, u32); 13] = [
     ("random", 6),
     ("kernels", 6),
     ("linalg", 6),
+    ("fft", 6),
     ("interop", 7),
     ("registry", 8),
     ("lib", 9),

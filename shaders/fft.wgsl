@@ -1,0 +1,166 @@
+// The FFT's kernels over complex values stored as `vec2<T>` (real, imaginary), as NumPy stores
+// complex64/complex128. The host prepends `alias T = f32;` (or f64).
+//
+// `stockham`: one pass of a mixed-radix Stockham auto-sort FFT over a batch of transforms of
+// length n, radix R (an override: the loops unroll). After the passes with radices R₁…Rᵢ
+// (product Ns), the array holds, in block g of Ns elements, the DFT of the subsequence
+// x[g + (n/Ns)·t]; a pass combines R such blocks (read n/R apart) into one of Ns·R: invocation
+// j = g·Ns + k loads X_r[k] = x[j + r·n/R], multiplies by w^(r·k) (w = e^(-2πi/(Ns·R))), takes
+// the R-point DFT and stores output q at (j / Ns)·Ns·R + k + q·Ns. The last pass leaves the
+// transform in natural order: no bit-reversal pass.
+//
+// Twiddles are read from a table the host computes in float64, `tw[t] = e^(-2πi·t/n)` for
+// t < n, followed by the three scales of the norms (1, 1/n, 1/√n) so that the last pass scales
+// without a pass of its own: every factor is correctly rounded, none accumulates rounding.
+//
+// `chirp_pre`, `chirp_mul`, `chirp_post`: Bluestein's algorithm for a length n with a large
+// prime factor, as three point-wise steps around two power-of-two FFTs of length m ≥ 2n − 1:
+// a = x·w (zero-padded to m), A = FFT(a), A·B (B = FFT of the conjugate chirp, kept in the
+// plan), C = IFFT(A·B), y = w·C, with w[k] = e^(-πi·k²/n) (k² mod 2n taken exactly on the host).
+
+override R: u32 = 2u;
+override WG: u32 = 64u;
+
+struct Params {
+    // Transform length (of this pass's FFT: m for the passes inside Bluestein).
+    n: u32,
+    // Product of the radices of the passes before this one.
+    ns: u32,
+    batch: u32,
+    // Workgroups per transform.
+    groups: u32,
+    x_base: u32,
+    y_base: u32,
+    tw_base: u32,
+    // 1: the inverse transform (conjugated twiddles, or chirp).
+    inverse: u32,
+    // Index in `tw` of this pass's scale (n: 1, the last pass of a scaled transform: more).
+    scale_at: u32,
+    // Bluestein: the length m of the inner FFTs.
+    m: u32,
+}
+
+@group(0) @binding(0) var<storage, read> p: Params;
+@group(0) @binding(1) var<storage, read> x: array<vec2<T>>;
+@group(0) @binding(2) var<storage, read_write> y: array<vec2<T>>;
+@group(0) @binding(3) var<storage, read> tw: array<vec2<T>>;
+
+fn cmul(a: vec2<T>, b: vec2<T>) -> vec2<T> {
+    return vec2<T>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+// Entry t of the table, conjugated for the inverse transform.
+fn twiddle(t: u32) -> vec2<T> {
+    let v = tw[p.tw_base + t];
+    if (p.inverse != 0u) {
+        return vec2<T>(v.x, -v.y);
+    }
+    return v;
+}
+
+// (transform, index within it) of this invocation, or batch when out of range.
+fn position(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> vec2<u32> {
+    let flat = wid.y * nwg.x + wid.x;
+    return vec2<u32>(flat / p.groups, (flat % p.groups) * WG + lid);
+}
+
+@compute @workgroup_size(WG)
+fn stockham(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let at = position(wid, nwg, lid);
+    let b = at.x;
+    let j = at.y;
+    let n = p.n;
+    let span = n / R;
+    if (b >= p.batch || j >= span) {
+        return;
+    }
+    let ns = p.ns;
+    let k = j % ns;
+    // w^(r·k) with w = e^(-2πi/(ns·R)) is table entry r·k·n/(ns·R) < n.
+    let step = n / (ns * R);
+    let xb = p.x_base + b * n;
+    var v: array<vec2<T>, 16>;
+    v[0] = x[xb + j];
+    for (var r = 1u; r < R; r += 1u) {
+        let t = x[xb + j + r * span];
+        v[r] = select(cmul(t, twiddle(r * k * step)), t, k == 0u);
+    }
+    let scale = tw[p.tw_base + p.scale_at].x;
+    let out = p.y_base + b * n + (j / ns) * ns * R + k;
+    // The R-point DFT: output q = Σ_r v[r]·e^(-2πi·r·q/R), the roots read from the table
+    // (entry (r·q mod R)·n/R).
+    for (var q = 0u; q < R; q += 1u) {
+        var acc = v[0];
+        for (var r = 1u; r < R; r += 1u) {
+            let e = (r * q) % R;
+            acc += select(cmul(v[r], twiddle(e * span)), v[r], e == 0u);
+        }
+        y[out + q * ns] = acc * scale;
+    }
+}
+
+// a[b, k] = x[b, k]·w[k] for k < n (x conjugated first for the inverse), 0 up to m.
+@compute @workgroup_size(WG)
+fn chirp_pre(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let at = position(wid, nwg, lid);
+    let b = at.x;
+    let k = at.y;
+    if (b >= p.batch || k >= p.m) {
+        return;
+    }
+    var v = vec2<T>(0.0, 0.0);
+    if (k < p.n) {
+        var t = x[p.x_base + b * p.n + k];
+        if (p.inverse != 0u) {
+            t = vec2<T>(t.x, -t.y);
+        }
+        v = cmul(t, tw[p.tw_base + k]);
+    }
+    y[p.y_base + b * p.m + k] = v;
+}
+
+// y[b, k] = x[b, k]·B[k] (B in `tw` from tw_base, m entries).
+@compute @workgroup_size(WG)
+fn chirp_mul(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let at = position(wid, nwg, lid);
+    let b = at.x;
+    let k = at.y;
+    if (b >= p.batch || k >= p.m) {
+        return;
+    }
+    y[p.y_base + b * p.m + k] = cmul(x[p.x_base + b * p.m + k], tw[p.tw_base + k]);
+}
+
+// y[b, k] = w[k]·x[b, k]·scale for k < n (x the inverse FFT of length m, unscaled; the result
+// conjugated back for the inverse transform). The chirp table holds, after its n entries, the
+// scales 1/m·{1, 1/n, 1/√n}.
+@compute @workgroup_size(WG)
+fn chirp_post(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let at = position(wid, nwg, lid);
+    let b = at.x;
+    let k = at.y;
+    if (b >= p.batch || k >= p.n) {
+        return;
+    }
+    var v = cmul(x[p.x_base + b * p.m + k], tw[p.tw_base + k]) * tw[p.tw_base + p.scale_at].x;
+    if (p.inverse != 0u) {
+        v = vec2<T>(v.x, -v.y);
+    }
+    y[p.y_base + b * p.n + k] = v;
+}

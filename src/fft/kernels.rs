@@ -1,0 +1,226 @@
+//! The FFT's kernel families (`shaders/fft.wgsl`), declared for the device, and the launches of
+//! one plan over a batch of contiguous transforms.
+
+use super::plan::{How, Plan, Scale};
+use crate::array::Array;
+use crate::device::params::Params;
+use crate::device::{Binding, KernelDef, PipelineKey, Variant, Work};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+
+/// Invocations per workgroup.
+const WG: u32 = 64;
+
+/// f32, and f64 where the adapter has it natively (an emulating device's f64 is refused at the
+/// launch: these kernels have no software path).
+fn variants(dtypes: &[DType]) -> Vec<Variant> {
+    dtypes
+        .iter()
+        .copied()
+        .filter(|&d| d == DType::F32 || d == DType::F64)
+        .map(Variant::one)
+        .collect()
+}
+
+fn source(v: Variant) -> String {
+    let alias = if v.a == DType::F64 {
+        "alias T = f64;\n"
+    } else {
+        "alias T = f32;\n"
+    };
+    format!("{alias}{}", include_str!("../../shaders/fft.wgsl"))
+}
+
+const fn family(name: &'static str, entry: &'static str) -> KernelDef {
+    KernelDef::on_first_use(name, entry, &[("R", 2), ("WG", WG)], variants, source)
+}
+
+/// One radix-R pass of the Stockham FFT.
+pub(crate) static FFT_STOCKHAM: KernelDef = family("fft_stockham", "stockham");
+/// Bluestein: the input times the chirp, zero-padded.
+pub(crate) static FFT_CHIRP_PRE: KernelDef = family("fft_chirp_pre", "chirp_pre");
+/// Bluestein: the spectrum times the chirp's.
+pub(crate) static FFT_CHIRP_MUL: KernelDef = family("fft_chirp_mul", "chirp_mul");
+/// Bluestein: the chirp and the scale applied, cropped to n.
+pub(crate) static FFT_CHIRP_POST: KernelDef = family("fft_chirp_post", "chirp_post");
+
+/// What one launch covers.
+struct Launch<'a> {
+    key: PipelineKey,
+    x: &'a Array,
+    x_per: u64,
+    y: &'a Array,
+    y_per: u64,
+    table: &'a Array,
+    batch: u64,
+    /// Invocations per transform.
+    threads: u64,
+    flops: u64,
+    /// n, ns, inverse, scale_at, m (the rest of the parameters are the launch's own).
+    fields: [u32; 5],
+}
+
+fn run(op: &'static str, l: &Launch) -> Result<()> {
+    let dev = &l.x.device().inner;
+    let eb = l.x.dtype().size_bytes();
+    let groups = l.threads.div_ceil(WG as u64).max(1);
+    let fits = crate::ops::window_elements(dev, eb) / l.x_per.max(l.y_per).max(1);
+    if fits == 0 {
+        return Err(Error::TooLarge {
+            op,
+            requested: l.x_per.max(l.y_per) * eb,
+            max: dev.max_window(),
+            what: "bytes of one transform (one storage binding; longer transforms are not \
+                   supported yet)",
+        });
+    }
+    let max_dim = dev.limits.max_compute_workgroups_per_dimension as u64;
+    let per_launch = fits
+        .min(max_dim * max_dim / groups)
+        .min(u32::MAX as u64 / groups);
+    let (tw, tw_base) = crate::ops::contiguous_window(op, l.table, 0, l.table.len() as u64, eb)?;
+    let mut start = 0;
+    while start < l.batch {
+        let len = per_launch.min(l.batch - start);
+        let (xw, xb) = crate::ops::contiguous_window(op, l.x, start * l.x_per, len * l.x_per, eb)?;
+        let (yw, yb) = crate::ops::contiguous_window(op, l.y, start * l.y_per, len * l.y_per, eb)?;
+        let [n, ns, inverse, scale_at, m] = l.fields;
+        let params = Params::default()
+            .u32(n)
+            .u32(ns)
+            .u32(len as u32)
+            .u32(groups as u32)
+            .u32(xb)
+            .u32(yb)
+            .u32(tw_base)
+            .u32(inverse)
+            .u32(scale_at)
+            .u32(m)
+            .bytes()
+            .to_vec();
+        let bindings: [Binding; 3] = [xw, yw, tw];
+        let x = (len * groups).min(max_dim);
+        let y = (len * groups).div_ceil(x);
+        dev.guarded(op, || {
+            dev.dispatch_grid(
+                &l.key,
+                &params,
+                &bindings,
+                (x as u32, y as u32, 1),
+                Work::computes(format!("transforms={len}"), l.flops * len),
+            )
+        })?;
+        start += len;
+    }
+    Ok(())
+}
+
+fn key(family: &'static KernelDef, real: DType, radix: usize) -> PipelineKey {
+    PipelineKey::new(family, Variant::one(real))
+        .with("R", radix as u32)
+        .with("WG", WG)
+}
+
+/// The transforms of `x` ((batch, n), contiguous, complex of the plan's precision) by `plan`,
+/// forward or inverse (unscaled), times `scale`: a new (batch, n) array.
+pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> Result<Array> {
+    const OP: &str = "fft";
+    let (batch, n) = (x.shape()[0], plan.n);
+    debug_assert_eq!(x.shape(), &[batch, n]);
+    let dev = x.device();
+    let inv = u32::from(inverse);
+    match &plan.how {
+        How::Stockham { radices, table } => {
+            if radices.is_empty() || batch == 0 {
+                // n = 1: every scale is 1.
+                return x.astype(x.dtype());
+            }
+            let mut cur = x.clone();
+            let mut ns = 1;
+            for (i, &r) in radices.iter().enumerate() {
+                let out = Array::empty(OP, dev, &[batch, n], x.dtype())?;
+                let last = i + 1 == radices.len();
+                let at = n + if last { scale.at() } else { 0 };
+                run(
+                    OP,
+                    &Launch {
+                        key: key(&FFT_STOCKHAM, plan.real, r),
+                        x: &cur,
+                        x_per: n as u64,
+                        y: &out,
+                        y_per: n as u64,
+                        table,
+                        batch: batch as u64,
+                        threads: (n / r) as u64,
+                        flops: (n * (8 * r + 6)) as u64,
+                        fields: [n as u32, ns as u32, inv, at as u32, 0],
+                    },
+                )?;
+                ns *= r;
+                cur = out;
+            }
+            Ok(cur)
+        }
+        How::Bluestein {
+            m,
+            chirp,
+            b_hat,
+            inner,
+        } => {
+            let m = *m;
+            let real = plan.real;
+            let padded = Array::empty(OP, dev, &[batch, m], x.dtype())?;
+            let fields = |at: usize| [n as u32, 0, inv, at as u32, m as u32];
+            run(
+                OP,
+                &Launch {
+                    key: key(&FFT_CHIRP_PRE, real, 2),
+                    x,
+                    x_per: n as u64,
+                    y: &padded,
+                    y_per: m as u64,
+                    table: chirp,
+                    batch: batch as u64,
+                    threads: m as u64,
+                    flops: 6 * n as u64,
+                    fields: fields(0),
+                },
+            )?;
+            let spectrum = transform(inner, &padded, false, Scale::One)?;
+            let product = Array::empty(OP, dev, &[batch, m], x.dtype())?;
+            run(
+                OP,
+                &Launch {
+                    key: key(&FFT_CHIRP_MUL, real, 2),
+                    x: &spectrum,
+                    x_per: m as u64,
+                    y: &product,
+                    y_per: m as u64,
+                    table: b_hat,
+                    batch: batch as u64,
+                    threads: m as u64,
+                    flops: 6 * m as u64,
+                    fields: fields(0),
+                },
+            )?;
+            let back = transform(inner, &product, true, Scale::One)?;
+            let out = Array::empty(OP, dev, &[batch, n], x.dtype())?;
+            run(
+                OP,
+                &Launch {
+                    key: key(&FFT_CHIRP_POST, real, 2),
+                    x: &back,
+                    x_per: m as u64,
+                    y: &out,
+                    y_per: n as u64,
+                    table: chirp,
+                    batch: batch as u64,
+                    threads: n as u64,
+                    flops: 8 * n as u64,
+                    fields: fields(n + scale.at()),
+                },
+            )?;
+            Ok(out)
+        }
+    }
+}

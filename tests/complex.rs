@@ -1,6 +1,8 @@
 //! Complex dtypes (`complex64`, `complex128`) and `gpuarray::fft`, against host references in
 //! f64: a naive O(n²) DFT, direct sums for single bins of long transforms, NumPy's formatting.
 
+#[path = "complex/arith.rs"]
+mod arith;
 mod common;
 #[path = "complex/fft.rs"]
 mod fft;

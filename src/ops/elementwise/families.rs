@@ -37,7 +37,7 @@ fn elementwise_prelude(v: Variant, input: DType, output: DType) -> String {
 
 /// The math library of a variant's compute type: f64 needs software versions (GLSL.std.450's
 /// are 32-bit only); f16 computes in f32.
-fn math(v: Variant) -> &'static str {
+pub(super) fn math(v: Variant) -> &'static str {
     if v.a == DType::F64 {
         include_str!("../../../shaders/math_f64.wgsl")
     } else {

@@ -17,6 +17,7 @@
 
 #[macro_use]
 mod table_macro;
+pub(crate) mod complex;
 pub(crate) mod families;
 mod fusion;
 mod kernels;
@@ -108,6 +109,9 @@ pub(crate) fn binary(op: BinaryOp, lhs: Operand, rhs: Operand) -> Result<Array> 
         }
     }
     arr.device.inner.check_alive(name)?;
+    if dtype.is_complex() {
+        return complex::binary(op, arr, other, scalar_left);
+    }
     let (set, code, out_dtype) = match op.plan(dtype, arr.device.supports(DType::F64))? {
         Plan::Kernel(set, code, out) => (set, code, out),
         Plan::Identity => return arr.astype(dtype),
@@ -202,6 +206,9 @@ fn has_negative(_: &Array) -> Result<bool> {
 pub(crate) fn unary(op: UnaryOp, a: &Array) -> Result<Array> {
     let name = op.name();
     a.device.inner.check_alive(name)?;
+    if a.dtype.is_complex() {
+        return complex::unary(op, a);
+    }
     match op.plan(a.dtype, a.device.supports(DType::F64))? {
         Plan::Identity => a.astype(a.dtype),
         Plan::Kernel(set, code, out_dtype) => {

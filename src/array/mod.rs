@@ -178,6 +178,46 @@ impl Array {
         .reinterpret_parts(p.dtype)
     }
 
+    /// The complex array whose (real, imaginary) pairs are the last axis (length 2) of the
+    /// real array `pairs` (f32 → complex64, f64 → complex128): copied to contiguous first when
+    /// needed, then read as complex without a copy. The inverse of [`Array::parts`].
+    pub(crate) fn from_parts(pairs: &Array) -> Result<Array> {
+        let complex = match pairs.dtype {
+            DType::F32 => DType::C64,
+            DType::F64 => DType::C128,
+            d => {
+                return Err(Error::invalid(
+                    "from_parts",
+                    format!("complex parts are float32 or float64, not {d}"),
+                ));
+            }
+        };
+        if pairs.shape().last() != Some(&2) {
+            return Err(Error::shape(
+                "from_parts",
+                format!(
+                    "the last axis holds (real, imaginary): shape {:?}",
+                    pairs.shape()
+                ),
+            ));
+        }
+        let c = pairs.contiguous()?;
+        let n = c.layout.shape.len() - 1;
+        let shape = c.layout.shape[..n].to_vec();
+        let offset = c.layout.offset;
+        if offset % 2 != 0 {
+            // A contiguous view starting at an odd part: copy to a fresh array.
+            return Array::from_parts(&c.astype(c.dtype)?);
+        }
+        let mut z = c.reinterpret_parts(complex);
+        z.layout = Layout {
+            strides: Layout::contiguous(&shape).strides,
+            shape,
+            offset: offset / 2,
+        };
+        Ok(z)
+    }
+
     /// This array's storage and layout read as `dtype` (no size check: for `part`).
     fn reinterpret_parts(&self, dtype: DType) -> Array {
         Array {

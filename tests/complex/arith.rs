@@ -318,3 +318,80 @@ fn broadcasting_scalars_views_parts_and_refusals() {
     }
     assert_eq!(a.to_vec::<Complex32>().unwrap(), av);
 }
+
+#[test]
+fn reductions_and_matmul_of_complex_arrays_match_the_host() {
+    let Some(dev) = common::device() else { return };
+    let (m, k, n) = (5, 7, 3);
+    let z =
+        |i: usize, s: f32| Complex32::new((i as f32 * 0.37 + s).sin(), (i as f32 * 0.11 - s).cos());
+    let av: Vec<Complex32> = (0..m * k).map(|i| z(i, 0.2)).collect();
+    let bv: Vec<Complex32> = (0..k * n).map(|i| z(i, 1.3)).collect();
+    let a = Array::from_slice(&dev, &av, &[m, k]).unwrap();
+    let b = Array::from_slice(&dev, &bv, &[k, n]).unwrap();
+    let close = |g: &[Complex32], w: &[Complex32], tol: f32| {
+        g.len() == w.len()
+            && g.iter()
+                .zip(w)
+                .all(|(x, y)| (x - y).norm() <= tol * (1.0 + y.norm()))
+    };
+    // matmul against the host's sum of products.
+    let mut want = vec![Complex32::new(0.0, 0.0); m * n];
+    for i in 0..m {
+        for j in 0..n {
+            want[i * n + j] = (0..k).map(|t| av[i * k + t] * bv[t * n + j]).sum();
+        }
+    }
+    let c = a.matmul(&b).unwrap();
+    assert_eq!((c.dtype(), c.shape()), (DType::C64, &[m, n][..]));
+    assert!(close(&c.to_vec::<Complex32>().unwrap(), &want, 1e-5));
+    // sum and mean over each axis, cumsum along rows.
+    let s0: Vec<Complex32> = (0..k)
+        .map(|j| (0..m).map(|i| av[i * k + j]).sum())
+        .collect();
+    assert!(close(
+        &a.sum(0, false).unwrap().to_vec::<Complex32>().unwrap(),
+        &s0,
+        1e-6
+    ));
+    let mean1: Vec<Complex32> = (0..m)
+        .map(|i| (0..k).map(|j| av[i * k + j]).sum::<Complex32>() / k as f32)
+        .collect();
+    assert!(close(
+        &a.mean(-1, false).unwrap().to_vec::<Complex32>().unwrap(),
+        &mean1,
+        1e-6
+    ));
+    let total: Complex32 = av.iter().sum();
+    assert!(close(
+        &a.sum(gpuarray::Axes::All, false)
+            .unwrap()
+            .to_vec::<Complex32>()
+            .unwrap(),
+        &[total],
+        1e-5
+    ));
+    let cs = a.cumsum(Some(1)).unwrap().to_vec::<Complex32>().unwrap();
+    let mut want_cs = av.clone();
+    for i in 0..m {
+        for j in 1..k {
+            want_cs[i * k + j] = want_cs[i * k + j - 1] + av[i * k + j];
+        }
+    }
+    assert!(close(&cs, &want_cs, 1e-5));
+    // var is real: the mean of |x − mean|².
+    let v = a.var(gpuarray::Axes::All, 1, false).unwrap();
+    assert_eq!(v.dtype(), DType::F32);
+    let mu = total / (m * k) as f32;
+    let want_v: f32 = av.iter().map(|x| (x - mu).norm_sqr()).sum::<f32>() / (m * k - 1) as f32;
+    assert!((v.item::<f32>().unwrap() - want_v).abs() < 1e-5 * want_v);
+    assert!(
+        (a.std(gpuarray::Axes::All, 1, false)
+            .unwrap()
+            .item::<f32>()
+            .unwrap()
+            - want_v.sqrt())
+        .abs()
+            < 1e-5
+    );
+}

@@ -15,6 +15,7 @@
 
 mod cols;
 pub(crate) mod common;
+pub(crate) mod complex;
 mod emulated;
 pub(crate) mod families;
 mod nan;
@@ -171,6 +172,9 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn sum(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
+        if self.dtype.is_complex() {
+            return complex::sum(self, axes.into(), keepdims);
+        }
         self.reduce_values("sum", ReduceOp::Sum, axes.into(), keepdims)
     }
 

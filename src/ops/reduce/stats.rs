@@ -22,6 +22,9 @@ impl Array {
     pub fn mean(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
         let op = "mean";
         let axes = axes.into();
+        if self.dtype.is_complex() {
+            return super::complex::mean(self, axes, keepdims);
+        }
         let ax = resolve_axes(op, &axes, self.ndim())?;
         let k = dims_product(ax.iter().map(|&d| &self.shape()[d]));
         let work = self.float_work_dtype();
@@ -56,6 +59,9 @@ impl Array {
     pub fn var(&self, axes: impl Into<Axes>, ddof: usize, keepdims: bool) -> Result<Array> {
         let op = "var";
         let axes = axes.into();
+        if self.dtype.is_complex() {
+            return super::complex::var(self, axes, ddof, keepdims);
+        }
         let ax = resolve_axes(op, &axes, self.ndim())?;
         let work = match self.dtype {
             DType::F16 => DType::F32,

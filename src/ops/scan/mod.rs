@@ -54,6 +54,9 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn cumsum(&self, axis: Option<isize>) -> Result<Array> {
+        if self.dtype.is_complex() {
+            return crate::ops::reduce::complex::cumsum(self, axis);
+        }
         self.scan_op(ScanOp::Cumsum, axis)
     }
 

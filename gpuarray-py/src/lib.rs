@@ -15,6 +15,7 @@
 mod array;
 mod device;
 mod errors;
+mod fft;
 mod kernels;
 mod linalg;
 mod ops;
@@ -32,6 +33,7 @@ fn _gpuarray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ops::register(m)?;
     kernels::register(m)?;
     linalg::register(m)?;
+    fft::register(m)?;
     random::register(m)?;
     profile::register(m)?;
     Ok(())

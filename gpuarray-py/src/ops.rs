@@ -54,12 +54,15 @@ fn binary(py: Python<'_>, op: &str, a: Opnd<'_>, b: Opnd<'_>) -> PyResult<PyArr>
 }
 
 /// `op(a)` for a unary op of the op table by its NumPy name (`negative`, `arcsin`, `invert`,
-/// ...), and `positive` (a copy).
+/// ...), `positive` (a copy) and `conjugate`.
 #[pyfunction]
 fn unary(py: Python<'_>, op: &str, a: &Bound<'_, PyArr>) -> PyResult<PyArr> {
     let a = a.get().array();
     if op == "positive" {
         return wait(py, || a.astype(a.dtype())).map(PyArr::new);
+    }
+    if op == "conjugate" {
+        return wait(py, || a.conj()).map(PyArr::new);
     }
     let f = gpuarray::elementwise_op(op)
         .filter(|f| f.arity == 1)

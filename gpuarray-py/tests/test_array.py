@@ -234,8 +234,7 @@ def test_astype_copy_and_errors():
     c[0] = 5
     assert g.get()[0] == 1
     assert g.astype(np.float32, copy=False) is g
-    with pytest.raises(TypeError):
-        g.astype(np.complex64)
+    assert g.astype(np.complex64).dtype == np.complex64  # complex arrays exist now
     with pytest.raises(TypeError):
         g.astype(np.int32, casting="safe")
 
@@ -252,7 +251,7 @@ def test_asarray_dtypes():
     assert_same(ga.asarray(big), big)
     assert_same(ga.asarray([2**64 - 1, 2**63], dtype=np.uint64), np.array([2**64 - 1, 2**63], np.uint64))
     with pytest.raises(TypeError):
-        ga.asarray(np.zeros(3, np.complex64))
+        ga.asarray(np.zeros(3, np.clongdouble))
     with pytest.raises(TypeError):
         ga.asarray(["a"])
     g = ga.asarray([1.0])

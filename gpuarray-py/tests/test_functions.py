@@ -181,6 +181,11 @@ def test_every_registered_function_is_tested():
                np.linalg.lstsq, np.linalg.pinv, np.linalg.matrix_rank, np.linalg.norm,
                np.linalg.matrix_norm, np.linalg.vector_norm, np.linalg.cond, np.linalg.matrix_power,
                np.linalg.multi_dot, np.linalg.cross, np.cross, np.linalg.tensorsolve, np.linalg.tensorinv}
+    # numpy.fft and the complex parts: tests/test_fft.py.
+    tested |= {np.fft.fft, np.fft.ifft, np.fft.rfft, np.fft.irfft, np.fft.hfft, np.fft.ihfft,
+               np.fft.fftn, np.fft.ifftn, np.fft.rfftn, np.fft.irfftn, np.fft.fft2, np.fft.ifft2,
+               np.fft.rfft2, np.fft.irfft2, np.fft.fftshift, np.fft.ifftshift, np.real, np.imag,
+               np.angle}
     missing = {f.__name__ for f in _HANDLED} - {getattr(f, "__name__", "") for f in tested}
     assert not missing, f"registered but untested: {sorted(missing)}"
 

@@ -33,11 +33,12 @@ from ._functions import (
     identity, inner, kron, linspace, logsumexp, matmul, max, mean, min, moveaxis, ones,
     ones_like, outer, pad, prod, relu, sigmoid, softmax, ravel, ravel_multi_index, repeat, reshape, roll, round, split, squeeze, stack,
     sort, std, sum, swapaxes, take, tensordot, tile, trace, transpose, tril, triu, unravel_index,
-    var, vdot,
+    var, vdot, real, imag, angle,
     vstack, where, zeros, zeros_like,
 )
 from . import random  # noqa: E402
 from . import linalg  # noqa: E402
+from . import fft  # noqa: E402
 
 # Shown as gpuarray.ndarray (in reprs, Dask's chunktype), as NumPy's classes are numpy.ndarray.
 ndarray.__module__ = "gpuarray"

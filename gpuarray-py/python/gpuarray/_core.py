@@ -27,7 +27,7 @@ from . import _gpuarray as _g
 
 _DTYPE_NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64",
+    "float16", "float32", "float64", "complex64", "complex128",
 )
 _DTYPES = {np.dtype(n): np.dtype(n) for n in _DTYPE_NAMES}
 _DTYPE_LIST = ", ".join(_DTYPE_NAMES)
@@ -145,6 +145,24 @@ class ndarray(NDArrayOperatorsMixin):
     @property
     def T(self) -> "ndarray":
         return self.transpose()
+
+    @property
+    def real(self) -> "ndarray":
+        """The real parts: a view of a complex array's storage (the array itself when real)."""
+        return self._view(_g.complex_part("real", self._a)) if self._dtype.kind == "c" else self
+
+    @property
+    def imag(self) -> "ndarray":
+        """The imaginary parts: a view of a complex array's storage (zeros when real)."""
+        if self._dtype.kind == "c":
+            return self._view(_g.complex_part("imag", self._a))
+        return ndarray._wrap(_g.complex_part("imag", self._a))
+
+    def conj(self) -> "ndarray":
+        """The complex conjugate (a copy; real arrays: a copy of themselves), as NumPy's."""
+        return ndarray._wrap(_g.complex_part("conj", self._a))
+
+    conjugate = conj
 
     @property
     def mT(self) -> "ndarray":
@@ -520,7 +538,10 @@ def _assign(view: ndarray, value):
         view._a.assign(value._a)
     elif np.isscalar(value) and not isinstance(value, (str, bytes)):
         if view.size:
-            view._a.fill(_scalar_value(value, view._dtype))
+            try:
+                view._a.fill(_scalar_value(value, view._dtype))
+            except _ComplexFill:
+                _assign(view, asarray(np.asarray(value, dtype=view._dtype)))
     else:
         _assign(view, asarray(value, dtype=view._dtype))
     view._touch()
@@ -528,8 +549,17 @@ def _assign(view: ndarray, value):
 
 def _scalar_value(v, dtype) -> float:
     if isinstance(v, (complex, np.complexfloating)):
-        raise TypeError("gpuarray has no complex dtypes")
+        if np.dtype(dtype).kind != "c":
+            # NumPy: TypeError for a complex value written into a real array.
+            raise TypeError(f"can't convert complex to {np.dtype(dtype)}")
+        if complex(v).imag != 0:
+            raise _ComplexFill(v)
+        return complex(v).real
     return float(v)
+
+
+class _ComplexFill(Exception):
+    """A complex scalar with an imaginary part, which the real-valued fill cannot write."""
 
 
 def _from_host(a: np.ndarray) -> ndarray:
@@ -583,7 +613,7 @@ def asarray(a, dtype=None, copy=None) -> ndarray:
             h = h.astype(np.dtype(h.dtype.str))
         else:
             raise TypeError(f"gpuarray has no dtype {h.dtype}: the dtypes are {_DTYPE_LIST}")
-    if h.dtype.kind == "f" and not _g._supports(h.dtype.name):
+    if h.dtype.kind in "fc" and not _g._supports(h.dtype.name):
         # Only where a configuration turned it off (GPUARRAY_F64=native or GPUARRAY_F16=native
         # on an adapter without SHADER_F64 or shader-f16): never a silent change of precision.
         var = "GPUARRAY_F16" if h.dtype == np.float16 else "GPUARRAY_F64"

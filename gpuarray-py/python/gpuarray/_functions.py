@@ -85,6 +85,7 @@ from ._linalg import (  # noqa: F401
     einsum,
     einsum_path,
 )
+from ._fft import angle, imag, real  # noqa: F401
 from ._numpy_linalg import (  # noqa: F401
     solve,
     inv,

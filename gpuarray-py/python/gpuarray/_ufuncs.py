@@ -3,8 +3,8 @@
 NumPy itself decides the loop dtypes (``ufunc.resolve_dtypes``, NEP 50: Python scalars are
 "weak"), so results have NumPy's dtypes wherever gpuarray has that dtype; inputs are cast on
 the device to the loop's dtype first (``int32 / int32`` computes in float64, as NumPy does;
-``int32 + uint32`` in int64). A promotion to a dtype gpuarray lacks (complex) raises
-``TypeError``. Unhandled ufuncs, methods, keyword arguments or operand types give
+``int32 + uint32`` in int64). A promotion to a dtype gpuarray lacks raises ``TypeError``;
+an op the crate lacks for complex operands raises NumPy's ``TypeError``. Unhandled ufuncs, methods, keyword arguments or operand types give
 ``NotImplemented``, so NumPy raises its usual ``TypeError``.
 """
 
@@ -27,8 +27,7 @@ for _name, _aliases, _arity in _g.elementwise_ops():
         if isinstance(_u, np.ufunc) and _u.nin == _arity and _u.nout == 1:
             (BINARY if _arity == 2 else UNARY).setdefault(_u, _name)
 UNARY[np.positive] = "positive"
-# gpuarray has no complex dtypes, so conjugate is the identity and fabs is absolute.
-UNARY[np.conjugate] = "positive"
+UNARY[np.conjugate] = "conjugate"
 UNARY[np.fabs] = "absolute"
 
 # ufunc.reduce -> the crate reduction.
@@ -45,14 +44,14 @@ ACCUMULATE = (np.add, np.multiply, np.maximum, np.minimum, np.logical_and, np.lo
 # NumPy 2.2's vector gufuncs, as matmul/multiply-sum (their axes= keyword is not supported).
 GUFUNCS = tuple(getattr(np, n) for n in ("vecdot", "matvec", "vecmat") if hasattr(np, n))
 
-_SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
+_SCALARS = (bool, int, float, np.bool_, np.integer, np.floating, np.complexfloating)
 
 
 def _operand(x):
     """``(dtype-or-python-type for resolve_dtypes, value)``; None if the type is unhandled."""
     if isinstance(x, ndarray):
         return x._dtype, x
-    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "biuf":
+    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "biufc":
         # NumPy turns a scalar on the left (`np.float32(1) <= x`) into a 0-d array.
         x = x[()]
     if isinstance(x, np.generic) and isinstance(x, _SCALARS):
@@ -66,6 +65,8 @@ def _operand(x):
         return int, int(x)
     if isinstance(x, numbers.Real):
         return float, float(x)
+    if isinstance(x, numbers.Complex):
+        return complex, complex(x)
     return None
 
 
@@ -96,6 +97,9 @@ def _prepare(x, dt: np.dtype, ufunc):
             return _g._Array.from_numpy(np.asarray(x, dtype=dt))
     if dt.kind == "b":
         return float(bool(x))
+    if dt.kind == "c":
+        # A complex scalar travels as a 0-d array of the loop's dtype.
+        return _g._Array.from_numpy(np.asarray(x, dtype=dt))
     return float(x)
 
 

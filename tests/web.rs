@@ -6,6 +6,8 @@
 //! this file is empty.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "web/fft.rs"]
+mod fft;
 #[path = "web/linalg.rs"]
 mod linalg;
 

@@ -91,8 +91,38 @@ fn stockham(
     }
     let scale = tw[p.tw_base + p.scale_at].x;
     let out = p.y_base + b * n + (j / ns) * ns * R + k;
-    // The R-point DFT: output q = Σ_r v[r]·e^(-2πi·r·q/R), the roots read from the table
-    // (entry (r·q mod R)·n/R).
+    // The R-point DFT: output q = Σ_r v[r]·e^(∓2πi·r·q/R). Radices 2, 4 and 8 as butterflies
+    // (their roots are ±1, ±i and (±1 ± i)/√2: no table reads, a few multiplications); the
+    // others through the table (entry (r·q mod R)·n/R).
+    let s = select(T(-1), T(1), p.inverse != 0u);
+    if (R == 2u) {
+        y[out] = (v[0] + v[1]) * scale;
+        y[out + ns] = (v[0] - v[1]) * scale;
+        return;
+    }
+    if (R == 4u) {
+        let d = dft4(v[0], v[1], v[2], v[3], s);
+        for (var q = 0u; q < 4u; q += 1u) {
+            y[out + q * ns] = d[q] * scale;
+        }
+        return;
+    }
+    if (R == 8u) {
+        let e = dft4(v[0], v[2], v[4], v[6], s);
+        let o = dft4(v[1], v[3], v[5], v[7], s);
+        let w1 = eighth(o[1], s);
+        let w2 = quarter(o[2], s);
+        let w3 = quarter(eighth(o[3], s), s);
+        y[out] = (e[0] + o[0]) * scale;
+        y[out + 4u * ns] = (e[0] - o[0]) * scale;
+        y[out + ns] = (e[1] + w1) * scale;
+        y[out + 5u * ns] = (e[1] - w1) * scale;
+        y[out + 2u * ns] = (e[2] + w2) * scale;
+        y[out + 6u * ns] = (e[2] - w2) * scale;
+        y[out + 3u * ns] = (e[3] + w3) * scale;
+        y[out + 7u * ns] = (e[3] - w3) * scale;
+        return;
+    }
     for (var q = 0u; q < R; q += 1u) {
         var acc = v[0];
         for (var r = 1u; r < R; r += 1u) {
@@ -101,6 +131,26 @@ fn stockham(
         }
         y[out + q * ns] = acc * scale;
     }
+}
+
+// (s·i)·z: a quarter turn, clockwise for the forward transform (s = −1).
+fn quarter(z: vec2<T>, s: T) -> vec2<T> {
+    return vec2<T>(-s * z.y, s * z.x);
+}
+
+// e^(s·iπ/4)·z = (1 + s·i)/√2 · z.
+fn eighth(z: vec2<T>, s: T) -> vec2<T> {
+    let h = T(0.7071067811865476);
+    return vec2<T>((z.x - s * z.y) * h, (z.y + s * z.x) * h);
+}
+
+// The 4-point DFT of (a, b, c, d) with roots (s·i)^k.
+fn dft4(a: vec2<T>, b: vec2<T>, c: vec2<T>, d: vec2<T>, s: T) -> array<vec2<T>, 4> {
+    let ac = a + c;
+    let amc = a - c;
+    let bd = b + d;
+    let bmd = quarter(b - d, s);
+    return array<vec2<T>, 4>(ac + bd, amc + bmd, ac - bd, amc - bmd);
 }
 
 // a[b, k] = x[b, k]·w[k] for k < n (x conjugated first for the inverse), 0 up to m.
@@ -163,4 +213,30 @@ fn chirp_post(
         v = vec2<T>(v.x, -v.y);
     }
     y[p.y_base + b * p.n + k] = v;
+}
+
+// The four-step FFT's twiddles (transforms longer than one storage binding): the matrix x of
+// `batch` rows b of `n` columns k (rows `ns` onwards of the whole, `ns` = this window's first row)
+// times e^(∓2πi·(b·k)/total), total = p.m · (table entries below), read as the product of two
+// table entries: tw[t mod L] · tw[L + t / L], L = p.scale_at (both correctly rounded: the
+// product is within an ulp or two).
+@compute @workgroup_size(WG)
+fn twiddle_rows(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let at = position(wid, nwg, lid);
+    let b = at.x;
+    let k = at.y;
+    if (b >= p.batch || k >= p.n) {
+        return;
+    }
+    let t = (p.ns + b) * k;
+    let l = p.scale_at;
+    var w = cmul(tw[p.tw_base + t % l], tw[p.tw_base + l + t / l]);
+    if (p.inverse != 0u) {
+        w = vec2<T>(w.x, -w.y);
+    }
+    y[p.y_base + b * p.n + k] = cmul(x[p.x_base + b * p.n + k], w);
 }

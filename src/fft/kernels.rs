@@ -43,6 +43,8 @@ pub(crate) static FFT_CHIRP_PRE: KernelDef = family("fft_chirp_pre", "chirp_pre"
 pub(crate) static FFT_CHIRP_MUL: KernelDef = family("fft_chirp_mul", "chirp_mul");
 /// Bluestein: the chirp and the scale applied, cropped to n.
 pub(crate) static FFT_CHIRP_POST: KernelDef = family("fft_chirp_post", "chirp_post");
+/// Four-step: the twiddles between the column and the row transforms.
+pub(crate) static FFT_TWIDDLE_ROWS: KernelDef = family("fft_twiddle_rows", "twiddle_rows");
 
 /// What one launch covers.
 struct Launch<'a> {
@@ -58,6 +60,8 @@ struct Launch<'a> {
     flops: u64,
     /// n, ns, inverse, scale_at, m (the rest of the parameters are the launch's own).
     fields: [u32; 5],
+    /// `ns` is the first item of each launch (the four-step twiddles' row offset).
+    first_item_in_ns: bool,
 }
 
 fn run(op: &'static str, l: &Launch) -> Result<()> {
@@ -85,6 +89,7 @@ fn run(op: &'static str, l: &Launch) -> Result<()> {
         let (xw, xb) = crate::ops::contiguous_window(op, l.x, start * l.x_per, len * l.x_per, eb)?;
         let (yw, yb) = crate::ops::contiguous_window(op, l.y, start * l.y_per, len * l.y_per, eb)?;
         let [n, ns, inverse, scale_at, m] = l.fields;
+        let ns = if l.first_item_in_ns { start as u32 } else { ns };
         let params = Params::default()
             .u32(n)
             .u32(ns)
@@ -130,6 +135,13 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
     let dev = x.device();
     let inv = u32::from(inverse);
     match &plan.how {
+        How::FourStep {
+            n1,
+            n2,
+            cols,
+            rows,
+            table,
+        } => four_step(x, plan, (*n1, *n2), (cols, rows), table, inverse, scale),
         How::Stockham { radices, table } => {
             if radices.is_empty() || batch == 0 {
                 // n = 1: every scale is 1.
@@ -154,6 +166,7 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
                         threads: (n / r) as u64,
                         flops: (n * (8 * r + 6)) as u64,
                         fields: [n as u32, ns as u32, inv, at as u32, 0],
+                        first_item_in_ns: false,
                     },
                 )?;
                 ns *= r;
@@ -184,6 +197,7 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
                     threads: m as u64,
                     flops: 6 * n as u64,
                     fields: fields(0),
+                    first_item_in_ns: false,
                 },
             )?;
             let spectrum = transform(inner, &padded, false, Scale::One)?;
@@ -201,6 +215,7 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
                     threads: m as u64,
                     flops: 6 * m as u64,
                     fields: fields(0),
+                    first_item_in_ns: false,
                 },
             )?;
             let back = transform(inner, &product, true, Scale::One)?;
@@ -218,9 +233,77 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
                     threads: n as u64,
                     flops: 8 * n as u64,
                     fields: fields(n + scale.at()),
+                    first_item_in_ns: false,
                 },
             )?;
             Ok(out)
         }
     }
+}
+
+/// The four-step FFT of each row of `x` (batch, n), n = n1·n2 past one binding: the length-n1
+/// transforms of the columns of each row viewed as (n1, n2) (transposed to rows first), the
+/// twiddles e^(∓2πi·b·k/n), the length-n2 transforms, and the transpose that leaves the
+/// result in natural order (X[k1 + n1·k2]). Every piece fits a binding; copies and launches
+/// go window by window.
+fn four_step(
+    x: &Array,
+    plan: &Plan,
+    (n1, n2): (usize, usize),
+    (cols, rows): (&Plan, &Plan),
+    table: &Array,
+    inverse: bool,
+    scale: Scale,
+) -> Result<Array> {
+    const OP: &str = "fft";
+    let n = plan.n;
+    let batch = x.shape()[0];
+    let mut outs = Vec::with_capacity(batch);
+    for b in 0..batch {
+        let row = x
+            .slice(&[crate::layout::SliceArg::Index(b as isize)])?
+            .reshape(&[n1 as isize, n2 as isize])?;
+        // Columns: (n2, n1), each a length-n1 transform.
+        let t = row.t().contiguous()?;
+        let y1 = transform(cols, &t, inverse, Scale::One)?;
+        let tw = Array::empty(OP, x.device(), &[n2, n1], x.dtype())?;
+        let l = table_split(n);
+        run(
+            OP,
+            &Launch {
+                key: key(&FFT_TWIDDLE_ROWS, plan.real, 2),
+                x: &y1,
+                x_per: n1 as u64,
+                y: &tw,
+                y_per: n1 as u64,
+                table,
+                batch: n2 as u64,
+                threads: n1 as u64,
+                flops: 12 * n1 as u64,
+                fields: [n1 as u32, 0, u32::from(inverse), l as u32, n2 as u32],
+                first_item_in_ns: true,
+            },
+        )?;
+        // Rows: (n1, n2), each a length-n2 transform; then back to natural order.
+        let t2 = tw.t().contiguous()?;
+        let z = transform(rows, &t2, inverse, Scale::One)?;
+        outs.push(z.t().contiguous()?.reshape(&[1, n as isize])?);
+    }
+    let out = if batch == 1 {
+        outs.pop().expect("one row")
+    } else {
+        let refs: Vec<&Array> = outs.iter().collect();
+        crate::ops::join::concatenate(&refs, 0)?
+    };
+    let f = match scale {
+        Scale::One => return Ok(out),
+        Scale::Inverse => 1.0 / n as f64,
+        Scale::Ortho => 1.0 / (n as f64).sqrt(),
+    };
+    out.mul(f)
+}
+
+/// L, the length of the four-step twiddle table's low part (⌈√n⌉; the high part has ⌈n/L⌉).
+pub(crate) fn table_split(n: usize) -> usize {
+    (n as f64).sqrt().ceil() as usize
 }

@@ -30,6 +30,16 @@ pub(crate) struct Plan {
 pub(crate) enum How {
     /// Stockham passes of these radices over `table` (n twiddles, then the scales 1, 1/n, 1/√n).
     Stockham { radices: Vec<usize>, table: Array },
+    /// Four-step, for lengths past one storage binding: n = n1·n2, the plans of n1 (the
+    /// columns) and n2 (the rows), and the twiddle table in two parts (e^(-2πi·t/n) for t < L,
+    /// then for t = L·u).
+    FourStep {
+        n1: usize,
+        n2: usize,
+        cols: Arc<Plan>,
+        rows: Arc<Plan>,
+        table: Array,
+    },
     /// Bluestein: `chirp` (n entries, then the scales 1/m·{1, 1/n, 1/√n}), `b_hat` = FFT_m of
     /// the conjugate chirp, and the plan of the power-of-two length m.
     Bluestein {
@@ -90,6 +100,11 @@ fn bytes(a: &Array) -> u64 {
 impl Plan {
     fn new(dev: &Device, cache: &PlanCache, n: usize, real: DType) -> Result<Plan> {
         let nf = n as f64;
+        let elem = 2 * real.size_bytes();
+        let fits = crate::ops::window_elements(&dev.inner, elem) as usize;
+        if n > fits {
+            return Plan::four_step(dev, cache, n, real, fits);
+        }
         if let Some(radices) = factor(n) {
             let mut t: Vec<(f64, f64)> = (0..n as u64).map(|t| root(t, n as u64)).collect();
             t.extend([(1.0, 0.0), (1.0 / nf, 0.0), (1.0 / nf.sqrt(), 0.0)]);
@@ -135,6 +150,52 @@ impl Plan {
                 chirp,
                 b_hat,
                 inner,
+            },
+        })
+    }
+}
+
+impl Plan {
+    /// n = n1·n2 with both factors within one binding, n1 the largest divisor of n up to √n
+    /// (balanced passes); `Err(TooLarge)` for a length with no such split (a prime past the
+    /// binding).
+    fn four_step(
+        dev: &Device,
+        cache: &PlanCache,
+        n: usize,
+        real: DType,
+        fits: usize,
+    ) -> Result<Plan> {
+        let half = (n as f64).sqrt() as usize;
+        let n1 = (1..=half.min(fits))
+            .rev()
+            .find(|&d| n.is_multiple_of(d) && n / d <= fits);
+        let Some(n1) = n1.filter(|&d| d > 1) else {
+            return Err(crate::error::Error::TooLarge {
+                op: "fft",
+                requested: n as u64 * 2 * real.size_bytes(),
+                max: fits as u64 * 2 * real.size_bytes(),
+                what: "bytes of one transform whose length has no factorisation into two \
+                       lengths within one storage binding",
+            });
+        };
+        let n2 = n / n1;
+        let cols = cache.get(dev, n1, real)?;
+        let rows = cache.get(dev, n2, real)?;
+        let l = super::kernels::table_split(n);
+        let mut t: Vec<(f64, f64)> = (0..l as u64).map(|t| root(t, n as u64)).collect();
+        t.extend((0..n.div_ceil(l) as u64).map(|u| root(u * l as u64, n as u64)));
+        let table = upload(dev, &t, real)?;
+        Ok(Plan {
+            n,
+            real,
+            bytes: bytes(&table),
+            how: How::FourStep {
+                n1,
+                n2,
+                cols,
+                rows,
+                table,
             },
         })
     }

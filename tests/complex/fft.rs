@@ -424,3 +424,45 @@ fn plans_are_cached_within_their_limits() {
     assert!((y[0] - C::new(17.0, 0.0)).norm() < 1e-4);
     assert!(y[1..].iter().all(|v| v.norm() < 1e-4));
 }
+
+#[test]
+fn transforms_past_one_binding_take_four_steps() {
+    // A 16 MiB binding: 2^22 complex64 points (32 MiB) are a 2048 × 2048 four-step transform,
+    // two of them in a batch; sampled bins against direct sums, and the round trip. A prime
+    // past the binding has no split: Err(TooLarge), the operands intact.
+    let Some(dev) = common::device_with_binding(common::TEST_BINDING) else {
+        return;
+    };
+    let n = 1usize << 22;
+    let x = samples(2 * n, 4);
+    let a = upload(&dev, &x, &[2, n], DType::C64);
+    let y = read(&fft::fft(&a, None, -1, Norm::Ortho).unwrap());
+    let scale = 1.0 / (n as f64).sqrt();
+    for row in 0..2 {
+        let xr = &x[row * n..(row + 1) * n];
+        for s in 0..6 {
+            let k = (s * 7919 * 131 + row) % n;
+            let want = bin(xr, k, -1.0) * scale;
+            let err = (y[row * n + k] - want).norm();
+            assert!(err < 1e-4, "row {row} bin {k}: {err:e}");
+        }
+    }
+    let back = read(
+        &fft::ifft(
+            &upload(&dev, &y, &[2, n], DType::C64),
+            None,
+            -1,
+            Norm::Ortho,
+        )
+        .unwrap(),
+    );
+    let e = rel_rms(&back, &x);
+    assert!(e < 4.0 * 22.0 * f32::EPSILON as f64, "{e:e}");
+    let p = 2_097_169; // prime, 16 MiB + 136 bytes of complex64
+    let big = Array::zeros(&dev, &[p], DType::C64).unwrap();
+    assert!(matches!(
+        fft::fft(&big, None, -1, Norm::Backward),
+        Err(gpuarray::Error::TooLarge { .. })
+    ));
+    assert_eq!(big.len(), p);
+}

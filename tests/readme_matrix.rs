@@ -18,7 +18,7 @@ fn cell(op: &gpuarray::ElementwiseOp, dtype: DType) -> String {
 
 fn table() -> String {
     let mut s = String::from(
-        "| NumPy | Rust | f16, f32, f64 | integers (int8–64, uint8–64) | bool |\n| --- | --- | --- | --- | --- |\n",
+        "| NumPy | Rust | f16, f32, f64 | integers (int8–64, uint8–64) | bool | complex64, complex128 |\n| --- | --- | --- | --- | --- | --- |\n",
     );
     for op in gpuarray::elementwise_ops() {
         // One column stands for every integer dtype: they must all agree with int32's cell.
@@ -34,12 +34,20 @@ fn table() -> String {
         } else {
             format!("`a.{}()`", op.name)
         };
+        // complex64's cell names the part dtype as "real" (complex128's is float64).
+        assert_eq!(
+            cell(op, DType::C64).replace("f32", "real"),
+            cell(op, DType::C128).replace("f64", "real"),
+            "{}",
+            op.numpy
+        );
         s.push_str(&format!(
-            "| {} | {rust} | {} | {} | {} |\n",
+            "| {} | {rust} | {} | {} | {} | {} |\n",
             names.join(", "),
             cell(op, DType::F32),
             cell(op, DType::I32),
-            cell(op, DType::Bool)
+            cell(op, DType::Bool),
+            cell(op, DType::C64).replace("→ f32", "→ real")
         ));
     }
     s

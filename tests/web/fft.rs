@@ -38,10 +38,15 @@ async fn complex_arrays_and_fft_in_the_browser() {
             .await
             .unwrap();
         let want = dft(&x);
-        let scale = want.iter().fold(1.0f64, |m, w| m.max(w.0.abs()).max(w.1.abs()));
+        let scale = want
+            .iter()
+            .fold(1.0f64, |m, w| m.max(w.0.abs()).max(w.1.abs()));
         for (g, w) in y.iter().zip(&want) {
             let err = (g.re as f64 - w.0).abs().max((g.im as f64 - w.1).abs());
-            assert!(err < 1e-5 * scale * (n as f64).log2(), "n={n}: {g} vs {w:?}");
+            assert!(
+                err < 1e-5 * scale * (n as f64).log2(),
+                "n={n}: {g} vs {w:?}"
+            );
         }
     }
     // rfft then irfft gives the signal back (odd length: n given).
@@ -54,7 +59,10 @@ async fn complex_arrays_and_fft_in_the_browser() {
         .to_vec_async::<f32>()
         .await
         .unwrap();
-    assert!(back.iter().zip(&s).all(|(b, v)| (b - v).abs() < 1e-4), "{back:?}");
+    assert!(
+        back.iter().zip(&s).all(|(b, v)| (b - v).abs() < 1e-4),
+        "{back:?}"
+    );
     // Complex arithmetic: (a·b) / b and |a| against the host.
     let av = [Complex32::new(1.0, 2.0), Complex32::new(-3.0, 0.5)];
     let bv = [Complex32::new(0.5, -1.0), Complex32::new(2.0, 2.0)];
@@ -63,7 +71,12 @@ async fn complex_arrays_and_fft_in_the_browser() {
     let p = a.mul(&b).unwrap();
     let pv = p.to_vec_async::<Complex32>().await.unwrap();
     assert_eq!(pv, vec![av[0] * bv[0], av[1] * bv[1]]);
-    let q = p.div(&b).unwrap().to_vec_async::<Complex32>().await.unwrap();
+    let q = p
+        .div(&b)
+        .unwrap()
+        .to_vec_async::<Complex32>()
+        .await
+        .unwrap();
     assert!(q.iter().zip(&av).all(|(g, w)| (g - w).norm() < 1e-6));
     let m = a.abs().unwrap().to_vec_async::<f32>().await.unwrap();
     assert!(m.iter().zip(&av).all(|(g, w)| (g - w.norm()).abs() < 1e-6));

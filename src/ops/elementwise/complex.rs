@@ -303,6 +303,19 @@ fn unsupported(op: &'static str, dtype: DType) -> Error {
     }
 }
 
+/// The dtype table op `op` gives on complex `dtype`, or `None` where it has no complex path.
+pub(super) fn result_dtype(op: super::Which, dtype: DType) -> Option<DType> {
+    let cpx = match op {
+        super::Which::Unary(op) => Cpx::of_unary(op)?,
+        super::Which::Binary(op) => Cpx::of_binary(op)?,
+    };
+    Some(match cpx.kind() {
+        Kind::Real => dtype.real(),
+        Kind::Predicate | Kind::Compare => DType::Bool,
+        Kind::Unary | Kind::Arith => dtype,
+    })
+}
+
 /// Table unary op `op` on the complex array `a`.
 pub(super) fn unary(op: UnaryOp, a: &Array) -> Result<Array> {
     let name = op.name();

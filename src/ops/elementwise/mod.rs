@@ -419,6 +419,9 @@ impl ElementwiseOp {
     /// The result's dtype for inputs of `dtype`, or `None` where the op refuses it. Integer true
     /// division gives f64 (f32 on adapters without f64).
     pub fn result_dtype(&self, dtype: DType) -> Option<DType> {
+        if dtype.is_complex() {
+            return complex::result_dtype(self.op, dtype);
+        }
         let plan = match self.op {
             Which::Unary(op) => op.plan(dtype, true),
             Which::Binary(op) => op.plan(dtype, true),

@@ -41,18 +41,7 @@ fn numpy_samples(n: usize, shape: &str) -> String {
 }
 
 fn numpy_ms(setup: &str, code: &str) -> Option<f64> {
-    let script = format!(
-        "import numpy as np, timeit\n{setup}\nprint(min(timeit.repeat({code:?}, globals=globals(), number=1, repeat=3)) * 1e3, 'ms')"
-    );
-    match numpy::inline(&script) {
-        Ok(lines) => lines
-            .first()
-            .and_then(|l| l.split_whitespace().next()?.parse().ok()),
-        Err(why) => {
-            println!("  NumPy: {why}");
-            None
-        }
-    }
+    numpy::best_ms(setup, code, 3)
 }
 
 fn ms(d: Duration) -> f64 {

@@ -110,18 +110,7 @@ fn main() -> gpuarray::Result<()> {
 
 /// NumPy's fastest of 5 runs of `code` after `setup`, in ms, or `None` (printed why).
 fn numpy_ms(setup: &str, code: &str) -> Option<f64> {
-    let script = format!(
-        "import numpy as np, timeit\n{setup}\nprint(min(timeit.repeat({code:?}, globals=globals(), number=1, repeat=5)) * 1e3, 'ms')"
-    );
-    match numpy::inline(&script) {
-        Ok(lines) => lines
-            .first()
-            .and_then(|l| l.split_whitespace().next()?.parse().ok()),
-        Err(why) => {
-            println!("  NumPy: {why}");
-            None
-        }
-    }
+    numpy::best_ms(setup, code, 5)
 }
 
 fn report(what: &str, fused: Duration, unfused: Duration, numpy: Option<f64>) {

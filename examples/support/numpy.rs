@@ -27,6 +27,24 @@ pub fn inline(code: &str) -> Result<Vec<String>, String> {
     run(Command::new("python3").args(["-c", code]))
 }
 
+/// NumPy's fastest of `repeats` runs of `code` after `setup` (Python statements, `np`
+/// imported), in ms, or `None` with the reason printed.
+#[allow(dead_code)] // only some examples need it
+pub fn best_ms(setup: &str, code: &str, repeats: usize) -> Option<f64> {
+    let script = format!(
+        "import numpy as np, timeit\n{setup}\nprint(min(timeit.repeat({code:?}, globals=globals(), number=1, repeat={repeats})) * 1e3, 'ms')"
+    );
+    match inline(&script) {
+        Ok(lines) => lines
+            .first()
+            .and_then(|l| l.split_whitespace().next()?.parse().ok()),
+        Err(why) => {
+            println!("  NumPy: {why}");
+            None
+        }
+    }
+}
+
 /// Runs a python3 command without the OpenBLAS variables and returns its output lines, or why
 /// it failed.
 fn run(cmd: &mut Command) -> Result<Vec<String>, String> {

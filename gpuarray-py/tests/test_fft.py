@@ -131,9 +131,21 @@ def test_complex_arrays_and_ufuncs_match_numpy():
     assert (ga.asarray(np.arange(3)) + 1j).dtype == np.complex128
     # Writing a complex scalar into a complex array; into a real one is NumPy's TypeError.
     gz[0] = 3 - 4j
-    assert gz.get()[0] == 3 - 4j
+    z[0] = 3 - 4j
+    assert (gz.get() == z).all()
     with pytest.raises(TypeError):
         ga.zeros(2)[0] = 1j
+    # Casts to real: NumPy's ComplexWarning, the real part; to bool: either part non-zero.
+    with pytest.warns(np.exceptions.ComplexWarning):
+        r = gz.astype(np.float32)
+    assert (r.get() == z.real).all()
+    zb = np.array([0, 1j, 2, 0j], np.complex64)
+    assert (ga.asarray(zb).astype(bool).get() == zb.astype(bool)).all()
+    # where, isclose and vdot (which conjugates its first operand) take complex operands.
+    m = z.real > 0
+    np.testing.assert_array_equal(np.where(ga.asarray(m), gz, gw).get(), np.where(m, z, w))
+    assert (np.isclose(gz, gz + 1e-9).get()).all()
+    np.testing.assert_allclose(np.vdot(gz, gw).get(), np.vdot(z, w), rtol=1e-5)
     # Ops NumPy defines on complex that gpuarray lacks yet are NumPy's TypeError, not wrong.
     with pytest.raises(TypeError):
         np.floor(gz)

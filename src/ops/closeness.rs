@@ -13,6 +13,17 @@ impl Array {
     /// The dtype both operands are compared in: the float dtype NumPy's `result_type(a, b, 1.0)`
     /// would give, within what the device supports.
     pub(crate) fn closeness_dtype(&self, other: &Array) -> DType {
+        if self.dtype.is_complex() || other.dtype.is_complex() {
+            if self.dtype == other.dtype {
+                return self.dtype;
+            }
+            let wide = self.dtype.real() == DType::F64 || other.dtype.real() == DType::F64;
+            return if wide && self.device.supports(DType::C128) {
+                DType::C128
+            } else {
+                DType::C64
+            };
+        }
         let float = |d: DType| d.is_float();
         if float(self.dtype) && self.dtype == other.dtype {
             return self.dtype;

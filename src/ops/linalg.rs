@@ -94,7 +94,8 @@ impl Array {
         }
     }
 
-    /// `numpy.vdot`: the dot product of the flattened operands (a 0-d array).
+    /// `numpy.vdot`: the dot product of the flattened operands (a 0-d array); a complex first
+    /// operand is conjugated, as in NumPy.
     pub fn vdot(&self, other: &Array) -> Result<Array> {
         if self.len() != other.len() {
             return Err(Error::shape(
@@ -106,7 +107,13 @@ impl Array {
                 ),
             ));
         }
-        self.reshape(&[-1])?.matmul(&other.reshape(&[-1])?)
+        // NumPy conjugates the first operand (a copy; real arrays as they are).
+        let lhs = if self.dtype().is_complex() {
+            self.conj()?
+        } else {
+            self.clone()
+        };
+        lhs.reshape(&[-1])?.matmul(&other.reshape(&[-1])?)
     }
 
     /// `numpy.inner`: a sum product over the last axes; the result has shape

@@ -395,3 +395,42 @@ fn reductions_and_matmul_of_complex_arrays_match_the_host() {
             < 1e-5
     );
 }
+
+#[test]
+fn where_isclose_and_vdot_take_complex_operands() {
+    let Some(dev) = common::device() else { return };
+    let av = [
+        Complex32::new(1.0, 2.0),
+        Complex32::new(-3.0, 0.5),
+        Complex32::new(0.0, -1.0),
+    ];
+    let bv = [
+        Complex32::new(1.0, 2.0),
+        Complex32::new(2.0, 0.0),
+        Complex32::new(0.0, -1.0 + 1e-7),
+    ];
+    let a = Array::from_slice(&dev, &av, &[3]).unwrap();
+    let b = Array::from_slice(&dev, &bv, &[3]).unwrap();
+    let m = Array::from_bools(&dev, &[true, false, true], &[3]).unwrap();
+    let w = gpuarray::where_(&m, &a, &b)
+        .unwrap()
+        .to_vec::<Complex32>()
+        .unwrap();
+    assert_eq!(w, vec![av[0], bv[1], av[2]]);
+    let s = gpuarray::where_(&m, &a, 0.5)
+        .unwrap()
+        .to_vec::<Complex32>()
+        .unwrap();
+    assert_eq!(s, vec![av[0], Complex32::new(0.5, 0.0), av[2]]);
+    assert_eq!(
+        a.isclose(&b, 1e-5, 1e-8, false)
+            .unwrap()
+            .to_vec_bool()
+            .unwrap(),
+        vec![true, false, true]
+    );
+    // vdot conjugates its first operand: Σ conj(a)·b.
+    let v = a.vdot(&b).unwrap().to_vec::<Complex32>().unwrap();
+    let want: Complex32 = av.iter().zip(&bv).map(|(x, y)| x.conj() * y).sum();
+    assert!((v[0] - want).norm() < 1e-5, "{v:?} vs {want}");
+}

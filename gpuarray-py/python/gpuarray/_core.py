@@ -281,6 +281,17 @@ class ndarray(NDArrayOperatorsMixin):
             )
         if dt == self._dtype and not copy:
             return self
+        if self._dtype.kind == "c" and dt.kind != "c":
+            if dt.kind == "b":
+                # NumPy: true where either part is non-zero.
+                return np.not_equal(self, 0)
+            import warnings
+
+            warnings.warn(
+                "Casting complex values to real discards the imaginary part",
+                np.exceptions.ComplexWarning,
+                stacklevel=2,
+            )
         return ndarray._wrap(self._a.astype(dt.name))
 
     def copy(self, order="C") -> "ndarray":

@@ -294,7 +294,9 @@ pub fn where_<'a, 'b>(
             }
             Operand::Scalar(s) => {
                 // A 0-d array made by the fill kernel: broadcast with stride 0, no upload.
-                ScalarValue::new(op, dtype, s)?;
+                if !dtype.is_complex() {
+                    ScalarValue::new(op, dtype, s)?;
+                }
                 Array::full(&dev, &[], s, dtype)
             }
         }
@@ -307,6 +309,21 @@ pub fn where_<'a, 'b>(
     };
     let shape = broadcast_shapes(op, &[cond.shape(), a.shape(), b.shape()])?;
     let out = Array::empty(op, &dev, &shape, dtype)?;
+    if dtype.is_complex() {
+        // Part by part: the condition broadcast over the (real, imaginary) axis.
+        let mut pairs = shape.clone();
+        pairs.push(2);
+        let c = cond
+            .broadcast_to(&shape)?
+            .expand_dims(-1)?
+            .broadcast_to(&pairs)?;
+        let (pa, pb) = (
+            a.broadcast_to(&shape)?.parts(),
+            b.broadcast_to(&shape)?.parts(),
+        );
+        where_into(op, &c, &pa, &pb, &out.parts())?;
+        return Ok(out);
+    }
     where_into(
         op,
         &cond.broadcast_to(&shape)?,

@@ -176,6 +176,7 @@ fn beyond_documented_range(op: &str, dtype: DType, c: &Case) -> bool {
 fn complex_ops_give_numpys_answers_on_special_and_ordinary_values() {
     let Some(dev) = common::device() else { return };
     let mut checked = 0;
+    let mut complex128_ran = false;
     let mut failures = Vec::new();
     for ((op, dtype), cases) in golden() {
         let dtype = DType::from_numpy_name(&dtype).unwrap();
@@ -183,6 +184,7 @@ fn complex_ops_give_numpys_answers_on_special_and_ordinary_values() {
             println!("{op} {dtype} skipped: this adapter has no native float64");
             continue;
         }
+        complex128_ran |= dtype == DType::C128;
         let eps = if dtype == DType::C64 {
             f32::EPSILON as f64
         } else {
@@ -210,7 +212,8 @@ fn complex_ops_give_numpys_answers_on_special_and_ordinary_values() {
             }
         }
     }
-    assert!(checked > 10_000, "{checked}");
+    // complex64's ~7,100 cases run on every adapter; with native float64 complex128's too.
+    assert!(checked > if complex128_ran { 10_000 } else { 7_000 }, "{checked}");
     // At most five lines per op and dtype.
     let mut shown: BTreeMap<String, usize> = BTreeMap::new();
     let report: Vec<&String> = failures

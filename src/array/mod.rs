@@ -5,6 +5,7 @@
 
 pub(crate) mod copy;
 mod display;
+mod float_format;
 mod transfer;
 mod views;
 

@@ -213,7 +213,10 @@ fn complex_ops_give_numpys_answers_on_special_and_ordinary_values() {
         }
     }
     // complex64's ~7,100 cases run on every adapter; with native float64 complex128's too.
-    assert!(checked > if complex128_ran { 10_000 } else { 7_000 }, "{checked}");
+    assert!(
+        checked > if complex128_ran { 10_000 } else { 7_000 },
+        "{checked}"
+    );
     // At most five lines per op and dtype.
     let mut shown: BTreeMap<String, usize> = BTreeMap::new();
     let report: Vec<&String> = failures

@@ -1,4 +1,7 @@
-// Complex → complex element-wise ops over contiguous operands (the host materialises views).
+// Complex one-operand element-wise ops over contiguous operands (the host materialises views):
+// complex → complex (`unary_op`, Z out), complex → real (|z|, arg z: `real_op`, C out) and
+// complex → bool predicates (`predicate_op`, u32 0/1 out). The host's prelude picks one by
+// defining `OUT` and `unary_result`.
 
 override CPX: u32 = 0u;
 override WG: u32 = 64u;
@@ -12,7 +15,7 @@ struct Params {
 
 @group(0) @binding(0) var<storage, read> p: Params;
 @group(0) @binding(1) var<storage, read> x: array<Z>;
-@group(0) @binding(2) var<storage, read_write> y: array<Z>;
+@group(0) @binding(2) var<storage, read_write> y: array<OUT>;
 
 fn unary_op(z: Z) -> Z {
     switch CPX {
@@ -34,6 +37,25 @@ fn unary_op(z: Z) -> Z {
     }
 }
 
+fn real_op(z: Z) -> C {
+    switch CPX {
+        case CPX_ABS: { return cabs(z); }
+        case CPX_ANGLE: { return carg(z); }
+        default: { return z.x; }
+    }
+}
+
+fn predicate_op(z: Z) -> u32 {
+    let nan = is_nan(z.x) || is_nan(z.y);
+    let inf = is_inf(z.x) || is_inf(z.y);
+    switch CPX {
+        case CPX_ISNAN: { return u32(nan); }
+        case CPX_ISINF: { return u32(inf); }
+        case CPX_ISFINITE: { return u32(!(nan || inf)); }
+        default: { return 0u; }
+    }
+}
+
 @compute @workgroup_size(WG)
 fn unary(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -44,5 +66,5 @@ fn unary(
     if (i >= p.count) {
         return;
     }
-    y[p.y_base + i] = unary_op(x[p.x_base + i]);
+    y[p.y_base + i] = unary_result(x[p.x_base + i]);
 }

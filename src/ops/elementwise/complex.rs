@@ -202,22 +202,26 @@ const fn family(name: &'static str, entry: &'static str, wgsl: fn(Variant) -> St
 
 /// Complex → complex (`shaders/complex_unary.wgsl`).
 pub(crate) static COMPLEX_UNARY: KernelDef = family("complex_unary", "unary", |v| {
-    source(v, "", include_str!("../../../shaders/complex_unary.wgsl"))
-});
-/// |z| and arg z (`shaders/complex_to_real.wgsl`).
-pub(crate) static COMPLEX_REAL: KernelDef = family("complex_real", "to_real", |v| {
     source(
         v,
-        "alias OUT = C;\nfn to_real_result(z: Z) -> OUT { return real_op(z); }\n",
-        include_str!("../../../shaders/complex_to_real.wgsl"),
+        "alias OUT = Z;\nfn unary_result(z: Z) -> OUT { return unary_op(z); }\n",
+        include_str!("../../../shaders/complex_unary.wgsl"),
     )
 });
-/// isnan, isinf, isfinite (`shaders/complex_to_real.wgsl`).
-pub(crate) static COMPLEX_PREDICATE: KernelDef = family("complex_predicate", "to_real", |v| {
+/// |z| and arg z (`shaders/complex_unary.wgsl`).
+pub(crate) static COMPLEX_REAL: KernelDef = family("complex_real", "unary", |v| {
     source(
         v,
-        "alias OUT = u32;\nfn to_real_result(z: Z) -> OUT { return predicate_op(z); }\n",
-        include_str!("../../../shaders/complex_to_real.wgsl"),
+        "alias OUT = C;\nfn unary_result(z: Z) -> OUT { return real_op(z); }\n",
+        include_str!("../../../shaders/complex_unary.wgsl"),
+    )
+});
+/// isnan, isinf, isfinite (`shaders/complex_unary.wgsl`).
+pub(crate) static COMPLEX_PREDICATE: KernelDef = family("complex_predicate", "unary", |v| {
+    source(
+        v,
+        "alias OUT = u32;\nfn unary_result(z: Z) -> OUT { return predicate_op(z); }\n",
+        include_str!("../../../shaders/complex_unary.wgsl"),
     )
 });
 /// + − × ÷ and powers (`shaders/complex_binary.wgsl`).

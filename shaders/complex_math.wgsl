@@ -131,6 +131,21 @@ fn clog(z: Z) -> Z {
     return Z(rr, carg(z));
 }
 
+// NumPy's nc_exp2, nc_expm1 and nc_log1p (its log2 and log10 scale `clog` by log2 e, log10 e).
+fn cexp2(z: Z) -> Z {
+    return cexp(z * C(0.6931471805599453));
+}
+
+fn cexpm1(z: Z) -> Z {
+    let a = sin_(z.y / C(2));
+    return Z(mul(expm1_(z.x), cos_(z.y)) - mul(C(2) * a, a), exp_(z.x) * sin_(z.y));
+}
+
+fn clog1p(z: Z) -> Z {
+    let x1 = z.x + C(1);
+    return Z(log_(hypotenuse(x1, z.y)), atan2_(z.y, x1));
+}
+
 // msun's csqrt: exact on the axes, no overflow for large parts.
 fn csqrt(z: Z) -> Z {
     var a = z.x;

@@ -33,6 +33,17 @@ fn unary_op(z: Z) -> Z {
         case CPX_SINH: { return csinh(z); }
         case CPX_COSH: { return ccosh(z); }
         case CPX_TANH: { return ctanh(z); }
+        case CPX_EXP2: { return cexp2(z); }
+        case CPX_EXPM1: { return cexpm1(z); }
+        case CPX_LOG2: { return clog(z) * C(1.4426950408889634); }
+        case CPX_LOG10: { return clog(z) * C(0.4342944819032518); }
+        case CPX_LOG1P: { return clog1p(z); }
+        case CPX_ARCSIN: { return casin(z); }
+        case CPX_ARCCOS: { return cacos(z); }
+        case CPX_ARCTAN: { return catan(z); }
+        case CPX_ARCSINH: { return casinh(z); }
+        case CPX_ARCCOSH: { return cacosh(z); }
+        case CPX_ARCTANH: { return catanh(z); }
         default: { return z; }
     }
 }
@@ -52,6 +63,7 @@ fn predicate_op(z: Z) -> u32 {
         case CPX_ISNAN: { return u32(nan); }
         case CPX_ISINF: { return u32(inf); }
         case CPX_ISFINITE: { return u32(!(nan || inf)); }
+        case CPX_LOGICAL_NOT: { return u32(z.x == C(0) && z.y == C(0)); }
         default: { return 0u; }
     }
 }

@@ -46,9 +46,32 @@ enum Cpx {
     Pow,
     Eq,
     Ne,
+    Exp2,
+    Expm1,
+    Log2,
+    Log10,
+    Log1p,
+    Arcsin,
+    Arccos,
+    Arctan,
+    Arcsinh,
+    Arccosh,
+    Arctanh,
+    LogicalNot,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Maximum,
+    Minimum,
+    Fmax,
+    Fmin,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
 }
 
-const ALL: [(Cpx, &str); 26] = [
+const ALL: [(Cpx, &str); 49] = [
     (Cpx::Neg, "NEG"),
     (Cpx::Conj, "CONJ"),
     (Cpx::Square, "SQUARE"),
@@ -75,6 +98,29 @@ const ALL: [(Cpx, &str); 26] = [
     (Cpx::Pow, "POW"),
     (Cpx::Eq, "EQ"),
     (Cpx::Ne, "NE"),
+    (Cpx::Exp2, "EXP2"),
+    (Cpx::Expm1, "EXPM1"),
+    (Cpx::Log2, "LOG2"),
+    (Cpx::Log10, "LOG10"),
+    (Cpx::Log1p, "LOG1P"),
+    (Cpx::Arcsin, "ARCSIN"),
+    (Cpx::Arccos, "ARCCOS"),
+    (Cpx::Arctan, "ARCTAN"),
+    (Cpx::Arcsinh, "ARCSINH"),
+    (Cpx::Arccosh, "ARCCOSH"),
+    (Cpx::Arctanh, "ARCTANH"),
+    (Cpx::LogicalNot, "LOGICAL_NOT"),
+    (Cpx::Lt, "LT"),
+    (Cpx::Le, "LE"),
+    (Cpx::Gt, "GT"),
+    (Cpx::Ge, "GE"),
+    (Cpx::Maximum, "MAXIMUM"),
+    (Cpx::Minimum, "MINIMUM"),
+    (Cpx::Fmax, "FMAX"),
+    (Cpx::Fmin, "FMIN"),
+    (Cpx::LogicalAnd, "LOGICAL_AND"),
+    (Cpx::LogicalOr, "LOGICAL_OR"),
+    (Cpx::LogicalXor, "LOGICAL_XOR"),
 ];
 
 /// Which kernel an op runs on, and so its result dtype.
@@ -101,9 +147,9 @@ impl Cpx {
         use Cpx::*;
         match self {
             Abs | Angle => Kind::Real,
-            IsNan | IsInf | IsFinite => Kind::Predicate,
-            Add | Sub | Mul | Div | Pow => Kind::Arith,
-            Eq | Ne => Kind::Compare,
+            IsNan | IsInf | IsFinite | LogicalNot => Kind::Predicate,
+            Add | Sub | Mul | Div | Pow | Maximum | Minimum | Fmax | Fmin => Kind::Arith,
+            Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor => Kind::Compare,
             _ => Kind::Unary,
         }
     }
@@ -127,6 +173,18 @@ impl Cpx {
             UnaryOp::IsNan => Cpx::IsNan,
             UnaryOp::IsInf => Cpx::IsInf,
             UnaryOp::IsFinite => Cpx::IsFinite,
+            UnaryOp::Exp2 => Cpx::Exp2,
+            UnaryOp::Expm1 => Cpx::Expm1,
+            UnaryOp::Log2 => Cpx::Log2,
+            UnaryOp::Log10 => Cpx::Log10,
+            UnaryOp::Log1p => Cpx::Log1p,
+            UnaryOp::Arcsin => Cpx::Arcsin,
+            UnaryOp::Arccos => Cpx::Arccos,
+            UnaryOp::Arctan => Cpx::Arctan,
+            UnaryOp::Arcsinh => Cpx::Arcsinh,
+            UnaryOp::Arccosh => Cpx::Arccosh,
+            UnaryOp::Arctanh => Cpx::Arctanh,
+            UnaryOp::LogicalNot => Cpx::LogicalNot,
             _ => return None,
         })
     }
@@ -140,6 +198,17 @@ impl Cpx {
             BinaryOp::Pow => Cpx::Pow,
             BinaryOp::Eq => Cpx::Eq,
             BinaryOp::Ne => Cpx::Ne,
+            BinaryOp::Lt => Cpx::Lt,
+            BinaryOp::Le => Cpx::Le,
+            BinaryOp::Gt => Cpx::Gt,
+            BinaryOp::Ge => Cpx::Ge,
+            BinaryOp::Maximum => Cpx::Maximum,
+            BinaryOp::Minimum => Cpx::Minimum,
+            BinaryOp::Fmax => Cpx::Fmax,
+            BinaryOp::Fmin => Cpx::Fmin,
+            BinaryOp::LogicalAnd => Cpx::LogicalAnd,
+            BinaryOp::LogicalOr => Cpx::LogicalOr,
+            BinaryOp::LogicalXor => Cpx::LogicalXor,
             _ => return None,
         })
     }
@@ -155,6 +224,27 @@ fn variants(dtypes: &[DType]) -> Vec<Variant> {
         .map(Variant::one)
         .collect()
 }
+
+/// complex_arc.wgsl's constants for f32 and f64 parts: ε, 4·√min (2^-61, 2^-509), √max/4
+/// (2^61, 2^509), √min (2^-63, 2^-511), √(3ε), √(6ε), π/2 as its rounding and the rest.
+const ARC_CONSTANTS: [&str; 2] = [
+    "const ARC_EPS: C = 1.1920928955078125e-07f;\n\
+     const ARC_FOUR_SQRT_MIN: C = 4.336808689942018e-19f;\n\
+     const ARC_QUARTER_SQRT_MAX: C = 2.305843009213694e+18f;\n\
+     const ARC_SQRT_MIN: C = 1.0842021724855044e-19f;\n\
+     const ARC_SQRT_3_EPS: C = 0.0005980199784971774f;\n\
+     const ARC_SQRT_6_EPS: C = 0.0008457279182039201f;\n\
+     const ARC_PIO2_HI: C = 1.5707963705062866f;\n\
+     const ARC_PIO2_LO: C = -4.371138828673793e-08f;\n",
+    "const ARC_EPS: C = 2.220446049250313e-16lf;\n\
+     const ARC_FOUR_SQRT_MIN: C = 5.966672584960166e-154lf;\n\
+     const ARC_QUARTER_SQRT_MAX: C = 1.6759759912428246e+153lf;\n\
+     const ARC_SQRT_MIN: C = 1.4916681462400413e-154lf;\n\
+     const ARC_SQRT_3_EPS: C = 2.5809568279517847e-08lf;\n\
+     const ARC_SQRT_6_EPS: C = 3.650024149988857e-08lf;\n\
+     const ARC_PIO2_HI: C = 1.5707963267948966lf;\n\
+     const ARC_PIO2_LO: C = 6.123233995736766e-17lf;\n",
+];
 
 /// The part type, its helpers and math library, binary_float.wgsl (hypotenuse, atan2_,
 /// power), the `CPX_*` codes and complex_math.wgsl; then `tail` (the result selection) and
@@ -176,7 +266,9 @@ fn source(v: Variant, tail: &str, file: &str) -> String {
     } else {
         "fn highest_finite() -> C { return 3.4028234663852886e38f; }\nconst TANH_LARGE: C = 11.0f;\n"
     };
+    s += ARC_CONSTANTS[usize::from(f64)];
     s += include_str!("../../../shaders/complex_math.wgsl");
+    s += include_str!("../../../shaders/complex_arc.wgsl");
     s += tail;
     s += file;
     s

@@ -17,14 +17,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 UNARY = ["negative", "conjugate", "square", "reciprocal", "sign", "sqrt", "exp", "log",
          "sin", "cos", "tan", "sinh", "cosh", "tanh", "absolute", "angle",
-         "isnan", "isinf", "isfinite"]
-BINARY = ["add", "subtract", "multiply", "divide", "power", "equal", "not_equal"]
+         "isnan", "isinf", "isfinite", "exp2", "expm1", "log2", "log10", "log1p",
+         "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "logical_not"]
+BINARY = ["add", "subtract", "multiply", "divide", "power", "equal", "not_equal",
+          "less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin",
+          "logical_and", "logical_or", "logical_xor"]
 
 PARTS = {
     "complex64": [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e-30, 7e30, float("inf"),
-                  float("-inf"), float("nan")],
+                  float("-inf"), float("nan"), 1e-5, 0.99999, 1.00001, 2e8],
     "complex128": [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e-300, 7e300, float("inf"),
-                   float("-inf"), float("nan")],
+                   float("-inf"), float("nan"), 1e-9, 0.9999999999, 1.0000000001, 3e16],
 }
 # Binary ops: fewer values per part (the grid is squared twice).
 BINARY_PARTS = [0.0, -0.0, -2.5, float("inf"), float("nan")]

@@ -6,6 +6,8 @@ mod arith;
 mod common;
 #[path = "complex/fft.rs"]
 mod fft;
+#[path = "complex/order.rs"]
+mod order;
 
 use gpuarray::{Array, Complex32, Complex64, DType, PrintOptions, SliceArg};
 

@@ -234,8 +234,24 @@ impl Array {
             )?
             .astype(DType::F16),
             // 8-byte elements move as word pairs, whatever they hold.
-            d @ (DType::F64 | DType::I64 | DType::U64) => {
+            d @ (DType::F64 | DType::I64 | DType::U64 | DType::C64) => {
                 compact(op, Some(&flat), scan, total, Take::TwoWords, d)
+            }
+            // complex128 part by part.
+            DType::C128 => {
+                let part = |p: Array| -> Result<Array> {
+                    compact(
+                        op,
+                        Some(&p.contiguous()?),
+                        scan,
+                        total,
+                        Take::TwoWords,
+                        DType::F64,
+                    )?
+                    .expand_dims(-1)
+                };
+                let (re, im) = (part(flat.real())?, part(flat.imag()?)?);
+                Array::from_parts(&crate::ops::join::concatenate(&[&re, &im], -1)?)
             }
             // Packed elements move widened to words, and are packed again.
             d @ (DType::I8 | DType::I16 | DType::U8 | DType::U16) => {

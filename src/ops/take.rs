@@ -53,6 +53,14 @@ impl Array {
         self.take_with(op, indices, axis, bounds)
     }
 
+    /// [`Array::take`] along `axis` of indices the caller knows lie in `0..len` (an argsort's):
+    /// no bounds check, so no readback (it runs on wasm32).
+    pub(crate) fn take_in_range(&self, indices: &Array, axis: isize) -> Result<Array> {
+        let ax = normalize_axis("take", axis, self.ndim())?;
+        let last = self.shape()[ax] as i64 - 1;
+        self.take_with("take", indices, Some(axis), Some((0, last.max(0))))
+    }
+
     /// `take` with the indices' (min, max) when the caller already has them.
     fn take_with(
         &self,
@@ -66,6 +74,13 @@ impl Array {
             return self.reshape(&[-1])?.take_with(op, indices, Some(0), bounds);
         };
         let ax = normalize_axis(op, axis, self.ndim())?;
+        if self.dtype().is_complex() {
+            // Both parts of each element: the same axis of the parts view.
+            let parts = self
+                .parts()
+                .take_with(op, indices, Some(ax as isize), bounds)?;
+            return Array::from_parts(&parts);
+        }
         if !indices.dtype().is_int() {
             return Err(Error::invalid(
                 op,

@@ -125,7 +125,7 @@ fn run_starts(sorted: &Array, equal_nan: bool) -> Result<Array> {
     let later = sorted.slice(&[SliceArg::range(Some(1), None, 1)])?;
     let earlier = sorted.slice(&[SliceArg::range(None, Some(n as isize - 1), 1)])?;
     let mut differs = later.ne(&earlier)?;
-    if equal_nan && sorted.dtype.is_float() {
+    if equal_nan && (sorted.dtype.is_float() || sorted.dtype.is_complex()) {
         let both_nan = later.isnan()?.logical_and(&earlier.isnan()?)?;
         differs = differs.logical_and(&both_nan.logical_not()?)?;
     }

@@ -82,3 +82,63 @@ async fn complex_arrays_and_fft_in_the_browser() {
     assert!(m.iter().zip(&av).all(|(g, w)| (g - w.norm()).abs() < 1e-6));
     check_clean(&dev).await;
 }
+
+#[wasm_bindgen_test]
+async fn complex_inverse_functions_order_and_products_in_the_browser() {
+    let dev = device().await;
+    let v = [
+        Complex32::new(1.5, -2.0),
+        Complex32::new(0.25, 0.5),
+        Complex32::new(1.5, f32::NAN),
+        Complex32::new(-3.0, 1.0),
+        Complex32::new(1.5, -4.0),
+    ];
+    let a = Array::from_slice(&dev, &v, &[5]).unwrap();
+    // asin and atanh against num-complex's (finite values, a few ulp).
+    let finite = [0, 1, 3, 4];
+    for (got, f) in [
+        (
+            a.asin().unwrap(),
+            Complex32::asin as fn(Complex32) -> Complex32,
+        ),
+        (a.atanh().unwrap(), Complex32::atanh),
+    ] {
+        let g = got.to_vec_async::<Complex32>().await.unwrap();
+        for &i in &finite {
+            let w = f(v[i]);
+            assert!(
+                (g[i] - w).norm() <= 1e-5 * w.norm().max(1.0),
+                "{i}: {} vs {w}",
+                g[i]
+            );
+        }
+    }
+    // NumPy's order: by real part, then imaginary part, a NaN part last.
+    let s = a
+        .sort(Some(-1))
+        .unwrap()
+        .to_vec_async::<Complex32>()
+        .await
+        .unwrap();
+    let want = [v[3], v[1], v[4], v[0]];
+    assert_eq!(&s[..4], &want);
+    assert!(s[4].im.is_nan());
+    let m = a
+        .slice(&[gpuarray::SliceArg::range(None, Some(2), 1)])
+        .unwrap();
+    let p = m
+        .prod(0, false)
+        .unwrap()
+        .to_vec_async::<Complex32>()
+        .await
+        .unwrap();
+    assert!((p[0] - v[0] * v[1]).norm() < 1e-6);
+    let big = a
+        .max(0, false)
+        .unwrap()
+        .to_vec_async::<Complex32>()
+        .await
+        .unwrap();
+    assert!(big[0].im.is_nan(), "the NaN propagates: {}", big[0]);
+    check_clean(&dev).await;
+}

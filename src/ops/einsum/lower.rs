@@ -15,6 +15,7 @@ use crate::device::blocks::collapse;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
+use crate::ops::join::concatenate;
 use crate::ops::matmul::matmul_into;
 
 /// An operand during lowering: no repeated labels; axis `i` carries `labels[i]`.
@@ -44,6 +45,47 @@ pub fn einsum(subscripts: &str, operands: &[&Array]) -> Result<Array> {
     einsum_with(subscripts, operands, Strategy::Optimal)
 }
 
+/// einsum of complex operands (all of one dtype, as every einsum) as real einsums of their
+/// parts: the product of k factors is the sum over the 2^k choices of a real or imaginary part
+/// from each, times i^(number of imaginary parts) — four real einsums for two operands, as
+/// [`Array::matmul`] does.
+fn complex_einsum(subscripts: &str, operands: &[&Array], strategy: Strategy) -> Result<Array> {
+    let parts: Vec<[Array; 2]> = operands
+        .iter()
+        .map(|a| Ok([a.real(), a.imag()?]))
+        .collect::<Result<_>>()?;
+    // Sums of the terms with i^c = 1, i, −1, −i.
+    let mut sums: [Option<Array>; 4] = [None, None, None, None];
+    for choice in 0..1usize << operands.len() {
+        let picked: Vec<&Array> = parts
+            .iter()
+            .enumerate()
+            .map(|(k, p)| &p[(choice >> k) & 1])
+            .collect();
+        let term = einsum_with(subscripts, &picked, strategy)?;
+        let slot = &mut sums[choice.count_ones() as usize % 4];
+        *slot = Some(match slot.take() {
+            Some(s) => s.add(&term)?,
+            None => term,
+        });
+    }
+    let signed = |plus: &Option<Array>, minus: &Option<Array>| -> Result<Array> {
+        match (plus, minus) {
+            (Some(p), Some(m)) => p.sub(m),
+            (Some(p), None) => Ok(p.clone()),
+            (None, Some(m)) => m.neg(),
+            (None, None) => unreachable!("one operand at least"),
+        }
+    };
+    let re = signed(&sums[0], &sums[2])?;
+    let im = match (&sums[1], &sums[3]) {
+        (None, None) => Array::zeros(re.device(), re.shape(), re.dtype())?,
+        _ => signed(&sums[1], &sums[3])?,
+    };
+    let joined = concatenate(&[&re.expand_dims(-1)?, &im.expand_dims(-1)?], -1)?;
+    Array::from_parts(&joined)
+}
+
 /// [`einsum`] with the contraction order chosen by `strategy` (`Naive` runs left to right).
 ///
 /// ```
@@ -57,6 +99,9 @@ pub fn einsum(subscripts: &str, operands: &[&Array]) -> Result<Array> {
 /// ```
 pub fn einsum_with(subscripts: &str, operands: &[&Array], strategy: Strategy) -> Result<Array> {
     let (parsed, path) = prepare(subscripts, operands, strategy)?;
+    if operands.iter().any(|a| a.dtype().is_complex()) {
+        return complex_einsum(subscripts, operands, strategy);
+    }
     if let Some(wide) = crate::ops::matmul::widened(operands[0]) {
         // 8- and 16-bit integers contract in i32/u32 and narrow back (the same wrapped bits);
         // packed f16 contracts in f32, rounded once.

@@ -221,6 +221,9 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn prod(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
+        if self.dtype.is_complex() {
+            return complex::prod(self, axes.into(), keepdims);
+        }
         self.reduce_values("prod", ReduceOp::Prod, axes.into(), keepdims)
     }
 
@@ -235,6 +238,9 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn max(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
+        if self.dtype.is_complex() {
+            return complex::max(self, axes.into(), keepdims);
+        }
         self.reduce_values("max", ReduceOp::Max, axes.into(), keepdims)
     }
 
@@ -248,6 +254,9 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn min(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
+        if self.dtype.is_complex() {
+            return complex::min(self, axes.into(), keepdims);
+        }
         self.reduce_values("min", ReduceOp::Min, axes.into(), keepdims)
     }
 

@@ -113,6 +113,9 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn cumprod(&self, axis: Option<isize>) -> Result<Array> {
+        if self.dtype.is_complex() {
+            return crate::ops::reduce::complex::cumprod(self, axis);
+        }
         self.scan_op(ScanOp::Cumprod, axis)
     }
 }

@@ -15,6 +15,7 @@
 //! each element's rank among the other parts places.
 
 mod bitonic;
+mod complex;
 pub(crate) mod families;
 mod merge;
 mod partition;
@@ -103,6 +104,13 @@ impl Array {
                 (self.transpose(&perm)?.contiguous()?, Some(inverse))
             }
         };
+        if self.dtype.is_complex() {
+            let result = complex_sorted(&rows_view, indices)?;
+            return match back {
+                Some(inverse) => result.transpose(&inverse)?.contiguous(),
+                None => Ok(result),
+            };
+        }
         let keyed = key_dtype(self.dtype);
         let work = if keyed == self.dtype {
             rows_view
@@ -143,6 +151,27 @@ impl Array {
 
 /// The dtype whose key words sort `dtype`'s values: itself, or a wider dtype that holds every
 /// value exactly (f16 as f32; bool, the 8- and 16-bit integers as u32/i32).
+/// The sorted complex `rows` (the sorted axis last, contiguous), or their order.
+fn complex_sorted(rows: &Array, indices: bool) -> Result<Array> {
+    let shape: Vec<isize> = rows.shape().iter().map(|&d| d as isize).collect();
+    let n = rows.shape().last().copied().unwrap_or(1);
+    if rows.is_empty() || n <= 1 {
+        return if indices {
+            Array::zeros(&rows.device, rows.shape(), DType::I32)
+        } else {
+            rows.astype(rows.dtype())
+        };
+    }
+    let flat = rows.reshape(&[-1, n as isize])?;
+    let order = complex::argsort_rows(&flat)?;
+    let result = if indices {
+        order
+    } else {
+        complex::take_rows(&flat, &order)?
+    };
+    result.reshape(&shape)
+}
+
 pub(crate) fn key_dtype(dtype: DType) -> DType {
     match dtype {
         DType::F16 => DType::F32,

@@ -514,3 +514,95 @@ fn fused_nansum_and_nanprod_on_every_reduction_kernel() {
         1.0
     );
 }
+
+/// NumPy's `where=` and `initial=` (`Array::reduce_where`) against host loops over the selected
+/// elements of every lane: a full mask and one broadcast from the last axis, every axis, i32
+/// (exact) and f32 means (NaN where nothing is selected).
+#[test]
+fn where_and_initial_select_and_seed_every_reduction() {
+    use gpuarray::Reduction;
+    let Some(dev) = common::device() else { return };
+    let shape = [3usize, 4, 5];
+    let n: usize = shape.iter().product();
+    let mut next = xorshift(17);
+    let vals: Vec<i32> = (0..n).map(|_| (next() % 7) as i32 - 3).collect();
+    let full: Vec<bool> = (0..n).map(|_| next() % 3 != 0).collect();
+    let last: Vec<bool> = vec![true, false, true, true, false];
+    let a = Array::from_slice(&dev, &vals, &shape).unwrap();
+    let positions: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    for (mask_host, mask_shape) in [(full.clone(), &shape[..]), (last.clone(), &shape[2..])] {
+        let m = Array::from_bools(&dev, &mask_host, mask_shape).unwrap();
+        let picked = |i: usize| mask_host[if mask_shape.len() == 3 { i } else { i % 5 }];
+        for axis in [None, Some(0usize), Some(1), Some(2)] {
+            let ax: Axes = axis.map_or(Axes::All, |d| Axes::from(d as isize));
+            let host = |f: &dyn Fn(Vec<i32>) -> f64| {
+                lanes(&positions, &shape, axis, |lane| {
+                    f(lane
+                        .iter()
+                        .map(|&p| p as usize)
+                        .filter(|&i| picked(i))
+                        .map(|i| vals[i])
+                        .collect())
+                })
+            };
+            let run = |op, init| {
+                a.reduce_where(op, ax.clone(), false, Some(&m), init)
+                    .unwrap()
+                    .astype(DType::F64)
+                    .unwrap()
+                    .to_vec::<f64>()
+                    .unwrap()
+            };
+            let sum = host(&|v| 7.0 + v.iter().sum::<i32>() as f64);
+            assert_eq!(run(Reduction::Sum, Some(7.0)), sum, "sum {axis:?}");
+            let prod = host(&|v| 2.0 * v.iter().map(|&x| x as f64).product::<f64>());
+            assert_eq!(run(Reduction::Prod, Some(2.0)), prod, "prod {axis:?}");
+            let max = host(&|v| v.iter().fold(2.0f64, |m, &x| m.max(x as f64)));
+            assert_eq!(run(Reduction::Max, Some(2.0)), max, "max {axis:?}");
+            let min = host(&|v| v.iter().fold(-2.0f64, |m, &x| m.min(x as f64)));
+            assert_eq!(run(Reduction::Min, Some(-2.0)), min, "min {axis:?}");
+            let any = host(&|v| v.iter().any(|&x| x != 0) as u8 as f64);
+            assert_eq!(run(Reduction::Any, None), any, "any {axis:?}");
+            let all = host(&|v| v.iter().all(|&x| x != 0) as u8 as f64);
+            assert_eq!(run(Reduction::All, None), all, "all {axis:?}");
+            let mean = host(&|v| v.iter().sum::<i32>() as f64 / v.len() as f64);
+            let got = run(Reduction::Mean, None);
+            assert!(
+                got.iter()
+                    .zip(&mean)
+                    .all(|(g, w)| (g.is_nan() && w.is_nan()) || (g - w).abs() < 1e-12),
+                "mean {axis:?}: {got:?} vs {mean:?}"
+            );
+        }
+    }
+    // keepdims, no mask (initial only), and the refusals NumPy makes.
+    let s = a
+        .reduce_where(Reduction::Sum, 2, true, None, Some(100.0))
+        .unwrap();
+    assert_eq!(s.shape(), &[3, 4, 1]);
+    let want: Vec<i32> = (0..12)
+        .map(|r| 100 + vals[r * 5..r * 5 + 5].iter().sum::<i32>())
+        .collect();
+    assert_eq!(s.to_vec::<i32>().unwrap(), want);
+    let m = Array::from_bools(&dev, &full, &shape).unwrap();
+    let e = a
+        .reduce_where(Reduction::Max, Axes::All, false, Some(&m), None)
+        .unwrap_err();
+    assert!(e.to_string().contains("initial"), "{e}");
+    assert!(matches!(
+        a.reduce_where(Reduction::Mean, 0, false, None, Some(1.0)),
+        Err(Error::InvalidArgument { .. })
+    ));
+    let bad = Array::from_bools(&dev, &[true, false], &[2]).unwrap();
+    let e = a
+        .reduce_where(Reduction::Sum, 0, false, Some(&bad), None)
+        .unwrap_err();
+    assert!(e.to_string().contains("[2]"), "{e}");
+    // An empty max with initial is the initial value.
+    let empty = Array::zeros(&dev, &[0, 3], DType::F32).unwrap();
+    let r = empty
+        .reduce_where(Reduction::Max, 0, false, None, Some(-2.5))
+        .unwrap();
+    assert_eq!(r.to_vec::<f32>().unwrap(), vec![-2.5; 3]);
+    assert_eq!(a.to_vec::<i32>().unwrap(), vals);
+}

@@ -1,7 +1,7 @@
 """Figures for BENCHMARKS.md, "Python package (issue 19)". Every time is taken after the device
 finished (gpuarray.benchmark or an explicit synchronize). On lavapipe these are CPU figures.
 
-    python gpuarray-py/bench/figures.py [dispatch|ufunc|cluster|all] [N]   (in the README's venv)
+    python gpuarray-py/bench/figures.py [dispatch|ufunc|cluster|where|all] [N]   (in the README's venv)
 
 dispatch: np.einsum('ijk,ikm->ijm') at N³ (default 500) through __array_function__ vs the
           extension's einsum called directly (the Rust call, no Python dispatch), interleaved.
@@ -9,6 +9,8 @@ ufunc:    a + b on 1,000 float32 elements through __array_ufunc__: synchronised 
           pipelined throughput, next to the direct extension call and NumPy on the host.
 cluster:  the seed case chunked over the batch axis on a 2-worker LocalCluster (loopback),
           inputs made on the workers, result kept there, vs the same einsum in one process.
+where:    np.sum(a, where=mask, initial=1) of 2^24 float32 (issue 36) on the device vs the
+          plain np.sum on the device and NumPy's masked sum on the host.
 """
 
 import sys
@@ -170,6 +172,27 @@ def cluster(n):
     print(f"  result equals NumPy on two batches: {ok}")
 
 
+def where():
+    n = 1 << 24
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(n, dtype=np.float32)
+    m = rng.random(n) < 0.5
+    ga_a, ga_m = ga.asarray(a), ga.asarray(m)
+    masked = lambda: np.sum(ga_a, where=ga_m, initial=1.0)  # noqa: E731
+    plain = lambda: np.sum(ga_a)  # noqa: E731
+    host = lambda: np.sum(a, where=m, initial=1.0)  # noqa: E731
+    masked(), plain()  # warm: compiles
+    t_m, t_p, t_h = best(masked, 7), best(plain, 7), best(host, 7)
+    got, want = float(masked().get()), float(host())
+    print(f"adapter: {ga.device_info()['summary']}")
+    print(f"sum of 2^24 float32 with where= (half selected) and initial=, best/median of 7:")
+    print(f"  gpuarray np.sum(a, where=m, initial=1)  {t_m[0] * 1e3:8.2f} / {t_m[1] * 1e3:8.2f} ms")
+    print(f"  gpuarray np.sum(a)                      {t_p[0] * 1e3:8.2f} / {t_p[1] * 1e3:8.2f} ms")
+    print(f"  NumPy    np.sum(a, where=m, initial=1)  {t_h[0] * 1e3:8.2f} / {t_h[1] * 1e3:8.2f} ms")
+    print(f"  results: {got:.6g} vs NumPy {want:.6g} (relative difference "
+          f"{abs(got - want) / abs(want):.2g})")
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "all"
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 500
@@ -179,3 +202,5 @@ if __name__ == "__main__":
         ufunc()
     if what in ("cluster", "all"):
         cluster(n)
+    if what in ("where", "all"):
+        where()

@@ -110,6 +110,38 @@ fn reduce(
     wait(py, || f(a, ax, keepdims)).map(PyArr::new)
 }
 
+/// A reduction with NumPy's `where=` mask (`None`: every element) and `initial=`.
+#[pyfunction]
+#[pyo3(signature = (op, a, axes, keepdims, mask=None, initial=None))]
+fn reduce_where(
+    py: Python<'_>,
+    op: &str,
+    a: &Bound<'_, PyArr>,
+    axes: Option<Vec<isize>>,
+    keepdims: bool,
+    mask: Option<&Bound<'_, PyArr>>,
+    initial: Option<f64>,
+) -> PyResult<PyArr> {
+    use gpuarray::Reduction;
+    let op = match op {
+        "sum" => Reduction::Sum,
+        "prod" => Reduction::Prod,
+        "max" => Reduction::Max,
+        "min" => Reduction::Min,
+        "mean" => Reduction::Mean,
+        "any" => Reduction::Any,
+        "all" => Reduction::All,
+        other => return Err(unknown("reduction", other)),
+    };
+    let a = a.get().array();
+    let mask = mask.map(|m| m.get().array().clone());
+    let ax = self::axes(axes);
+    wait(py, || {
+        a.reduce_where(op, ax, keepdims, mask.as_ref(), initial)
+    })
+    .map(PyArr::new)
+}
+
 /// `var` (or `std` when `std`) over `axes` with `ddof`.
 #[pyfunction]
 #[pyo3(signature = (a, axes, ddof, keepdims, std, nan=false))]
@@ -627,6 +659,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(unary, m)?)?;
     m.add_function(wrap_pyfunction!(elementwise_ops, m)?)?;
     m.add_function(wrap_pyfunction!(reduce, m)?)?;
+    m.add_function(wrap_pyfunction!(reduce_where, m)?)?;
     m.add_function(wrap_pyfunction!(var, m)?)?;
     m.add_function(wrap_pyfunction!(isclose, m)?)?;
     m.add_function(wrap_pyfunction!(nan_to_num, m)?)?;

@@ -28,6 +28,18 @@ enum Take {
 }
 
 impl Array {
+    /// NumPy's truth of each element as bool: non-zero (a complex number: either part, NaN
+    /// included), which a cast gives for every real dtype.
+    pub(crate) fn truth(&self) -> Result<Array> {
+        if self.dtype.is_complex() {
+            self.ne(0.0)
+        } else {
+            self.astype(DType::Bool)
+        }
+    }
+}
+
+impl Array {
     /// `numpy.count_nonzero(a, axis)`: how many elements are true (non-zero; NaN counts) over
     /// `axes`, in the device's index dtype (int64 by default).
     ///
@@ -39,7 +51,7 @@ impl Array {
     /// # Ok(()) }
     /// ```
     pub fn count_nonzero(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array> {
-        crate::ops::as_index(self.astype(DType::Bool)?.sum(axes, keepdims)?)
+        crate::ops::as_index(self.truth()?.sum(axes, keepdims)?)
     }
 
     /// NumPy 2 refuses `nonzero` of a 0-d array.
@@ -55,7 +67,7 @@ impl Array {
 
     /// The running count of this array's true elements in C order, flattened (i32).
     fn selection_count(&self) -> Result<Array> {
-        self.astype(DType::Bool)?.reshape(&[-1])?.cumsum(None)
+        self.truth()?.reshape(&[-1])?.cumsum(None)
     }
 
     /// `numpy.flatnonzero`: the flat (C-order) indices of the true elements, in the device's
@@ -323,7 +335,7 @@ impl Array {
     pub fn masked_assign<'a>(&self, mask: &Array, value: impl Into<Operand<'a>>) -> Result<()> {
         let op = "masked_assign";
         self.same_device(op, mask)?;
-        let merged = where_(&mask.astype(DType::Bool)?, value, self)?;
+        let merged = where_(&mask.truth()?, value, self)?;
         if merged.shape() != self.shape() {
             return Err(Error::shape(
                 op,
@@ -418,7 +430,7 @@ impl Array {
             ));
         }
         let shape: Vec<isize> = self.shape().iter().map(|&d| d as isize).collect();
-        mask.contiguous()?.reshape(&shape)?.astype(DType::Bool)
+        mask.contiguous()?.reshape(&shape)?.truth()
     }
 
     /// Writes `values.flat[at]` (`at`: i32 indices, flat, one per element) where `mask` is true.

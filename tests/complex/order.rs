@@ -120,6 +120,13 @@ fn sort_argsort_and_unique_follow_numpys_complex_order() {
         &a.unique_with(false).unwrap().to_vec::<C>().unwrap(),
         &uniq
     ));
+    // nonzero: either part non-zero, a NaN part included.
+    let nz: Vec<i64> = (0..v.len())
+        .filter(|&i| v[i] != C::new(0.0, 0.0))
+        .map(|i| i as i64)
+        .collect();
+    let flat_a = a.reshape(&[-1]).unwrap();
+    assert_eq!(flat_a.flatnonzero().unwrap().to_vec::<i64>().unwrap(), nz);
     let u = a.unique_all().unwrap();
     let counts = u.counts.to_vec::<i64>().unwrap();
     assert_eq!(counts.iter().sum::<i64>(), (rows * n) as i64);

@@ -206,7 +206,10 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 @implements(np.where)
 def where(condition, x=None, y=None):
     if x is None and y is None:
-        raise NotImplementedError("gpuarray.where(condition) (nonzero) is not supported")
+        # NumPy's one-argument form: the indices of the true elements, as np.nonzero.
+        from ._nanfunctions import nonzero
+
+        return nonzero(_arr(condition))
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     cond = _arr(condition)

@@ -42,39 +42,51 @@ def _nan_reduction(op, a, axis, dtype, out, keepdims):
 
 @implements(np.nansum)
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    _no_where(where, initial)
+    if where is not True or initial is not None:
+        return _nan_masked("sum", a, axis, dtype, out, keepdims, where, initial)
     return _nan_reduction("nansum", a, axis, dtype, out, keepdims)
 
 
 @implements(np.nanprod)
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    _no_where(where, initial)
+    if where is not True or initial is not None:
+        return _nan_masked("prod", a, axis, dtype, out, keepdims, where, initial)
     return _nan_reduction("nanprod", a, axis, dtype, out, keepdims)
 
 
 @implements(np.nanmax)
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    _no_where(where, initial)
+    if where is not True or initial is not None:
+        return _nan_masked("max", a, axis, None, out, keepdims, where, initial)
     return _nan_reduction("nanmax", a, axis, None, out, keepdims)
 
 
 @implements(np.nanmin)
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    _no_where(where, initial)
+    if where is not True or initial is not None:
+        return _nan_masked("min", a, axis, None, out, keepdims, where, initial)
     return _nan_reduction("nanmin", a, axis, None, out, keepdims)
 
 
 @implements(np.nanmean)
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    _no_where(where)
+    if where is not True:
+        from ._reductions import mean
+
+        a = _arr(a)
+        return mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=_not_nan(a, where))
     return _nan_reduction("nanmean", a, axis, dtype, out, keepdims)
 
 
-def _nanvar(a, axis, dtype, out, ddof, keepdims, std):
+def _nanvar(a, axis, dtype, out, ddof, keepdims, std, where=True):
     a = _arr(a)
     if dtype is not None:
         a = _cast(a, canon_dtype(dtype))
     ddof = operator.index(ddof)
+    if where is not True:
+        from ._reductions import _var
+
+        return _var(a, axis, None, out, ddof, keepdims, std, where=_not_nan(a, where))
     if ddof < 0:
         raise NotImplementedError("gpuarray.nanvar/nanstd: a negative ddof is not supported")
     axes = _axes_arg(axis, a.ndim)
@@ -84,21 +96,19 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, std):
 @implements(np.nanvar)
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=None, correction=None):
-    _no_where(where)
     if mean is not None:
         raise NotImplementedError("gpuarray.nanvar: mean= is not supported")
     return _nanvar(a, axis, dtype, out, ddof if correction is None else correction, keepdims,
-                   False)
+                   False, where)
 
 
 @implements(np.nanstd)
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=None, correction=None):
-    _no_where(where)
     if mean is not None:
         raise NotImplementedError("gpuarray.nanstd: mean= is not supported")
     return _nanvar(a, axis, dtype, out, ddof if correction is None else correction, keepdims,
-                   True)
+                   True, where)
 
 
 def _nanarg(op, a, axis, out, keepdims):
@@ -374,8 +384,20 @@ def place(arr, mask, vals):
     _g.place(arr._a, _arr(mask)._a, vals._a)
 
 
-def _no_where(where, initial=None):
-    if where is not True:
-        raise NotImplementedError("gpuarray reductions do not support where=")
-    if initial is not None:
-        raise NotImplementedError("gpuarray reductions do not support initial=")
+def _not_nan(a, where=True):
+    """``where`` and not NaN: the elements a nan-reduction takes (on the device)."""
+    a = _arr(a)
+    keep = ~np.isnan(a) if a.dtype.kind in "fc" else None
+    if where is True:
+        return True if keep is None else keep
+    w = _arr(where).astype(np.bool_)
+    return w if keep is None else np.logical_and(w, keep)
+
+
+def _nan_masked(op, a, axis, dtype, out, keepdims, where, initial):
+    """A nan-reduction with ``where=``/``initial=``: the plain reduction of the non-NaN elements
+    ``where`` selects."""
+    from ._reductions import _masked
+
+    a = _arr(a)
+    return _masked(op, a, axis, dtype, keepdims, out, _not_nan(a, where), initial)

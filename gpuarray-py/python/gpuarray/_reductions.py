@@ -48,59 +48,130 @@ def _reduction(op, x, axis, dtype, keepdims, out=None):
 
 @implements(np.sum)
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    _no_where(where, initial)
+    if where is not True or initial is not None:
+        return _masked("sum", a, axis, dtype, keepdims, out, where, initial)
     return _reduction("sum", a, axis, dtype, keepdims, out)
 
 
 @implements(np.prod)
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    _no_where(where, initial)
+    if where is not True or initial is not None:
+        return _masked("prod", a, axis, dtype, keepdims, out, where, initial)
     return _reduction("prod", a, axis, dtype, keepdims, out)
 
 
 @implements(np.max, np.amax)
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    _no_where(where, initial)
+    if where is not True or initial is not None:
+        return _masked("max", a, axis, None, keepdims, out, where, initial)
     return _reduction("max", a, axis, None, keepdims, out)
 
 
 @implements(np.min, np.amin)
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    _no_where(where, initial)
+    if where is not True or initial is not None:
+        return _masked("min", a, axis, None, keepdims, out, where, initial)
     return _reduction("min", a, axis, None, keepdims, out)
 
 
 @implements(np.any)
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
-    _no_where(where)
+    if where is not True:
+        return _masked("any", a, axis, None, keepdims, out, where, None)
     return _reduction("any", a, axis, None, keepdims, out)
 
 
 @implements(np.all)
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
-    _no_where(where)
+    if where is not True:
+        return _masked("all", a, axis, None, keepdims, out, where, None)
     return _reduction("all", a, axis, None, keepdims, out)
 
 
 @implements(np.mean)
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    _no_where(where)
     a = _arr(a)
     if dtype is not None:
         a = _cast(a, canon_dtype(dtype))
     axes = _axes_arg(axis, a.ndim)
-    res = ndarray._wrap(_g.reduce("mean", a._a, axes, bool(keepdims)))
+    if where is not True:
+        res = ndarray._wrap(_g.reduce_where("mean", a._a, axes, bool(keepdims), _mask(where, a)))
+    else:
+        res = ndarray._wrap(_g.reduce("mean", a._a, axes, bool(keepdims)))
     if dtype is not None:
         res = _cast(res, canon_dtype(dtype))
     return _out(out, res)
 
 
-def _var(a, axis, dtype, out, ddof, keepdims, std, nan=False):
+def _mask(where, a):
+    """NumPy's ``where=`` as a device bool array (uploaded once if it came from the host)."""
+    m = _arr(where)
+    if m.dtype != np.bool_:
+        m = m.astype(np.bool_)
+    return m._a
+
+
+def _masked(op, a, axis, dtype, keepdims, out, where, initial):
+    """``op`` with NumPy's ``where=``/``initial=`` on the device (``Array::reduce_where``), with
+    ``_reduction``'s dtype rules."""
+    x = _arr(a)
+    if dtype is not None:
+        x = _cast(x, canon_dtype(dtype))
+    if op in ("sum", "prod"):
+        want = _narrow_acc(x.dtype) if dtype is None else x.dtype
+        if want != x.dtype:
+            x = _cast(x, want)
+    elif op in ("any", "all"):
+        want = np.dtype(bool)
+    else:
+        want = x.dtype
+    mask = None if where is True else _mask(where, x)
+    init = None if initial is None else _initial(initial, x.dtype)
+    axes = _axes_arg(axis, x.ndim)
+    res = ndarray._wrap(_g.reduce_where(op, x._a, axes, bool(keepdims), mask, init))
+    if res.dtype != want:
+        res = res.astype(want)
+    return _out(out, res)
+
+
+def _initial(initial, dtype):
+    """``initial`` as the reduction's dtype holds it (NumPy casts it; a complex one is refused
+    for real arrays)."""
+    if isinstance(initial, int) and not isinstance(initial, bool) and dtype.kind in "iu":
+        v = np.array(initial, dtype=dtype)[()]  # NumPy's OverflowError when out of range
+    else:
+        v = np.asarray(initial).astype(dtype, casting="unsafe")[()]
+    if np.iscomplexobj(v):
+        if v.imag != 0:
+            raise TypeError("gpuarray: a complex initial= value is not supported")
+        v = v.real
+    return float(v)
+
+
+def _var_where(a, axes, ddof, keepdims, std, where):
+    """var/std of the elements ``where`` selects: the masked mean, then the masked mean square
+    of the deviations, scaled for ``ddof`` by the selected count."""
+    mask = _mask(where, a)
+    mu = ndarray._wrap(_g.reduce_where("mean", a._a, axes, True, mask))
+    d = a - mu
+    sq = (d.real * d.real + d.imag * d.imag) if d.dtype.kind == "c" else d * d
+    total = ndarray._wrap(_g.reduce_where("sum", sq._a, axes, bool(keepdims), mask))
+    ones = ndarray._wrap(_g.filled("ones", list(a.shape), 1.0, total.dtype.name))
+    count = ndarray._wrap(_g.reduce_where("sum", ones._a, axes, bool(keepdims), mask))
+    v = total / np.maximum(count - ddof, 0)  # NumPy: no fewer than zero degrees of freedom
+    return np.sqrt(v) if std else v
+
+
+def _var(a, axis, dtype, out, ddof, keepdims, std, nan=False, where=True):
     a = _arr(a)
     if dtype is not None:
         a = _cast(a, canon_dtype(dtype))
     axes = _axes_arg(axis, a.ndim)
     ddof = operator.index(ddof)
+    if where is not True:
+        if a.dtype.kind not in "fc":
+            a = a.astype(np.float64)
+        return _out(out, _var_where(a, axes, ddof, keepdims, std, where))
     if ddof >= 0:
         return _out(out, ndarray._wrap(_g.var(a._a, axes, ddof, bool(keepdims), std)))
     # NumPy allows a negative ddof (divide by n - ddof > n): rescale the ddof=0 variance.
@@ -112,30 +183,21 @@ def _var(a, axis, dtype, out, ddof, keepdims, std, nan=False):
 @implements(np.var)
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
-    _no_where(where)
     if mean is not None:
         raise NotImplementedError("gpuarray.var: mean= is not supported")
     if correction is not None:
         ddof = correction
-    return _var(a, axis, dtype, out, ddof, keepdims, False)
+    return _var(a, axis, dtype, out, ddof, keepdims, False, where=where)
 
 
 @implements(np.std)
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
-    _no_where(where)
     if mean is not None:
         raise NotImplementedError("gpuarray.std: mean= is not supported")
     if correction is not None:
         ddof = correction
-    return _var(a, axis, dtype, out, ddof, keepdims, True)
-
-
-def _no_where(where, initial=None):
-    if where is not True:
-        raise NotImplementedError("gpuarray reductions do not support where=")
-    if initial is not None:
-        raise NotImplementedError("gpuarray reductions do not support initial=")
+    return _var(a, axis, dtype, out, ddof, keepdims, True, where=where)
 
 
 def _arg(op, a, axis, out, keepdims):

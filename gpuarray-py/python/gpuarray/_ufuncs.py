@@ -152,8 +152,23 @@ def array_ufunc(ufunc, method, inputs, kwargs):
 
 
 def _call(ufunc, inputs, kwargs, out):
+    where = kwargs.pop("where", True)
+    if where is not True:
+        # NumPy's where=: the result where the mask is true; elsewhere `out` keeps its values
+        # (without out=, NumPy leaves those elements uninitialised: here they are computed).
+        res = _call(ufunc, inputs, kwargs, None)
+        if res is NotImplemented or out is None:
+            return res
+        if not isinstance(out, ndarray):
+            return NotImplemented
+        from ._reductions import _mask
+
+        if not np.can_cast(res.dtype, out.dtype, casting="same_kind"):
+            return _write_out(out, res, ufunc)  # NumPy's casting error
+        merged = ndarray._wrap(_g.where_(_mask(where, res), res.astype(out.dtype)._a, out._a))
+        return _write_out(out, merged, ufunc)
     dtype = kwargs.pop("dtype", None)
-    if kwargs.pop("where", True) is not True or kwargs.pop("casting", "same_kind") != "same_kind":
+    if kwargs.pop("casting", "same_kind") != "same_kind":
         return NotImplemented
     kwargs.pop("subok", None)
     kwargs.pop("order", None)
@@ -232,24 +247,28 @@ def _run(ufunc, ops, in_dtypes):
 def _reduce_args(ufunc, inputs, kwargs):
     if len(inputs) != 1 or not isinstance(inputs[0], ndarray):
         return None
-    if kwargs.pop("where", True) is not True or "initial" in kwargs:
-        return None
+    where = kwargs.pop("where", True)
+    initial = kwargs.pop("initial", None)
     axis = kwargs.pop("axis", 0)
     dtype = kwargs.pop("dtype", None)
     keepdims = kwargs.pop("keepdims", False)
-    if kwargs:
+    if kwargs or (initial is not None and REDUCE[ufunc] in ("any", "all")):
         return None
-    return inputs[0], axis, dtype, keepdims
+    return inputs[0], axis, dtype, keepdims, where, initial
 
 
 def _reduce(ufunc, inputs, kwargs, out):
     parsed = _reduce_args(ufunc, inputs, kwargs)
     if parsed is None:
         return NotImplemented
-    x, axis, dtype, keepdims = parsed
+    x, axis, dtype, keepdims, where, initial = parsed
     from . import _functions as f
+    from ._reductions import _masked
 
-    res = f._reduction(REDUCE[ufunc], x, axis, dtype, keepdims)
+    if where is not True or initial is not None:
+        res = _masked(REDUCE[ufunc], x, axis, dtype, keepdims, None, where, initial)
+    else:
+        res = f._reduction(REDUCE[ufunc], x, axis, dtype, keepdims)
     return _write_out(out, res, ufunc)
 
 

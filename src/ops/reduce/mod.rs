@@ -18,6 +18,7 @@ pub(crate) mod common;
 pub(crate) mod complex;
 mod emulated;
 pub(crate) mod families;
+mod masked;
 mod nan;
 pub(crate) mod op_codes;
 mod plan;
@@ -26,6 +27,7 @@ mod rows;
 mod stats;
 
 pub(crate) use common::ReduceOp;
+pub use masked::Reduction;
 use plan::reduce;
 
 use crate::array::Array;

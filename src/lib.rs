@@ -95,9 +95,9 @@ pub use ops::linalg::matmul;
 #[cfg(not(target_arch = "wasm32"))]
 pub use ops::masks::extract;
 pub use ops::matmul::{MatmulKernel, MatmulTuning};
-#[cfg(not(target_arch = "wasm32"))]
 pub use ops::reduce::Reduction;
 pub use ops::search::Side;
 pub use ops::sort::lexsort;
+#[cfg(not(target_arch = "wasm32"))]
 pub use ops::unique::Unique;
 pub use registry::{shader_pipelines, shader_variants};

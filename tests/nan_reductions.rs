@@ -526,7 +526,7 @@ fn where_and_initial_select_and_seed_every_reduction() {
     let n: usize = shape.iter().product();
     let mut next = xorshift(17);
     let vals: Vec<i32> = (0..n).map(|_| (next() % 7) as i32 - 3).collect();
-    let full: Vec<bool> = (0..n).map(|_| next() % 3 != 0).collect();
+    let full: Vec<bool> = (0..n).map(|_| !next().is_multiple_of(3)).collect();
     let last: Vec<bool> = vec![true, false, true, true, false];
     let a = Array::from_slice(&dev, &vals, &shape).unwrap();
     let positions: Vec<f64> = (0..n).map(|i| i as f64).collect();

@@ -1,7 +1,7 @@
 """Figures for BENCHMARKS.md, "Python package (issue 19)". Every time is taken after the device
 finished (gpuarray.benchmark or an explicit synchronize). On lavapipe these are CPU figures.
 
-    python gpuarray-py/bench/figures.py [dispatch|ufunc|cluster|where|all] [N]   (in the README's venv)
+    python gpuarray-py/bench/figures.py [dispatch|ufunc|cluster|where|dlpack|all] [N]   (in the README's venv)
 
 dispatch: np.einsum('ijk,ikm->ijm') at N³ (default 500) through __array_function__ vs the
           extension's einsum called directly (the Rust call, no Python dispatch), interleaved.
@@ -11,6 +11,8 @@ cluster:  the seed case chunked over the batch axis on a 2-worker LocalCluster (
           inputs made on the workers, result kept there, vs the same einsum in one process.
 where:    np.sum(a, where=mask, initial=1) of 2^24 float32 (issue 36) on the device vs the
           plain np.sum on the device and NumPy's masked sum on the host.
+dlpack:   256 MiB of float32 out through np.from_dlpack (a host copy) vs .get(), and in through
+          gpuarray.from_dlpack vs gpuarray.asarray.
 """
 
 import sys
@@ -193,6 +195,24 @@ def where():
           f"{abs(got - want) / abs(want):.2g})")
 
 
+def dlpack():
+    n = 1 << 26  # 256 MiB of float32
+    h = np.random.default_rng(0).standard_normal(n, dtype=np.float32)
+    g = ga.asarray(h)
+    out_dl = best(lambda: np.from_dlpack(g), 5)
+    out_get = best(lambda: g.get(), 5)
+    in_dl = best(lambda: ga.from_dlpack(h), 5)
+    in_as = best(lambda: ga.asarray(h), 5)
+    ok = np.array_equal(np.from_dlpack(g), h) and np.array_equal(ga.from_dlpack(h).get(), h)
+    print(f"adapter: {ga.device_info()['summary']}")
+    print("256 MiB float32, best/median of 5 (seconds), synchronised:")
+    print(f"  export np.from_dlpack(g)   {out_dl[0]:.3f} / {out_dl[1]:.3f}")
+    print(f"  export g.get()             {out_get[0]:.3f} / {out_get[1]:.3f}")
+    print(f"  import ga.from_dlpack(h)   {in_dl[0]:.3f} / {in_dl[1]:.3f}")
+    print(f"  import ga.asarray(h)       {in_as[0]:.3f} / {in_as[1]:.3f}")
+    print(f"  values exact both ways: {ok}")
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "all"
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 500
@@ -204,3 +224,5 @@ if __name__ == "__main__":
         cluster(n)
     if what in ("where", "all"):
         where()
+    if what in ("dlpack", "all"):
+        dlpack()

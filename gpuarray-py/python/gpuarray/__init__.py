@@ -19,6 +19,7 @@ import numpy as _np
 from . import _gpuarray
 from ._gpuarray import DeviceLostError, NoAdapterError, empty_cache, memory_stats, set_memory_limit
 from ._core import asarray, asnumpy, broadcast_to, ndarray
+from ._dlpack import from_dlpack
 from ._device import Device, device_info, get_device, synchronize
 from ._gpuarray import Profile
 from ._kernels import ElementwiseKernel, Fusion, RawKernel, ReductionKernel, fuse

@@ -410,8 +410,17 @@ class ndarray(NDArrayOperatorsMixin):
 
         return array_api
 
-    def __dlpack__(self, *args, **kwargs):
-        raise BufferError("gpuarray arrays do not export DLPack (wgpu buffers have no DLPack device type)")
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """DLPack export as a host copy (``gpuarray._dlpack``): ``np.from_dlpack(x)``,
+        ``torch.from_dlpack(x)`` get the values; ``copy=False`` is ``BufferError``."""
+        from ._dlpack import export
+
+        return export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        from ._dlpack import device
+
+        return device()
 
     # ---- methods that forward to the functions --------------------------------------------
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
@@ -606,6 +615,9 @@ def asarray(a, dtype=None, copy=None) -> ndarray:
     if isinstance(a, ndarray):
         if dtype is None or canon_dtype(dtype) == a._dtype:
             return a.copy() if copy else a
+        if copy is False:
+            # NumPy 2: copy=False never copies, and a dtype change must.
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
         return a.astype(dtype)
     if copy is False:
         raise ValueError("gpuarray.asarray always copies host data to the device (copy=False)")

@@ -283,7 +283,11 @@ def moveaxis(a, source, destination):
 def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
     if shape is None:
         shape = newshape
-    r = _arr(a).reshape(shape, order=order)
+    a = _arr(a)
+    r = a.reshape(shape, order=order)
+    if copy is False and a.size and not r._a.may_share_memory(a._a):
+        # NumPy 2: a reshape this layout cannot give as a view is refused with copy=False.
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
     return r.copy() if copy else r
 
 

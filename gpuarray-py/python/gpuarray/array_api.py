@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _functions as _f
 from . import _array_api_linalg as linalg  # noqa: F401
+from ._dlpack import from_dlpack  # noqa: F401
 from ._core import _DTYPES, asarray as _asarray, broadcast_to as _broadcast_to, canon_dtype, ndarray
 
 __array_api_version__ = "2023.12"

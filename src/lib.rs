@@ -95,6 +95,7 @@ pub use ops::linalg::matmul;
 #[cfg(not(target_arch = "wasm32"))]
 pub use ops::masks::extract;
 pub use ops::matmul::{MatmulKernel, MatmulTuning};
+pub use ops::pad::PadMode;
 pub use ops::reduce::Reduction;
 pub use ops::search::Side;
 pub use ops::sort::lexsort;

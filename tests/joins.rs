@@ -268,3 +268,137 @@ fn joins_beyond_the_binding_limit() {
     let bad = (0..2 * n).find(|&i| rv[i] != want((i + 2 * n - 3) % (2 * n)));
     assert_eq!(bad, None, "first wrong element of the roll");
 }
+
+/// NumPy's pad modes on one lane, from their definitions: the edge repeated, the lane repeated,
+/// and mirrors applied again and again until the position falls in the lane (reflect mirrors
+/// about the edge element, symmetric about the edge itself).
+fn pad_lane(lane: &[i32], before: usize, after: usize, mode: &str) -> Vec<i32> {
+    let n = lane.len() as i64;
+    let source = |mut i: i64| -> i64 {
+        match mode {
+            "edge" => i.clamp(0, n - 1),
+            "wrap" => i.rem_euclid(n),
+            _ => {
+                let (lo, hi) = if mode == "reflect" {
+                    (0.0, (n - 1) as f64)
+                } else {
+                    (-0.5, n as f64 - 0.5)
+                };
+                if n == 1 {
+                    return 0;
+                }
+                while !(0..n).contains(&i) {
+                    let x = i as f64;
+                    i = if x < lo { 2.0 * lo - x } else { 2.0 * hi - x } as i64;
+                }
+                i
+            }
+        }
+    };
+    (-(before as i64)..n + after as i64)
+        .map(|i| lane[source(i) as usize])
+        .collect()
+}
+
+#[test]
+fn pad_modes_match_their_definitions() {
+    use gpuarray::PadMode;
+    let Some(dev) = common::device() else { return };
+    let shape = [3usize, 4];
+    let data = iota(12, -5);
+    let a = Array::from_slice(&dev, &data, &shape).unwrap();
+    for (name, mode) in [
+        ("edge", PadMode::Edge),
+        ("wrap", PadMode::Wrap),
+        ("reflect", PadMode::Reflect { odd: false }),
+        ("symmetric", PadMode::Symmetric { odd: false }),
+    ] {
+        // Widths past the axis length: the reflections repeat.
+        for (b, f) in [(0, 0), (1, 2), (5, 9)] {
+            let got = a.pad_axis(1, b, f, mode).unwrap();
+            assert_eq!(got.shape(), &[3, 4 + b + f]);
+            let want: Vec<i32> = (0..3)
+                .flat_map(|r| pad_lane(&data[r * 4..r * 4 + 4], b, f, name))
+                .collect();
+            assert_eq!(got.to_vec::<i32>().unwrap(), want, "{name} ({b}, {f})");
+        }
+        // Both axes: the second pads the first's result (corners from the padded rows).
+        let both = a.pad_with(&[(2, 1), (1, 3)], mode).unwrap();
+        let rows: Vec<Vec<i32>> = (0..4)
+            .map(|c| {
+                pad_lane(
+                    &(0..3).map(|r| data[r * 4 + c]).collect::<Vec<_>>(),
+                    2,
+                    1,
+                    name,
+                )
+            })
+            .collect();
+        let want: Vec<i32> = (0..6)
+            .flat_map(|r| pad_lane(&(0..4).map(|c| rows[c][r]).collect::<Vec<_>>(), 1, 3, name))
+            .collect();
+        assert_eq!(both.to_vec::<i32>().unwrap(), want, "{name} on both axes");
+    }
+    // Odd reflections: 2·edge − mirrored value.
+    let lane: Vec<i32> = data[..4].to_vec();
+    let odd = a
+        .slice(&[gpuarray::SliceArg::Index(0)])
+        .unwrap()
+        .pad_axis(0, 2, 1, PadMode::Reflect { odd: true })
+        .unwrap();
+    let even = pad_lane(&lane, 2, 1, "reflect");
+    let want: Vec<i32> = even
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| match i {
+            0 | 1 => 2 * lane[0] - v,
+            6 => 2 * lane[3] - v,
+            _ => v,
+        })
+        .collect();
+    assert_eq!(odd.to_vec::<i32>().unwrap(), want);
+    // Statistics of stat_length elements at each end; a ramp to the edge; constants per end.
+    let row = Array::from_slice(&dev, &[4i32, 9, 1, 6, 2], &[5]).unwrap();
+    let p = |m| row.pad_axis(0, 2, 1, m).unwrap().to_vec::<i32>().unwrap();
+    assert_eq!(
+        p(PadMode::Maximum(Some(2), Some(3))),
+        vec![9, 9, 4, 9, 1, 6, 2, 6]
+    );
+    assert_eq!(
+        p(PadMode::Minimum(None, Some(1))),
+        vec![1, 1, 4, 9, 1, 6, 2, 2]
+    );
+    // Means rounded half to even: (4 + 9) / 2 = 6.5 -> 6; (6 + 2) / 2 = 4.
+    assert_eq!(
+        p(PadMode::Mean(Some(2), Some(2))),
+        vec![6, 6, 4, 9, 1, 6, 2, 4]
+    );
+    assert_eq!(
+        p(PadMode::Median(Some(3), None)),
+        vec![4, 4, 4, 9, 1, 6, 2, 4]
+    );
+    // linspace(10, 4, 2, endpoint=False) = [10, 7]; after: linspace(-1, 2, 1) reversed = [-1].
+    assert_eq!(
+        p(PadMode::LinearRamp(10.0, -1.0)),
+        vec![10, 7, 4, 9, 1, 6, 2, -1]
+    );
+    assert_eq!(
+        p(PadMode::Constant(-3.0, 8.0)),
+        vec![-3, -3, 4, 9, 1, 6, 2, 8]
+    );
+    // An empty axis cannot be extended but by constant/empty; stat_length 0 has no maximum.
+    let empty = Array::zeros(&dev, &[0, 2], DType::F32).unwrap();
+    assert!(matches!(
+        empty.pad_axis(0, 1, 1, PadMode::Edge),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert_eq!(
+        empty.pad_axis(0, 1, 1, PadMode::Empty).unwrap().shape(),
+        &[2, 2]
+    );
+    assert!(
+        row.pad_axis(0, 1, 1, PadMode::Maximum(Some(0), None))
+            .is_err()
+    );
+    assert_eq!(a.to_vec::<i32>().unwrap(), data);
+}

@@ -471,6 +471,43 @@ fn pad(
     wait(py, || a.pad(&pad_width, value)).map(PyArr::new)
 }
 
+/// One axis of `numpy.pad` in any mode: `before`/`after` are the end values of `constant` and
+/// `linear_ramp`, or the `stat_length`s (None: the whole axis) of the statistics; `odd` is
+/// `reflect_type="odd"`.
+#[pyfunction]
+#[pyo3(signature = (a, axis, widths, mode, before=None, after=None, odd=false))]
+#[allow(clippy::too_many_arguments)]
+fn pad_axis(
+    py: Python<'_>,
+    a: &Bound<'_, PyArr>,
+    axis: isize,
+    widths: (usize, usize),
+    mode: &str,
+    before: Option<f64>,
+    after: Option<f64>,
+    odd: bool,
+) -> PyResult<PyArr> {
+    use gpuarray::PadMode;
+    let value = |v: Option<f64>| v.unwrap_or(0.0);
+    let length = |v: Option<f64>| v.map(|x| x as usize);
+    let mode = match mode {
+        "constant" => PadMode::Constant(value(before), value(after)),
+        "edge" => PadMode::Edge,
+        "wrap" => PadMode::Wrap,
+        "reflect" => PadMode::Reflect { odd },
+        "symmetric" => PadMode::Symmetric { odd },
+        "linear_ramp" => PadMode::LinearRamp(value(before), value(after)),
+        "maximum" => PadMode::Maximum(length(before), length(after)),
+        "minimum" => PadMode::Minimum(length(before), length(after)),
+        "mean" => PadMode::Mean(length(before), length(after)),
+        "median" => PadMode::Median(length(before), length(after)),
+        "empty" => PadMode::Empty,
+        other => return Err(unknown("pad mode", other)),
+    };
+    let a = a.get().array();
+    wait(py, || a.pad_axis(axis, widths.0, widths.1, mode)).map(PyArr::new)
+}
+
 /// `numpy.take(a, indices, axis)` (`None`: the flattened array); int32 indices.
 #[pyfunction]
 #[pyo3(signature = (a, indices, axis))]
@@ -691,6 +728,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tile, m)?)?;
     m.add_function(wrap_pyfunction!(repeat, m)?)?;
     m.add_function(wrap_pyfunction!(pad, m)?)?;
+    m.add_function(wrap_pyfunction!(pad_axis, m)?)?;
     m.add_function(wrap_pyfunction!(take, m)?)?;
     m.add_function(wrap_pyfunction!(filled, m)?)?;
     m.add_function(wrap_pyfunction!(arange, m)?)?;

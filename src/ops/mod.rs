@@ -12,6 +12,7 @@ pub(crate) mod join;
 pub(crate) mod linalg;
 pub(crate) mod masks;
 pub(crate) mod matmul;
+pub(crate) mod pad;
 pub(crate) mod reduce;
 pub(crate) mod scan;
 pub(crate) mod search;

@@ -154,18 +154,64 @@ def repeat(a, repeats, axis=None):
 
 @implements(np.pad)
 def pad(array, pad_width, mode="constant", **kwargs):
+    """``numpy.pad`` in every named mode, on the device, axis after axis as NumPy pads
+    (``Array::pad_axis``); a function ``mode`` (NumPy calls it per lane on the host) is refused."""
     a = _arr(array)
-    if mode != "constant":
-        raise NotImplementedError(f"gpuarray.pad supports mode='constant' only, not {mode!r}")
-    cv = kwargs.pop("constant_values", 0)
-    if kwargs:
-        raise TypeError(f"unsupported keyword arguments for mode 'constant': {set(kwargs)}")
-    if np.ndim(cv) != 0:
-        raise NotImplementedError("gpuarray.pad: constant_values must be one scalar")
-    pw = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (a.ndim, 2))
+    if callable(mode):
+        raise NotImplementedError("gpuarray.pad: a function mode (called per lane on the host) is not supported")
+    allowed = _PAD_KEYWORDS.get(mode)
+    if allowed is None:
+        raise ValueError(f"mode '{mode}' is not supported")
+    unsupported = set(kwargs) - allowed
+    if unsupported:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+    pw = _pairs(pad_width, a.ndim, np.int64)
     if (pw < 0).any():
         raise ValueError("index can't contain negative values")
-    return ndarray._wrap(_g.pad(a._a, [tuple(map(int, p)) for p in pw], float(cv)))
+    if mode == "constant":
+        cv = _pairs(kwargs.get("constant_values", 0), a.ndim, np.float64)
+        if (cv == cv[0, 0]).all():
+            return ndarray._wrap(_g.pad(a._a, [tuple(map(int, p)) for p in pw], float(cv[0, 0])))
+        params = cv
+    elif mode == "linear_ramp":
+        params = _pairs(kwargs.get("end_values", 0), a.ndim, np.float64)
+    elif mode in ("maximum", "minimum", "mean", "median"):
+        sl = kwargs.get("stat_length")
+        params = None if sl is None else _pairs(sl, a.ndim, np.int64)
+        if params is not None and (params < 0).any():
+            raise ValueError("index can't contain negative values")
+    else:
+        params = None
+    reflect_type = kwargs.get("reflect_type", "even")
+    if reflect_type not in ("even", "odd"):
+        raise ValueError(f"reflect_type must be 'even' or 'odd', not {reflect_type!r}")
+    out = a
+    for axis in range(a.ndim):
+        b, af = (int(w) for w in pw[axis])
+        pb, pa = (None, None) if params is None else (float(params[axis][0]), float(params[axis][1]))
+        out = ndarray._wrap(_g.pad_axis(out._a, axis, (b, af), mode, pb, pa, reflect_type == "odd"))
+    return out.copy() if out is a else out
+
+
+# np.pad's keyword arguments by mode.
+_PAD_KEYWORDS = {
+    "constant": {"constant_values"}, "edge": set(), "wrap": set(), "empty": set(),
+    "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}, "linear_ramp": {"end_values"},
+    "maximum": {"stat_length"}, "minimum": {"stat_length"}, "mean": {"stat_length"},
+    "median": {"stat_length"},
+}
+
+
+def _pairs(x, ndim, dtype):
+    """NumPy's ``_as_pairs``: a scalar, (v,), (before, after) or one pair per axis, as an
+    (ndim, 2) array."""
+    v = np.asarray(x, dtype=dtype)
+    if v.ndim > 2 or (v.ndim == 2 and v.shape[1] != 2) or (v.ndim == 1 and v.size not in (1, 2)):
+        raise ValueError(f"Unable to create correctly shaped tuple from {x}")
+    try:
+        return np.broadcast_to(v, (ndim, 2))
+    except ValueError:
+        raise ValueError(f"Unable to create correctly shaped tuple from {x}") from None
 
 
 @implements(np.take)

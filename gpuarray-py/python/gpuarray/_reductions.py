@@ -17,11 +17,12 @@ from ._manipulation import concatenate
 
 # ---- reductions ---------------------------------------------------------------------------
 
-def _reduction(op, x, axis, dtype, keepdims, out=None):
+def _operand_and_result_dtype(op, x, dtype):
+    """The reduction's operand (cast to ``dtype``, or to NumPy's wider accumulator for sums and
+    products of narrow integers) and its result dtype, as NumPy's."""
     x = _arr(x)
     if dtype is not None:
         x = _cast(x, canon_dtype(dtype))
-    axes = _axes_arg(axis, x.ndim)
     if op in ("sum", "prod"):
         want = _narrow_acc(x.dtype) if dtype is None else x.dtype
         if want != x.dtype:
@@ -31,6 +32,12 @@ def _reduction(op, x, axis, dtype, keepdims, out=None):
         want = np.dtype(bool)
     else:
         want = x.dtype
+    return x, want
+
+
+def _reduction(op, x, axis, dtype, keepdims, out=None):
+    x, want = _operand_and_result_dtype(op, x, dtype)
+    axes = _axes_arg(axis, x.ndim)
     if axes == []:
         return _out(out, x.astype(want))
     if op in ("max", "min") and x.size == 0:
@@ -114,17 +121,7 @@ def _mask(where, a):
 def _masked(op, a, axis, dtype, keepdims, out, where, initial):
     """``op`` with NumPy's ``where=``/``initial=`` on the device (``Array::reduce_where``), with
     ``_reduction``'s dtype rules."""
-    x = _arr(a)
-    if dtype is not None:
-        x = _cast(x, canon_dtype(dtype))
-    if op in ("sum", "prod"):
-        want = _narrow_acc(x.dtype) if dtype is None else x.dtype
-        if want != x.dtype:
-            x = _cast(x, want)
-    elif op in ("any", "all"):
-        want = np.dtype(bool)
-    else:
-        want = x.dtype
+    x, want = _operand_and_result_dtype(op, a, dtype)
     mask = None if where is True else _mask(where, x)
     init = None if initial is None else _initial(initial, x.dtype)
     axes = _axes_arg(axis, x.ndim)

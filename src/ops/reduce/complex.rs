@@ -134,13 +134,9 @@ pub(crate) fn cumprod(a: &Array, axis: Option<isize>) -> Result<Array> {
         Some(ax) => (a.clone(), normalize_axis("cumprod", ax, a.ndim())?),
         None => (a.contiguous()?.reshape(&[-1])?, 0),
     };
-    let mut perm: Vec<usize> = (0..x.ndim()).filter(|&d| d != ax).collect();
-    perm.push(ax);
-    let mut inverse = vec![0; perm.len()];
-    for (i, &p) in perm.iter().enumerate() {
-        inverse[p] = i;
-    }
-    let mut y = x.transpose(&perm)?.contiguous()?;
+    // The scanned axis last (a swap is its own inverse).
+    let last_axis = x.ndim() as isize - 1;
+    let mut y = x.swapaxes(ax as isize, last_axis)?.contiguous()?;
     let n = *y.shape().last().unwrap_or(&1) as isize;
     let lead = vec![SliceArg::full(); y.ndim().saturating_sub(1)];
     let last = |arg: SliceArg| -> Vec<SliceArg> { lead.iter().cloned().chain([arg]).collect() };
@@ -152,5 +148,5 @@ pub(crate) fn cumprod(a: &Array, axis: Option<isize>) -> Result<Array> {
         y = concatenate(&[&head, &before.mul(&later)?], -1)?;
         reach *= 2;
     }
-    y.transpose(&inverse)?.contiguous()
+    y.swapaxes(ax as isize, last_axis)?.contiguous()
 }

@@ -42,7 +42,10 @@ fn op(x: C) -> R {
         case OP_FLOOR: { return floor(x); }
         case OP_CEIL: { return ceil(x); }
         case OP_ROUND, OP_RINT: { return rint_(x); }
-        case OP_TRUNC: { return trunc(x); }
+        // trunc by its definition rather than the builtin: Mesa's f64 lowering of trunc
+        // (lavapipe, nir lower_doubles) returns +0 for every x in (-1, -0], where IEEE and
+        // NumPy keep the sign; floor and ceil keep it on every driver we test.
+        case OP_TRUNC: { return select(ceil(x), floor(x), x >= C(0)); }
         case OP_SQUARE: { return x * x; }
         case OP_RECIPROCAL: { return C(1) / x; }
         case OP_SIGMOID: { return sigmoid_(x); }

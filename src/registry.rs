@@ -46,6 +46,7 @@ static FAMILIES: &[&KernelDef] = &[
     &ew::UNARY_INT,
     &ew::PREDICATE,
     &ew::WHERE,
+    &ew::WHERE_VEC4,
     &crate::ops::take::TAKE,
     &reduce::REDUCE_ROWS,
     &reduce::REDUCE_ROWS_F16,

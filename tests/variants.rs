@@ -145,6 +145,39 @@ fn where_and_take_on_every_dtype() {
             want,
             "where {d}"
         );
+        // Scalar sides: whole contiguous arrays take the vec4 kernel with the scalars in its
+        // parameters, a view starting at element 1 the strided kernel with 0-d arrays.
+        let (s, t) = if d == DType::Bool {
+            (1.0, 0.0)
+        } else {
+            (3.0, 2.0)
+        };
+        for (start, len) in [(0usize, 24usize), (1, 20)] {
+            let part = |x: &Array| {
+                x.slice(&[gpuarray::SliceArg::range(
+                    Some(start as isize),
+                    Some((start + len) as isize),
+                    1,
+                )])
+                .unwrap()
+            };
+            let (c, a, b) = (part(&c), part(&a), part(&b));
+            let pick =
+                |i: usize, on: f64, off: f64| as_dtype(if cond[start + i] { on } else { off }, d);
+            let cases = [
+                (gpuarray::where_(&c, &a, t).unwrap(), "where(c, a, t)", 0),
+                (gpuarray::where_(&c, s, &b).unwrap(), "where(c, s, b)", 1),
+            ];
+            for (got, what, form) in cases {
+                let want: Vec<f64> = (0..len)
+                    .map(|i| match form {
+                        0 => pick(i, x[start + i], t),
+                        _ => pick(i, s, y[start + i]),
+                    })
+                    .collect();
+                assert_eq!(read(&got), want, "{what} {d} from element {start}");
+            }
+        }
         let m = a.reshape(&[6, 4]).unwrap();
         let got = read(&m.take(&idx, Some(0)).unwrap());
         let want: Vec<f64> = [5usize, 0, 5, 5, 2]

@@ -309,6 +309,43 @@ pub(crate) static WHERE: KernelDef = KernelDef {
     warm_up: false,
 };
 
+/// `where(cond, a, b)` over contiguous operands, four elements at a time, with either side
+/// a scalar in the parameters (`SCALAR` bits: none, `a`, `b`). One-word dtypes, eager as the
+/// strided `where`.
+pub(crate) static WHERE_VEC4: KernelDef = KernelDef {
+    name: "where_vec4",
+    entry: "main",
+    constants: GRID,
+    ops_per_element: 1,
+    uses_f32_math: KernelDef::no_f32_math,
+    variants: |dtypes| {
+        dtypes
+            .iter()
+            .copied()
+            .filter(|d| d.is_word())
+            .map(Variant::one)
+            .collect()
+    },
+    wgsl: |v| {
+        // The scalars travel as ScalarValue writes them: f16's as f32 (never used: the launch
+        // passes no f16 scalar), bool's as u32.
+        let stored = v.stored(v.a).wgsl();
+        let scalar = if v.a == DType::F16 { "f32" } else { stored };
+        format!("alias T = {stored};\nalias S = {scalar};\n")
+            + include_str!("../../../shaders/where_vec4.wgsl")
+    },
+    when: When::Eager,
+    eager: |_, _| {
+        [0, 1, 2]
+            .map(|scalar| vec![("EPT", 4), ("SCALAR", scalar)])
+            .to_vec()
+    },
+    needs: Needs::NONE,
+    soft_f64: false,
+    packed_f16: false,
+    warm_up: false,
+};
+
 /// The family of `set` over `form`.
 pub(crate) fn family(set: OpSet, form: Form) -> &'static KernelDef {
     match (set, form) {

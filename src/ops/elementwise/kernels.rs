@@ -7,7 +7,7 @@
 //! elements takes the `vec4` skeleton; any other block takes the strided one. Scalars travel in
 //! the uniform parameters (`SCALAR` override), so `a + 2.0` is one dispatch with no upload.
 
-use super::families::{Form, WHERE, family};
+use super::families::{Form, WHERE, WHERE_VEC4, family};
 use super::rules::OpSet;
 use crate::array::Array;
 use crate::device::blocks::{Block, BlockOperand, collapse, plan};
@@ -217,12 +217,22 @@ pub(crate) fn unary_into(
     })
 }
 
-/// `out = where(cond, a, b)` for inputs broadcast to `out`'s shape (cond is bool).
+/// One side of `where`: an array broadcast to the output's shape, or a scalar (representable
+/// in the output's dtype: `ScalarValue::new` checked it).
+#[derive(Clone, Copy)]
+pub(crate) enum Side<'a> {
+    Array(&'a Array),
+    Scalar(f64),
+}
+
+/// `out = where(cond, a, b)` for inputs broadcast to `out`'s shape (cond is bool). Blocks whose
+/// array operands are all contiguous take the vec4 kernel with scalars in its parameters; any
+/// other block takes the strided one, a scalar side then read from a 0-d array.
 pub(crate) fn where_into(
     op: &'static str,
     cond: &Array,
-    a: &Array,
-    b: &Array,
+    a: Side,
+    b: Side,
     out: &Array,
 ) -> Result<()> {
     let dev = &out.device.inner;
@@ -230,9 +240,62 @@ pub(crate) fn where_into(
     if out.is_empty() {
         return Ok(());
     }
-    let arrays = [cond, a, b, out];
+    let dtype = out.dtype();
+    // A scalar side's binding (not read) repeats the other side's array (`where_` refuses
+    // two scalars: their dtype would be unknown).
+    let stand_in = match (a, b) {
+        (Side::Array(x), _) | (_, Side::Array(x)) => Some(x),
+        _ => None,
+    };
+    let side = |s: Side<'_>, stand_in: &Array| match s {
+        Side::Array(x) => x.clone(),
+        Side::Scalar(_) => stand_in.clone(),
+    };
+    let planned = stand_in.map(|x| (side(a, x), side(b, x)));
+    let scalar_of = |s: Side<'_>| -> Result<(bool, ScalarValue)> {
+        Ok(match s {
+            Side::Scalar(v) => (true, ScalarValue::new(op, dtype, v)?),
+            Side::Array(_) => (false, ScalarValue::new(op, dtype, 0.0)?),
+        })
+    };
+    let ((a_is, a_value), (b_is, b_value)) = (scalar_of(a)?, scalar_of(b)?);
+    let contiguous = match &planned {
+        Some((pa, pb)) if dev.one_word_elements(dtype) && dtype != DType::F16 => {
+            let blocks = blocks_for(op, &[cond, pa, pb, out])?;
+            blocks.iter().all(vec4_block).then_some(blocks)
+        }
+        _ => None,
+    };
+    if let (Some(blocks), Some((pa, pb))) = (contiguous, &planned) {
+        let arrays = [cond, pa, pb, out];
+        let key = PipelineKey::new(&WHERE_VEC4, Variant::one(dtype))
+            .with("EPT", 4)
+            .with("SCALAR", a_is as u32 | (b_is as u32) << 1);
+        return dev.guarded(op, || {
+            for blk in &blocks {
+                let binds = bindings(&arrays, blk);
+                let mut p = Params::default();
+                for w in &blk.windows {
+                    p.u32((w.base / 4) as u32);
+                }
+                p.u32(block_count(blk)? / 4);
+                a_value.push(&mut p);
+                b_value.push(&mut p);
+                dev.dispatch(&key, p.bytes(), &binds, blk.numel() / 4, &blk.shape)?;
+            }
+            Ok(())
+        });
+    }
+    let strided = |s: Side<'_>| -> Result<Array> {
+        match s {
+            Side::Array(x) => Ok(x.clone()),
+            Side::Scalar(v) => Array::full(out.device(), &[], v, dtype)?.broadcast_to(out.shape()),
+        }
+    };
+    let (sa, sb) = (strided(a)?, strided(b)?);
+    let arrays = [cond, &sa, &sb, out];
     let blocks = blocks_for(op, &arrays)?;
-    let key = PipelineKey::new(&WHERE, Variant::one(a.dtype()));
+    let key = PipelineKey::new(&WHERE, Variant::one(dtype));
     dev.guarded(op, || {
         for blk in &blocks {
             let binds = bindings(&arrays, blk);

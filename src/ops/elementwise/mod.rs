@@ -27,7 +27,7 @@ mod table;
 
 pub(crate) use fusion::OpLibrary;
 pub(crate) use kernels::blocks_for;
-use kernels::{ScalarValue, binary_into, unary_into, where_into};
+use kernels::{ScalarValue, Side, binary_into, unary_into, where_into};
 use rules::Plan;
 pub(crate) use rules::unsupported;
 pub use table::free_functions;
@@ -286,14 +286,14 @@ pub fn where_<'a, 'b>(
         }
     };
     let dev = cond.device.clone();
-    let as_array = |o: Operand| -> Result<Array> {
+    let side = |o: Operand| -> Result<Array> {
         match o {
             Operand::Array(x) => {
                 cond.same_device(op, x)?;
                 Ok(x.clone())
             }
+            // Shape () for broadcasting; the kernels take the value itself (`Side::Scalar`).
             Operand::Scalar(s) => {
-                // A 0-d array made by the fill kernel: broadcast with stride 0, no upload.
                 if !dtype.is_complex() {
                     ScalarValue::new(op, dtype, s)?;
                 }
@@ -301,13 +301,13 @@ pub fn where_<'a, 'b>(
             }
         }
     };
-    let (a, b) = (as_array(a)?, as_array(b)?);
+    let (arr_a, arr_b) = (side(a)?, side(b)?);
     let cond = if cond.dtype == DType::Bool {
         cond.clone()
     } else {
         unary(UnaryOp::Truth, cond)?
     };
-    let shape = broadcast_shapes(op, &[cond.shape(), a.shape(), b.shape()])?;
+    let shape = broadcast_shapes(op, &[cond.shape(), arr_a.shape(), arr_b.shape()])?;
     let out = Array::empty(op, &dev, &shape, dtype)?;
     if dtype.is_complex() {
         // Part by part: the condition broadcast over the (real, imaginary) axis.
@@ -318,17 +318,24 @@ pub fn where_<'a, 'b>(
             .expand_dims(-1)?
             .broadcast_to(&pairs)?;
         let (pa, pb) = (
-            a.broadcast_to(&shape)?.parts(),
-            b.broadcast_to(&shape)?.parts(),
+            arr_a.broadcast_to(&shape)?.parts(),
+            arr_b.broadcast_to(&shape)?.parts(),
         );
-        where_into(op, &c, &pa, &pb, &out.parts())?;
+        where_into(op, &c, Side::Array(&pa), Side::Array(&pb), &out.parts())?;
         return Ok(out);
+    }
+    let (wa, wb) = (arr_a.broadcast_to(&shape)?, arr_b.broadcast_to(&shape)?);
+    fn pick<'w>(o: Operand, w: &'w Array) -> Side<'w> {
+        match o {
+            Operand::Scalar(s) => Side::Scalar(s),
+            Operand::Array(_) => Side::Array(w),
+        }
     }
     where_into(
         op,
         &cond.broadcast_to(&shape)?,
-        &a.broadcast_to(&shape)?,
-        &b.broadcast_to(&shape)?,
+        pick(a, &wa),
+        pick(b, &wb),
         &out,
     )?;
     Ok(out)

@@ -327,18 +327,21 @@ pub(crate) static WHERE_VEC4: KernelDef = KernelDef {
             .collect()
     },
     wgsl: |v| {
-        // The scalars travel as ScalarValue writes them: f16's as f32 (never used: the launch
-        // passes no f16 scalar), bool's as u32.
+        // The scalars travel as ScalarValue writes them, bool's as u32; f16 is launched without
+        // scalars (`S` only declares the unread fields).
         let stored = v.stored(v.a).wgsl();
         let scalar = if v.a == DType::F16 { "f32" } else { stored };
         format!("alias T = {stored};\nalias S = {scalar};\n")
             + include_str!("../../../shaders/where_vec4.wgsl")
     },
     when: When::Eager,
-    eager: |_, _| {
-        [0, 1, 2]
-            .map(|scalar| vec![("EPT", 4), ("SCALAR", scalar)])
-            .to_vec()
+    // f16 never takes a scalar here (`where_into`).
+    eager: |_, v| {
+        let scalars: &[u32] = if v.a == DType::F16 { &[0] } else { &[0, 1, 2] };
+        scalars
+            .iter()
+            .map(|&scalar| vec![("EPT", 4), ("SCALAR", scalar)])
+            .collect()
     },
     needs: Needs::NONE,
     soft_f64: false,

@@ -260,7 +260,11 @@ pub(crate) fn where_into(
     };
     let ((a_is, a_value), (b_is, b_value)) = (scalar_of(a)?, scalar_of(b)?);
     let contiguous = match &planned {
-        Some((pa, pb)) if dev.one_word_elements(dtype) && dtype != DType::F16 => {
+        // f16 scalars travel as f32 (ScalarValue): with a scalar, f16 takes the strided kernel
+        // and a 0-d array filled from the f64 value.
+        Some((pa, pb))
+            if dev.one_word_elements(dtype) && (dtype != DType::F16 || !(a_is || b_is)) =>
+        {
             let blocks = blocks_for(op, &[cond, pa, pb, out])?;
             blocks.iter().all(vec4_block).then_some(blocks)
         }

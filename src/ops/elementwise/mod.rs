@@ -286,56 +286,65 @@ pub fn where_<'a, 'b>(
         }
     };
     let dev = cond.device.clone();
-    let side = |o: Operand| -> Result<Array> {
+    for o in [a, b] {
         match o {
-            Operand::Array(x) => {
-                cond.same_device(op, x)?;
-                Ok(x.clone())
+            Operand::Array(x) => cond.same_device(op, x)?,
+            Operand::Scalar(s) if !dtype.is_complex() => {
+                ScalarValue::new(op, dtype, s)?;
             }
-            // Shape () for broadcasting; the kernels take the value itself (`Side::Scalar`).
-            Operand::Scalar(s) => {
-                if !dtype.is_complex() {
-                    ScalarValue::new(op, dtype, s)?;
-                }
-                Array::full(&dev, &[], s, dtype)
-            }
+            Operand::Scalar(_) => {}
         }
-    };
-    let (arr_a, arr_b) = (side(a)?, side(b)?);
+    }
     let cond = if cond.dtype == DType::Bool {
         cond.clone()
     } else {
         unary(UnaryOp::Truth, cond)?
     };
-    let shape = broadcast_shapes(op, &[cond.shape(), arr_a.shape(), arr_b.shape()])?;
+    // A scalar broadcasts as shape ().
+    let shape_of = |o: Operand<'_>| match o {
+        Operand::Array(x) => x.shape().to_vec(),
+        Operand::Scalar(_) => Vec::new(),
+    };
+    let shape = broadcast_shapes(op, &[cond.shape(), &shape_of(a), &shape_of(b)])?;
     let out = Array::empty(op, &dev, &shape, dtype)?;
     if dtype.is_complex() {
-        // Part by part: the condition broadcast over the (real, imaginary) axis.
+        // Part by part: the condition broadcast over the (real, imaginary) axis; a scalar
+        // side as a 0-d array (its parts).
         let mut pairs = shape.clone();
         pairs.push(2);
         let c = cond
             .broadcast_to(&shape)?
             .expand_dims(-1)?
             .broadcast_to(&pairs)?;
-        let (pa, pb) = (
-            arr_a.broadcast_to(&shape)?.parts(),
-            arr_b.broadcast_to(&shape)?.parts(),
-        );
+        let parts = |o: Operand<'_>| -> Result<Array> {
+            let x = match o {
+                Operand::Array(x) => x.clone(),
+                Operand::Scalar(s) => Array::full(&dev, &[], s, dtype)?,
+            };
+            Ok(x.broadcast_to(&shape)?.parts())
+        };
+        let (pa, pb) = (parts(a)?, parts(b)?);
         where_into(op, &c, Side::Array(&pa), Side::Array(&pb), &out.parts())?;
         return Ok(out);
     }
-    let (wa, wb) = (arr_a.broadcast_to(&shape)?, arr_b.broadcast_to(&shape)?);
-    fn pick<'w>(o: Operand, w: &'w Array) -> Side<'w> {
-        match o {
-            Operand::Scalar(s) => Side::Scalar(s),
-            Operand::Array(_) => Side::Array(w),
+    // Arrays broadcast to the output; scalars go to the kernels as values (`Side::Scalar`).
+    let wide = |o: Operand<'_>| match o {
+        Operand::Array(x) => x.broadcast_to(&shape).map(Some),
+        Operand::Scalar(_) => Ok(None),
+    };
+    let (wa, wb) = (wide(a)?, wide(b)?);
+    fn side<'w>(o: Operand, w: &'w Option<Array>) -> Side<'w> {
+        match (o, w) {
+            (_, Some(w)) => Side::Array(w),
+            (Operand::Scalar(s), None) => Side::Scalar(s),
+            (Operand::Array(_), None) => unreachable!("arrays are broadcast above"),
         }
     }
     where_into(
         op,
         &cond.broadcast_to(&shape)?,
-        pick(a, &wa),
-        pick(b, &wb),
+        side(a, &wa),
+        side(b, &wb),
         &out,
     )?;
     Ok(out)

@@ -357,6 +357,52 @@ fn pad_modes_match_their_definitions() {
         })
         .collect();
     assert_eq!(odd.to_vec::<i32>().unwrap(), want);
+    // Odd reflections past one period (NumPy's rounds): in exact arithmetic the border is the
+    // lane's odd extension, periodic with period P plus a drift of D per period (P = 2(n − 1)
+    // and 2n for reflect and symmetric, D = 2·(last − first)).
+    for (name, symmetric) in [("reflect", false), ("symmetric", true)] {
+        for (n, b, f) in [
+            (4usize, 5usize, 9usize),
+            (4, 0, 11),
+            (4, 13, 0),
+            (2, 6, 5),
+            (3, 7, 7),
+        ] {
+            let lane: Vec<i32> = [4, -3, 9, 2][..n].to_vec();
+            let (first, last) = (lane[0] as i64, lane[n - 1] as i64);
+            let period = if symmetric {
+                2 * n as i64
+            } else {
+                2 * (n as i64 - 1)
+            };
+            let drift = 2 * (last - first);
+            let value = |i: i64| -> i32 {
+                let (q, r) = (i.div_euclid(period), i.rem_euclid(period));
+                let base = if r < n as i64 {
+                    lane[r as usize] as i64
+                } else if symmetric {
+                    2 * last - lane[(period - 1 - r) as usize] as i64
+                } else {
+                    2 * last - lane[(period - r) as usize] as i64
+                };
+                (base + q * drift) as i32
+            };
+            let want: Vec<i32> = (-(b as i64)..(n + f) as i64).map(value).collect();
+            let mode = if symmetric {
+                PadMode::Symmetric { odd: true }
+            } else {
+                PadMode::Reflect { odd: true }
+            };
+            let x = Array::from_slice(&dev, &lane, &[1, n]).unwrap();
+            let got = x.pad_axis(1, b, f, mode).unwrap();
+            assert_eq!(got.shape(), &[1, n + b + f]);
+            assert_eq!(
+                got.to_vec::<i32>().unwrap(),
+                want,
+                "{name} odd, n {n}, ({b}, {f})"
+            );
+        }
+    }
     // Statistics of stat_length elements at each end; a ramp to the edge; constants per end.
     let row = Array::from_slice(&dev, &[4i32, 9, 1, 6, 2], &[5]).unwrap();
     let p = |m| row.pad_axis(0, 2, 1, m).unwrap().to_vec::<i32>().unwrap();

@@ -2,7 +2,8 @@
 //! from the axes padded before, as NumPy's do). Modes that copy elements (`edge`, `wrap`,
 //! `reflect`, `symmetric`) are one gather along the axis at indices the host computes from the
 //! shape alone (NumPy's iterated reflections are periodic: `reflect` repeats every 2(n − 1),
-//! `symmetric` every 2n, `wrap` every n); `linear_ramp` and the statistics (`maximum`,
+//! `symmetric` every 2n, `wrap` every n; `reflect_type="odd"` is filled round by round as NumPy
+//! fills it, since each round builds on the rounded values of the last); `linear_ramp` and the statistics (`maximum`,
 //! `minimum`, `mean`, `median` of `stat_length` elements) are small reductions broadcast over
 //! the border. Everything runs on the device.
 
@@ -23,13 +24,12 @@ pub enum PadMode {
     /// The axis continued periodically (`"wrap"`).
     Wrap,
     /// Mirrored about the edge element, which is not repeated (`"reflect"`); `odd` is
-    /// `reflect_type="odd"` (2·edge − mirrored value; widths up to n − 1).
+    /// `reflect_type="odd"` (2·edge − mirrored value, any width, as NumPy iterates it).
     Reflect {
         /// NumPy's `reflect_type="odd"`.
         odd: bool,
     },
-    /// Mirrored about the edge, repeating it (`"symmetric"`); `odd` as for `Reflect` (widths up
-    /// to n).
+    /// Mirrored about the edge, repeating it (`"symmetric"`); `odd` as for `Reflect`.
     Symmetric {
         /// NumPy's `reflect_type="odd"`.
         odd: bool,
@@ -185,27 +185,16 @@ impl Array {
                     let idx = Array::from_slice(self.device(), &idx, &[idx.len()])?;
                     self.take_in_range(&idx, ax as isize)
                 };
-                let mut left = gather(-(before as i64), 0)?;
-                let mut right = gather(n as i64, (n + after) as i64)?;
                 if let PadMode::Reflect { odd: true } | PadMode::Symmetric { odd: true } = mode {
-                    let limit = if matches!(mode, PadMode::Reflect { .. }) {
-                        n.saturating_sub(1)
-                    } else {
-                        n
-                    };
-                    if before > limit || after > limit {
-                        return Err(Error::Unsupported {
-                            op,
-                            feature: format!(
-                                "reflect_type='odd' with a width ({before}, {after}) past {limit} \
-                                 on an axis of length {n} (NumPy's iterated odd reflections)"
-                            ),
-                        });
+                    if n > 1 {
+                        let symmetric = matches!(mode, PadMode::Symmetric { .. });
+                        return self.pad_odd_reflection(ax, before, after, symmetric);
                     }
-                    // 2·edge − mirrored value.
-                    left = part(0, 1)?.mul(2.0)?.sub(&left)?;
-                    right = part(n - 1, n)?.mul(2.0)?.sub(&right)?;
+                    // NumPy pads a single element as `edge` (2·a − a could overflow).
+                    return self.pad_axis(axis, before, after, PadMode::Edge);
                 }
+                let left = gather(-(before as i64), 0)?;
+                let right = gather(n as i64, (n + after) as i64)?;
                 (left, right)
             }
             PadMode::LinearRamp(end_before, end_after) => {
@@ -241,6 +230,73 @@ impl Array {
             PadMode::Constant(..) | PadMode::Empty => unreachable!("handled above"),
         };
         concatenate(&[&left, self, &right], ax as isize)
+    }
+}
+
+impl Array {
+    /// `reflect_type="odd"` along axis `ax` (length `n` > 1) exactly as NumPy computes it
+    /// (`_set_reflect_both`): the border is filled in rounds, each mirroring at most one period
+    /// of what is already there as 2·edge − mirrored value, the edge being the outermost
+    /// element of the previous round. The values past the first period depend on the rounded
+    /// results of the rounds before, so they are computed round by round (NumPy's bits), not
+    /// gathered from the axis.
+    fn pad_odd_reflection(
+        &self,
+        ax: usize,
+        before: usize,
+        after: usize,
+        symmetric: bool,
+    ) -> Result<Array> {
+        let ndim = self.ndim();
+        let n = self.shape()[ax];
+        let mut widths = vec![(0usize, 0usize); ndim];
+        widths[ax] = (before, after);
+        let padded = self.pad(&widths, 0.0)?;
+        let len = n + before + after;
+        let at = |start: isize, stop: Option<isize>, step: isize| -> Result<Array> {
+            let args: Vec<SliceArg> = (0..ndim)
+                .map(|d| {
+                    if d == ax {
+                        SliceArg::range(Some(start), stop, step)
+                    } else {
+                        SliceArg::full()
+                    }
+                })
+                .collect();
+            padded.slice(&args)
+        };
+        let (mut left, mut right) = (before, after);
+        while left > 0 || right > 0 {
+            let filled = len - left - right;
+            // One round mirrors whole periods of the original axis only.
+            let (chunk_limit, edge_offset) = if symmetric {
+                (filled / n * n, 1)
+            } else {
+                ((filled - 1) / (n - 1) * (n - 1), 0)
+            };
+            if left > 0 {
+                let chunk = chunk_limit.min(left);
+                let stop = left - edge_offset;
+                let mirrored = at((stop + chunk) as isize, Some(stop as isize), -1)?;
+                let edge = at(left as isize, Some(left as isize + 1), 1)?;
+                let values = edge.mul(2.0)?.sub(&mirrored)?;
+                at((left - chunk) as isize, Some(left as isize), 1)?.assign(&values)?;
+                left -= chunk;
+            }
+            if right > 0 {
+                let chunk = chunk_limit.min(right);
+                let end = len - right; // first element of the border still to fill
+                let start = end + edge_offset - 2;
+                // `start - chunk` may be -1: the mirrored run then reaches element 0.
+                let stop = start.checked_sub(chunk).map(|s| s as isize);
+                let mirrored = at(start as isize, stop, -1)?;
+                let edge = at(end as isize - 1, Some(end as isize), 1)?;
+                let values = edge.mul(2.0)?.sub(&mirrored)?;
+                at(end as isize, Some((end + chunk) as isize), 1)?.assign(&values)?;
+                right -= chunk;
+            }
+        }
+        Ok(padded)
     }
 }
 

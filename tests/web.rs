@@ -10,6 +10,8 @@
 mod fft;
 #[path = "web/linalg.rs"]
 mod linalg;
+#[path = "web/parity.rs"]
+mod parity;
 
 #[path = "common/philox.rs"]
 #[allow(dead_code)]

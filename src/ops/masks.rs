@@ -172,12 +172,28 @@ impl Array {
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn argwhere(&self) -> Result<Array> {
+        self.argwhere_of(&self.flatnonzero_i32()?)
+    }
+
+    /// [`Array::argwhere`] for async callers (and wasm32).
+    ///
+    /// ```
+    /// # fn main() -> gpuarray::Result<()> { pollster::block_on(async {
+    /// # let dev = gpuarray::Device::new_async().await?;
+    /// let a = gpuarray::Array::from_slice(&dev, &[0i32, 3, 5, 0], &[2, 2])?;
+    /// assert_eq!(a.argwhere_async().await?.to_vec_async::<i64>().await?, vec![0, 1, 1, 0]);
+    /// # Ok(()) }) }
+    /// ```
+    pub async fn argwhere_async(&self) -> Result<Array> {
+        self.argwhere_of(&self.flatnonzero_async().await?)
+    }
+
+    /// The (count, ndim) coordinates of the flat positions `flat` of the true elements.
+    fn argwhere_of(&self, flat: &Array) -> Result<Array> {
         if self.ndim() == 0 {
-            let k = self.flatnonzero_i32()?.len();
-            return Array::zeros(&self.device, &[k, 0], self.device.index_dtype());
+            return Array::zeros(&self.device, &[flat.len(), 0], self.device.index_dtype());
         }
-        let flat = self.flatnonzero_i32()?;
-        let coords = coordinates(&flat, self.shape())?;
+        let coords = coordinates(flat, self.shape())?;
         let refs: Vec<&Array> = coords.iter().collect();
         crate::ops::join::stack(&refs, 1)
     }

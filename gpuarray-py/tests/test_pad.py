@@ -99,3 +99,15 @@ def test_errors_are_numpys():
                                   np.pad(np.zeros((0, 3)), ((0, 0), (1, 1)), mode="edge"))
     with pytest.raises(ValueError):
         np.pad(g, 1, mode="maximum", stat_length=0)
+
+
+def test_a_function_mode_is_numpys():
+    # NumPy's own example: the function fills each lane's borders in place (with a keyword).
+    def pad_with(vector, pad_width, iaxis, kwargs):
+        vector[:pad_width[0]] = kwargs.get("padder", 10)
+        vector[vector.size - pad_width[1]:] = -iaxis - 1
+
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    want = np.pad(a, ((1, 2), (2, 1)), pad_with, padder=7)
+    got = np.pad(ga.asarray(a), ((1, 2), (2, 1)), pad_with, padder=7)
+    same(got, want, "function")

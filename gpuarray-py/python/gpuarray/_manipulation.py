@@ -155,10 +155,12 @@ def repeat(a, repeats, axis=None):
 @implements(np.pad)
 def pad(array, pad_width, mode="constant", **kwargs):
     """``numpy.pad`` in every named mode, on the device, axis after axis as NumPy pads
-    (``Array::pad_axis``); a function ``mode`` (NumPy calls it per lane on the host) is refused."""
+    (``Array::pad_axis``). A function ``mode`` is Python code that NumPy calls on each lane, a
+    NumPy vector it writes in place: it runs where it can only run, on the host — one download,
+    ``numpy.pad`` with the function, one upload of the result."""
     a = _arr(array)
     if callable(mode):
-        raise NotImplementedError("gpuarray.pad: a function mode (called per lane on the host) is not supported")
+        return asarray(np.pad(a.get(), pad_width, mode, **kwargs))
     allowed = _PAD_KEYWORDS.get(mode)
     if allowed is None:
         raise ValueError(f"mode '{mode}' is not supported")

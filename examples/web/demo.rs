@@ -13,6 +13,10 @@
 #[path = "../../tests/common/philox.rs"]
 #[allow(dead_code)]
 mod cpu;
+#[path = "../support/gray_scott.rs"]
+mod gray_scott;
+#[path = "live.rs"]
+mod live;
 
 use gpuarray::random::Generator;
 use gpuarray::{Array, Axes, DType, Device, einsum};
@@ -117,13 +121,11 @@ pub async fn start() -> Result<String, JsValue> {
     Ok(s)
 }
 
-/// How many of `samples` sampled output entries of C differ from `cpu(index)`.
-fn sampled_mismatches(c: &[f32], samples: usize, cpu: impl Fn(usize) -> f32) -> usize {
-    let step = (c.len() / samples).max(1);
-    (0..c.len())
-        .step_by(step)
-        .filter(|&i| c[i] != cpu(i))
-        .count()
+/// Runs `f` on the CPU (this wasm module's one thread) and returns its result and seconds.
+fn cpu_timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = Instant::now();
+    let r = f();
+    (r, t.elapsed().as_secs_f64())
 }
 
 /// The seed case, `einsum('ijk,ikm->ijm')` on (n, n, n) f32 operands.
@@ -139,18 +141,31 @@ pub async fn einsum_seed(n: usize) -> Result<String, JsValue> {
         .to_vec_async::<f32>()
         .await
         .map_err(err)?;
-    let samples = 4096.min(c.len());
-    let wrong = sampled_mismatches(&c, samples, |idx| {
-        let (i, j, m) = (idx / (n * n), (idx / n) % n, idx % n);
-        (0..n)
-            .map(|k| ha[(i * n + j) * n + k] * hb[(i * n + k) * n + m])
-            .sum()
+    // The CPU: the same contraction as a plain loop (k outside m, so rows stream), one thread.
+    let (want, cpu) = cpu_timed(|| {
+        let mut c = vec![0.0f32; n * n * n];
+        for i in 0..n {
+            for j in 0..n {
+                let row = &mut c[(i * n + j) * n..(i * n + j + 1) * n];
+                for k in 0..n {
+                    let x = ha[(i * n + j) * n + k];
+                    let b = &hb[(i * n + k) * n..(i * n + k + 1) * n];
+                    for (r, y) in row.iter_mut().zip(b) {
+                        *r += x * y;
+                    }
+                }
+            }
+        }
+        c
     });
+    let wrong = c.iter().zip(&want).filter(|(g, w)| g != w).count();
     Ok(format!(
-        "{{\"n\":{n},\"ms\":{:.2},\"warm_ms\":{:.1},\"gflops\":{:.2},\"checked\":{samples},\"wrong\":{wrong}}}",
+        "{{\"n\":{n},\"ms\":{:.2},\"warm_ms\":{:.1},\"cpu_ms\":{:.1},\"gflops\":{:.2},\"checked\":{},\"wrong\":{wrong}}}",
         t * 1e3,
         warm * 1e3,
-        2.0 * (n as f64).powi(4) / t / 1e9
+        cpu * 1e3,
+        2.0 * (n as f64).powi(4) / t / 1e9,
+        c.len()
     ))
 }
 
@@ -168,16 +183,27 @@ pub async fn matmul(n: usize) -> Result<String, JsValue> {
         .to_vec_async::<f32>()
         .await
         .map_err(err)?;
-    let samples = 4096.min(c.len());
-    let wrong = sampled_mismatches(&c, samples, |idx| {
-        let (i, j) = (idx / n, idx % n);
-        (0..n).map(|k| ha[i * n + k] * hb[k * n + j]).sum()
+    let (want, cpu) = cpu_timed(|| {
+        let mut c = vec![0.0f32; n * n];
+        for i in 0..n {
+            let row = &mut c[i * n..(i + 1) * n];
+            for k in 0..n {
+                let x = ha[i * n + k];
+                for (r, y) in row.iter_mut().zip(&hb[k * n..(k + 1) * n]) {
+                    *r += x * y;
+                }
+            }
+        }
+        c
     });
+    let wrong = c.iter().zip(&want).filter(|(g, w)| g != w).count();
     Ok(format!(
-        "{{\"n\":{n},\"ms\":{:.2},\"warm_ms\":{:.1},\"gflops\":{:.2},\"checked\":{samples},\"wrong\":{wrong}}}",
+        "{{\"n\":{n},\"ms\":{:.2},\"warm_ms\":{:.1},\"cpu_ms\":{:.1},\"gflops\":{:.2},\"checked\":{},\"wrong\":{wrong}}}",
         t * 1e3,
         warm * 1e3,
-        2.0 * (n as f64).powi(3) / t / 1e9
+        cpu * 1e3,
+        2.0 * (n as f64).powi(3) / t / 1e9,
+        c.len()
     ))
 }
 
@@ -196,23 +222,29 @@ pub async fn standard_normal(log2: u32) -> Result<String, JsValue> {
         .await
         .map_err(err)?;
     let first: Vec<u32> = x[..4].iter().map(|v| v.to_bits()).collect();
-    let m = 65536.min(n);
-    let words = cpu::stream(42, 0, 0, m + 2);
+    // The CPU: the same n draws from the Philox + Box-Muller model, one thread.
+    let (want, cpu_s) = cpu_timed(|| {
+        let words = cpu::stream(42, 0, 0, n + 2);
+        (0..n)
+            .map(|i| {
+                let (s, c) = cpu::box_muller_f32(words[i & !1], words[i | 1]);
+                if i % 2 == 0 { s } else { c }
+            })
+            .collect::<Vec<f64>>()
+    });
+    let m = n;
     let worst = (0..m)
-        .map(|i| {
-            let (s, c) = cpu::box_muller_f32(words[i & !1], words[i | 1]);
-            let want = if i % 2 == 0 { s } else { c };
-            (x[i] as f64 - want).abs() / want.abs().max(1.0)
-        })
+        .map(|i| (x[i] as f64 - want[i]).abs() / want[i].abs().max(1.0))
         .fold(0.0, f64::max);
     let mean = x.iter().map(|&v| v as f64).sum::<f64>() / n as f64;
     let var = x.iter().map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / n as f64;
     Ok(format!(
-        "{{\"n\":{n},\"ms\":{:.2},\"warm_ms\":{:.1},\"gsamples\":{:.3},\"first\":\"{:?}\",\
+        "{{\"n\":{n},\"ms\":{:.2},\"warm_ms\":{:.1},\"cpu_ms\":{:.1},\"gsamples\":{:.3},\"first\":\"{:?}\",\
          \"native_first_equal\":{},\"cpu_checked\":{m},\"cpu_worst_rel\":{worst:.2e},\
          \"mean\":{mean:.5},\"var\":{var:.5}}}",
         t * 1e3,
         warm * 1e3,
+        cpu_s * 1e3,
         n as f64 / t / 1e9,
         &x[..4],
         first == NATIVE_NORMAL_SEED42
@@ -236,7 +268,9 @@ pub async fn add_and_sum(log2: u32) -> Result<String, JsValue> {
         .to_vec_async::<f32>()
         .await
         .map_err(err)?;
-    let wrong = (0..n).filter(|&i| c[i] != ha[i] + hb[i]).count();
+    let (want_add, cpu_add) =
+        cpu_timed(|| ha.iter().zip(&hb).map(|(x, y)| x + y).collect::<Vec<f32>>());
+    let wrong = c.iter().zip(&want_add).filter(|(g, w)| g != w).count();
     // Small integers: the sum is exact in f32 whatever the order (|sum| < 2^24).
     let s = a
         .sum(Axes::All, false)
@@ -244,13 +278,15 @@ pub async fn add_and_sum(log2: u32) -> Result<String, JsValue> {
         .item_async::<f32>()
         .await
         .map_err(err)?;
-    let want: f64 = ha.iter().map(|&v| v as f64).sum();
+    let (want, cpu_sum) = cpu_timed(|| ha.iter().map(|&v| v as f64).sum::<f64>());
     Ok(format!(
         "{{\"n\":{n},\"add_ms\":{:.2},\"add_gbs\":{:.3},\"sum_ms\":{:.2},\"sum_gbs\":{:.3},\
-         \"add_wrong\":{wrong},\"sum\":{s},\"sum_cpu\":{want}}}",
+         \"add_cpu_ms\":{:.2},\"sum_cpu_ms\":{:.2},\"add_wrong\":{wrong},\"sum\":{s},\"sum_cpu\":{want}}}",
         t_add * 1e3,
         12.0 * n as f64 / t_add / 1e9,
         t_sum * 1e3,
-        4.0 * n as f64 / t_sum / 1e9
+        4.0 * n as f64 / t_sum / 1e9,
+        cpu_add * 1e3,
+        cpu_sum * 1e3
     ))
 }

@@ -187,14 +187,26 @@ fn time(
     Ok((wall, gpu))
 }
 
-pub fn run(
-    dev: &Device,
-    which: Which,
-    size: Size,
-    repeats: u32,
-    with_numpy: bool,
-    json: bool,
-) -> CliResult<()> {
+/// What `gpuarray bench` was asked for.
+pub struct Options {
+    pub which: Which,
+    pub size: Size,
+    pub repeats: u32,
+    pub with_numpy: bool,
+    pub json: bool,
+    /// Also write the figures as a chart (SVG) here.
+    pub chart: Option<std::path::PathBuf>,
+}
+
+pub fn run(dev: &Device, o: Options) -> CliResult<()> {
+    let Options {
+        which,
+        size,
+        repeats,
+        with_numpy,
+        json,
+        chart,
+    } = o;
     // No timed run may include a compile: the whole start-up plan first.
     dev.wait_compiled().map_err(|e| e.to_string())?;
     let s = size.sizes();
@@ -329,6 +341,18 @@ pub fn run(
     }
     let info = dev.info();
     let cpu_adapter = info.device_type == "Cpu";
+    if let Some(path) = &chart {
+        let bars: Vec<crate::chart::Bar> = figures
+            .iter()
+            .map(|f| crate::chart::Bar {
+                label: f.what.clone(),
+                unit: f.unit.to_string(),
+                ours: f.value(),
+                numpy: f.numpy,
+            })
+            .collect();
+        crate::chart::write(path, &info.to_string(), &bars)?;
+    }
     if json {
         let figs: Vec<_> = figures
             .iter()

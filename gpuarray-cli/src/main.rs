@@ -6,11 +6,14 @@
 //! gpuarray matmul a.npy b.npy -o c.npy
 //! gpuarray random normal 1000 1000 --seed 42 -o x.npy
 //! gpuarray bench all --json                            # BENCHMARKS.md's headline figures
+//! gpuarray bench all --chart bench.svg                 # ... and as a chart
+//! gpuarray chart figures.json -o chart.svg             # the chart of a recorded --json run
 //! ```
 //!
 //! Errors are one line on stderr, `gpuarray: error: ...`, with a non-zero exit code.
 
 mod bench;
+mod chart;
 mod compute;
 mod info;
 
@@ -105,6 +108,17 @@ enum Command {
         /// Print JSON for scripts instead of the table.
         #[arg(long)]
         json: bool,
+        /// Also draw the figures beside NumPy's as a chart (SVG) in this file.
+        #[arg(long, value_name = "FILE")]
+        chart: Option<PathBuf>,
+    },
+    /// Draws the figures of a recorded `bench --json` run as a chart (SVG).
+    Chart {
+        /// The JSON that `gpuarray bench --json` printed.
+        figures: PathBuf,
+        /// Where the chart goes.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
     },
 }
 
@@ -184,7 +198,19 @@ fn run(cli: Cli) -> CliResult<()> {
             repeats,
             no_numpy,
             json,
-        } => bench::run(&device(&config)?, which, size, repeats, !no_numpy, json),
+            chart,
+        } => bench::run(
+            &device(&config)?,
+            bench::Options {
+                which,
+                size,
+                repeats,
+                with_numpy: !no_numpy,
+                json,
+                chart,
+            },
+        ),
+        Command::Chart { figures, output } => chart::run(&figures, &output),
     }
 }
 

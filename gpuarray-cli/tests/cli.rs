@@ -343,6 +343,8 @@ fn bench_runs_small_and_prints_json() {
     // The families plan: bench waits for the whole start-up plan before timing, and the eager
     // one (the default, tested in tests/startup.rs) keeps lavapipe's two cores busy for about
     // 90 s compiling every element-wise variant.
+    let dir = scratch("bench_chart");
+    let chart = dir.join("bench.svg");
     let out = ok(&gpuarray(&[
         "bench",
         "all",
@@ -353,8 +355,27 @@ fn bench_runs_small_and_prints_json() {
         "--json",
         "--compile",
         "families",
+        "--chart",
+        s(&chart),
     ]));
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // The chart of the run: a bar per figure for us (and NumPy's where it ran), each figure's
+    // label, and the same chart `gpuarray chart` draws from the printed JSON.
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    for f in json["figures"].as_array().unwrap() {
+        let label = f["what"].as_str().unwrap().replace('>', "&gt;");
+        assert!(svg.contains(&label), "{svg}");
+    }
+    let figures = dir.join("bench.json");
+    std::fs::write(&figures, &out).unwrap();
+    let redrawn = dir.join("redrawn.svg");
+    ok(&gpuarray(&["chart", s(&figures), "-o", s(&redrawn)]));
+    assert_eq!(std::fs::read_to_string(&redrawn).unwrap(), svg);
+    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(json["adapter"], dev.info().to_string());
     let figs = json["figures"].as_array().unwrap();
     let keys: Vec<&str> = figs.iter().map(|f| f["figure"].as_str().unwrap()).collect();
@@ -390,6 +411,43 @@ fn bench_runs_small_and_prints_json() {
     ]));
     assert!(text.contains("add 16384 + 16384 f32"), "{text}");
     assert!(text.contains(&format!("adapter: {}", dev.info())), "{text}");
+}
+
+/// BENCHMARKS.md opens with `docs/headline.svg`, drawn by `gpuarray chart` from the recorded
+/// figures in `docs/headline.json`: the committed chart must be the one those figures make (run
+/// the command in the message after changing them). Needs no device.
+#[test]
+fn the_benchmarks_chart_is_drawn_from_the_recorded_figures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let figures = root.join("docs/headline.json");
+    let committed = std::fs::read_to_string(root.join("docs/headline.svg")).unwrap();
+    let dir = scratch("headline_chart");
+    let drawn = dir.join("headline.svg");
+    ok(&gpuarray(&["chart", s(&figures), "-o", s(&drawn)]));
+    let drawn_text = std::fs::read_to_string(&drawn).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        drawn_text == committed,
+        "docs/headline.svg is not the chart of docs/headline.json: run \
+         `cargo run --release -p gpuarray-cli -- chart docs/headline.json -o docs/headline.svg`"
+    );
+    // One pair of bars per recorded figure (plus the white background).
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&figures).unwrap()).unwrap();
+    let n = json["figures"].as_array().unwrap().len();
+    assert!(n >= 10, "{n} figures");
+    assert_eq!(committed.matches("<rect ").count(), 2 * n + 1);
+    // And a broken file is a one-line error, not a panic.
+    let bad = scratch("headline_chart_bad");
+    let broken = bad.join("broken.json");
+    std::fs::write(&broken, "{\"figures\": 3}").unwrap();
+    let o = gpuarray(&["chart", s(&broken), "-o", s(&bad.join("x.svg"))]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("figures"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&bad).unwrap();
 }
 
 #[test]

@@ -63,20 +63,14 @@ impl Simulation {
         let noise = rng.random(&[n, n], DType::F32)?;
         let v = blocks.mul(&noise.mul(0.1)?.add(0.25)?)?;
         let u = blocks.mul(-0.5)?.add(1.0)?;
-        let Model {
-            du,
-            dv,
-            feed,
-            kill,
-            dt,
-        } = m;
         // f32 constants (feed + kill summed in f32, as the CPU loop sums it).
+        let f64_of = |x: f32| x as f64;
         let (du, dv, feed, fk, dt) = (
-            du as f64,
-            dv as f64,
-            feed as f64,
-            (feed + kill) as f64,
-            dt as f64,
+            f64_of(m.du),
+            f64_of(m.dv),
+            f64_of(m.feed),
+            f64_of(m.feed + m.kill),
+            f64_of(m.dt),
         );
         let update_u = fuse(move |[u, v, n, s, e, w]| {
             let uvv = &u * &v * &v;

@@ -8,7 +8,7 @@ number, the chart has a pair of bars per job, the URL carries the results, and a
 frames of the live simulation the canvas is not blank. --screenshot writes the page as a PNG.
 Build the page first (bash examples/web/build.sh).
 
-    python3 examples/web/figures.py                 # einsum n=128, matmul 1024
+    python3 examples/web/figures.py                 # the page's sizes (smaller on a CPU adapter)
     python3 examples/web/figures.py --n 256 --mm 1024
     python3 examples/web/figures.py --n 64 --mm 256 --check --screenshot target/web_demo.png
 """
@@ -87,8 +87,8 @@ def check_page(run):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=128, help="einsum size")
-    ap.add_argument("--mm", type=int, default=1024, help="matmul size")
+    ap.add_argument("--n", type=int, help="einsum size (default: the page's, 128; 64 on a CPU adapter)")
+    ap.add_argument("--mm", type=int, help="matmul size (default: the page's, 1024; 256 on a CPU adapter)")
     ap.add_argument("--timeout", type=float, default=1200, help="seconds to wait for the page")
     ap.add_argument("--check", action="store_true", help="fail unless the page passes its checks")
     ap.add_argument("--frames", type=int, default=12, help="live frames to wait for with --check")
@@ -125,7 +125,8 @@ def main():
             "args": ["--headless", "--no-sandbox", "--enable-unsafe-webgpu",
                      "--disable-dev-shm-usage", "--window-size=1000,1500"]}}}}
         session = webdriver(wd_port, "POST", "/session", caps)["sessionId"]
-        url = f"http://127.0.0.1:{httpd.server_address[1]}/?n={args.n}&mm={args.mm}"
+        sizes = "&".join(f"{k}={v}" for k, v in (("n", args.n), ("mm", args.mm)) if v is not None)
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/?{sizes}"
         webdriver(wd_port, "POST", f"/session/{session}/url", {"url": url})
         script = ("return document.body.dataset.done === '1' ? "
                   "document.getElementById('report').textContent : null")

@@ -3,9 +3,9 @@
 //! `reflect`, `symmetric`) are one gather along the axis at indices the host computes from the
 //! shape alone (NumPy's iterated reflections are periodic: `reflect` repeats every 2(n − 1),
 //! `symmetric` every 2n, `wrap` every n; `reflect_type="odd"` is filled round by round as NumPy
-//! fills it, since each round builds on the rounded values of the last); `linear_ramp` and the statistics (`maximum`,
-//! `minimum`, `mean`, `median` of `stat_length` elements) are small reductions broadcast over
-//! the border. Everything runs on the device.
+//! fills it, since each round builds on the rounded values of the last); `linear_ramp` and the
+//! statistics (`maximum`, `minimum`, `mean`, `median` of `stat_length` elements) are small
+//! reductions broadcast over the border. Everything runs on the device.
 
 use crate::array::Array;
 use crate::dtype::DType;
@@ -253,17 +253,8 @@ impl Array {
         widths[ax] = (before, after);
         let padded = self.pad(&widths, 0.0)?;
         let len = n + before + after;
-        let at = |start: isize, stop: Option<isize>, step: isize| -> Result<Array> {
-            let args: Vec<SliceArg> = (0..ndim)
-                .map(|d| {
-                    if d == ax {
-                        SliceArg::range(Some(start), stop, step)
-                    } else {
-                        SliceArg::full()
-                    }
-                })
-                .collect();
-            padded.slice(&args)
+        let at = |start: isize, stop: Option<isize>, step: isize| {
+            padded.slice(&axis_steps(ndim, ax, start, stop, step))
         };
         let (mut left, mut right) = (before, after);
         while left > 0 || right > 0 {
@@ -302,10 +293,21 @@ impl Array {
 
 /// `start:stop` on axis `ax` of an `ndim`-d array, `:` on the others.
 fn axis_range(ndim: usize, ax: usize, start: isize, stop: Option<isize>) -> Vec<SliceArg> {
+    axis_steps(ndim, ax, start, stop, 1)
+}
+
+/// `start:stop:step` on axis `ax` of an `ndim`-d array, `:` on the others.
+fn axis_steps(
+    ndim: usize,
+    ax: usize,
+    start: isize,
+    stop: Option<isize>,
+    step: isize,
+) -> Vec<SliceArg> {
     (0..ndim)
         .map(|d| {
             if d == ax {
-                SliceArg::range(Some(start), stop, 1)
+                SliceArg::range(Some(start), stop, step)
             } else {
                 SliceArg::full()
             }

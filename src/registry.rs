@@ -82,6 +82,7 @@ static FAMILIES: &[&KernelDef] = &[
     &crate::fft::kernels::FFT_CHIRP_MUL,
     &crate::fft::kernels::FFT_CHIRP_POST,
     &crate::fft::kernels::FFT_TWIDDLE_ROWS,
+    &crate::fft::local::FFT_LOCAL,
     &crate::linalg::families::LU_PANEL,
     &crate::linalg::families::LU_SOLVE,
     &crate::linalg::families::CHOLESKY_PANEL,

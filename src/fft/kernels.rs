@@ -1,6 +1,7 @@
 //! The FFT's kernel families (`shaders/fft.wgsl`), declared for the device, and the launches of
 //! one plan over a batch of contiguous transforms.
 
+use super::local::{self, Local, Strides};
 use super::plan::{How, Plan, Scale};
 use crate::array::Array;
 use crate::device::params::Params;
@@ -13,7 +14,7 @@ const WG: u32 = 64;
 
 /// f32, and f64 where the adapter has it natively (an emulating device's f64 is refused at the
 /// launch: these kernels have no software path).
-fn variants(dtypes: &[DType]) -> Vec<Variant> {
+pub(crate) fn variants(dtypes: &[DType]) -> Vec<Variant> {
     dtypes
         .iter()
         .copied()
@@ -147,6 +148,31 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
                 // n = 1: every scale is 1.
                 return x.astype(x.dtype());
             }
+            if n <= local::local_max(&dev.inner, plan.real) {
+                let out = Array::empty(OP, dev, &[batch, n], x.dtype())?;
+                let rows = Strides {
+                    row: n as u64,
+                    col: 0,
+                    elem: 1,
+                };
+                local::run(
+                    OP,
+                    &Local {
+                        real: plan.real,
+                        n,
+                        rows: batch as u64,
+                        cols: 1,
+                        x,
+                        xs: rows,
+                        y: &out,
+                        ys: rows,
+                        table,
+                        inverse,
+                        scale_at: (n + scale.at()) as u64,
+                    },
+                )?;
+                return Ok(out);
+            }
             let mut cur = x.clone();
             let mut ns = 1;
             for (i, &r) in radices.iter().enumerate() {
@@ -239,6 +265,59 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
             Ok(out)
         }
     }
+}
+
+/// The transforms of `x` along its axis `ax` (not the last), read and written where they lie,
+/// without moving the axis last: `Some` (a new array of `x`'s shape) when `plan`'s length fits
+/// one workgroup and a row of `x` (the axis and those after it) one binding, else `None`.
+pub(crate) fn transform_axis(
+    plan: &Plan,
+    x: &Array,
+    ax: usize,
+    inverse: bool,
+    scale: Scale,
+) -> Result<Option<Array>> {
+    const OP: &str = "fft";
+    let n = plan.n;
+    let dev = x.device();
+    let How::Stockham { radices, table } = &plan.how else {
+        return Ok(None);
+    };
+    let eb = x.dtype().size_bytes();
+    let inner: usize = x.shape()[ax + 1..].iter().product();
+    let outer: usize = x.shape()[..ax].iter().product();
+    let fits_binding = ((n * inner) as u64) <= crate::ops::window_elements(&dev.inner, eb);
+    if radices.is_empty()
+        || x.is_empty()
+        || n > local::local_max(&dev.inner, plan.real)
+        || !fits_binding
+    {
+        return Ok(None);
+    }
+    let x = x.contiguous()?;
+    let out = Array::empty(OP, dev, x.shape(), x.dtype())?;
+    let along = Strides {
+        row: (n * inner) as u64,
+        col: 1,
+        elem: inner as u64,
+    };
+    local::run(
+        OP,
+        &Local {
+            real: plan.real,
+            n,
+            rows: outer as u64,
+            cols: inner as u64,
+            x: &x,
+            xs: along,
+            y: &out,
+            ys: along,
+            table,
+            inverse,
+            scale_at: (n + scale.at()) as u64,
+        },
+    )?;
+    Ok(Some(out))
 }
 
 /// The four-step FFT of each row of `x` (batch, n), n = n1·n2 past one binding: the length-n1

@@ -27,7 +27,8 @@
 
 mod freq;
 pub(crate) mod kernels;
-mod plan;
+pub(crate) mod local;
+pub(crate) mod plan;
 
 pub use freq::{fftfreq, fftshift, ifftshift, rfftfreq};
 pub use plan::PlanCacheInfo;
@@ -196,15 +197,20 @@ fn c2c(
     };
     let x = resized(op, &x, ax, n)?;
     let last = x.ndim() - 1;
-    let moved = x.swapaxes(ax as isize, last as isize)?.contiguous()?;
-    let shape = moved.shape().to_vec();
-    let batch = moved.len() / n;
     let plan = a
         .device()
         .inner
         .extensions
         .get::<PlanCache>()
         .get(a.device(), n, c.real())?;
+    if ax != last
+        && let Some(y) = kernels::transform_axis(&plan, &x, ax, inverse, norm.scale(inverse))?
+    {
+        return Ok(y);
+    }
+    let moved = x.swapaxes(ax as isize, last as isize)?.contiguous()?;
+    let shape = moved.shape().to_vec();
+    let batch = moved.len() / n;
     let y = kernels::transform(
         &plan,
         &moved.reshape(&[batch as isize, n as isize])?,

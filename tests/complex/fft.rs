@@ -91,7 +91,9 @@ fn dtypes(dev: &Device) -> Vec<DType> {
 fn every_length_matches_the_naive_dft_within_log_n_epsilon() {
     let Some(dev) = common::device() else { return };
     for dtype in dtypes(&dev) {
-        for n in [1, 2, 3, 5, 7, 8, 16, 17, 97, 128, 1000, 1009, 4096] {
+        // 143 = 11·13 and 729 = 3^6: the radices without butterflies, in one workgroup; 2048
+        // and 4096: one workgroup or one launch per pass, as the adapter's memory allows.
+        for n in [1, 2, 3, 5, 7, 8, 16, 17, 97, 128, 143, 729, 1000, 1009, 2048, 4096] {
             let x = samples(n, n as u64);
             let a = upload(&dev, &x, &[n], dtype);
             let bound = 4.0 * (n as f64).log2().max(1.0) * eps(dtype);
@@ -261,6 +263,20 @@ fn axes_of_views_and_nd_transforms_match_nested_dfts() {
             let want = dft(&line, -1.0);
             let got: Vec<C> = (0..d1).map(|j| y[(i * d1 + j) * d2 + k]).collect();
             assert!(rel_rms(&got, &want) < 1e-6);
+        }
+    }
+    // A middle axis longer than one workgroup's share of columns, inverse and orthonormal: the
+    // transforms read in place, several workgroups along the columns.
+    let (e0, e1, e2) = (3, 256, 6);
+    let z = samples(e0 * e1 * e2, 12);
+    let za = upload(&dev, &z, &[e0, e1, e2], DType::C64);
+    let zy = read(&fft::ifft(&za, None, 1, Norm::Ortho).unwrap());
+    for i in 0..e0 {
+        for k in 0..e2 {
+            let line: Vec<C> = (0..e1).map(|j| z[(i * e1 + j) * e2 + k]).collect();
+            let want: Vec<C> = dft(&line, 1.0).iter().map(|v| v / 16.0).collect();
+            let got: Vec<C> = (0..e1).map(|j| zy[(i * e1 + j) * e2 + k]).collect();
+            assert!(rel_rms(&got, &want) < 1e-6, "ifft along axis 1, line ({i}, {k})");
         }
     }
     // fftn over all axes = the three 1-D transforms in any order.

@@ -1,0 +1,184 @@
+//! Whole transforms in workgroup memory (`shaders/fft_local.wgsl`): every radix pass of a
+//! length up to [`local_max`] in one launch (one read and one write of the data), over
+//! contiguous rows or along an axis that is not the last, in place, without a transposing copy.
+//!
+//! Longer lengths take one launch per pass (`shaders/fft.wgsl`). A four-step split of such a
+//! length into two local launches (columns times their twiddles, then rows stored transposed)
+//! lost to those passes on lavapipe (2^20: 347 ms against 233; each column's points lie a page
+//! apart), so it is not built until a GPU can measure it.
+
+use super::plan::factor;
+use crate::array::Array;
+use crate::device::params::Params;
+use crate::device::{Binding, DeviceInner, KernelDef, PipelineKey, Variant, Work};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+
+/// Invocations per workgroup: 64 on a GPU; 32 on a CPU adapter, which runs the invocations
+/// between two barriers one SIMD group after another (lavapipe, 1024 × 1024 points: 146 ms
+/// with 32, 155 with 64, 184 with 256).
+fn workgroup_size(dev: &DeviceInner) -> u32 {
+    if dev.is_cpu { 32 } else { 64 }
+}
+/// The longest transform one workgroup holds, whatever the adapter's workgroup memory.
+const LOCAL_CAP: usize = 4096;
+/// The override constants of the passes' radices (the longest length's passes: 3^7 = 2187).
+const RADIX_NAMES: [&str; 8] = ["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7"];
+
+fn source(v: Variant) -> String {
+    let alias = if v.a == DType::F64 {
+        "alias T = f64;\n"
+    } else {
+        "alias T = f32;\n"
+    };
+    format!("{alias}{}", include_str!("../../shaders/fft_local.wgsl"))
+}
+
+/// Every radix pass of whole transforms in workgroup memory.
+pub(crate) static FFT_LOCAL: KernelDef = KernelDef::on_first_use(
+    "fft_local",
+    "local_fft",
+    &[
+        ("LMAX", 1024),
+        ("N", 8),
+        ("PER", 1),
+        ("R0", 8),
+        ("R1", 1),
+        ("R2", 1),
+        ("R3", 1),
+        ("R4", 1),
+        ("R5", 1),
+        ("R6", 1),
+        ("R7", 1),
+        ("WG", 64),
+    ],
+    super::kernels::variants,
+    source,
+);
+
+/// The longest transform of `real`'s complex dtype one workgroup holds on this device: the
+/// largest power of two whose two halves (the passes ping-pong between them) fit the adapter's
+/// workgroup memory, at most [`LOCAL_CAP`]. WebGPU's guaranteed 16 KiB
+/// gives 1024 complex64 points.
+pub(crate) fn local_max(dev: &DeviceInner, real: DType) -> usize {
+    let room = dev.limits.max_compute_workgroup_storage_size as usize;
+    let points = room / (2 * 2 * real.size_bytes() as usize);
+    if points < 2 {
+        return 0;
+    }
+    (1usize << points.ilog2()).min(LOCAL_CAP)
+}
+
+/// How a launch addresses its transforms: transform t is column `t % cols` of row `t / cols`,
+/// at element offset `row·(t / cols) + col·(t % cols) + elem·e` in its array (a row is the
+/// unit the launches are windowed by: `row` elements).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Strides {
+    pub row: u64,
+    pub col: u64,
+    pub elem: u64,
+}
+
+/// One batch of transforms of length `n` over `rows × cols`.
+pub(crate) struct Local<'a> {
+    pub real: DType,
+    pub n: usize,
+    pub rows: u64,
+    pub cols: u64,
+    pub x: &'a Array,
+    pub xs: Strides,
+    pub y: &'a Array,
+    pub ys: Strides,
+    /// The plan's table: e^(-2πi·t/n), then the scales.
+    pub table: &'a Array,
+    pub inverse: bool,
+    /// The table index of the scale applied on the way out.
+    pub scale_at: u64,
+}
+
+/// Runs `l`, window by window over its rows.
+pub(crate) fn run(op: &'static str, l: &Local) -> Result<()> {
+    let dev = &l.x.device().inner;
+    let eb = l.x.dtype().size_bytes();
+    let lmax = local_max(dev, l.real);
+    debug_assert!(l.n <= lmax && l.n >= 1);
+    let radices = factor(l.n)
+        .filter(|r| r.len() <= RADIX_NAMES.len())
+        .ok_or_else(|| {
+            Error::invalid(
+                op,
+                format!("length {} is not a product of the kernel's radices", l.n),
+            )
+        })?;
+    let row = l.xs.row.max(l.ys.row).max(1);
+    let fits = crate::ops::window_elements(dev, eb) / row;
+    if fits == 0 {
+        return Err(Error::TooLarge {
+            op,
+            requested: row * eb,
+            max: dev.max_window(),
+            what: "bytes of one row of transforms (one storage binding)",
+        });
+    }
+    let per_group = (lmax / l.n).max(1) as u64;
+    let max_dim = dev.limits.max_compute_workgroups_per_dimension as u64;
+    let most_groups = (max_dim * max_dim).min(u32::MAX as u64);
+    let per_launch = fits.min(most_groups * per_group / l.cols.max(1)).max(1);
+    let mut key = PipelineKey::new(&FFT_LOCAL, Variant::one(l.real))
+        .with("LMAX", lmax as u32)
+        .with("WG", workgroup_size(dev))
+        .with("N", l.n as u32)
+        .with("PER", per_group as u32);
+    for (name, i) in RADIX_NAMES.iter().zip(0..) {
+        key = key.with(name, radices.get(i).map_or(1, |&r| r as u32));
+    }
+    let (tw, tw_base) = crate::ops::contiguous_window(op, l.table, 0, l.table.len() as u64, eb)?;
+    let flops_per: u64 = radices
+        .iter()
+        .map(|&r| (l.n / r * (8 * r * r.min(3) + 6)) as u64)
+        .sum();
+    let mut start = 0;
+    while start < l.rows {
+        let len = per_launch.min(l.rows - start);
+        let span = |s: &Strides| (len - 1) * s.row + 1 + max_offset(l, s);
+        let (xw, xb) = crate::ops::contiguous_window(op, l.x, start * l.xs.row, span(&l.xs), eb)?;
+        let (yw, yb) = crate::ops::contiguous_window(op, l.y, start * l.ys.row, span(&l.ys), eb)?;
+        let count = len * l.cols;
+        let mut params = Params::default();
+        params
+            .u32(count as u32)
+            .u32(l.cols as u32)
+            .u32(xb)
+            .u32(l.xs.row as u32)
+            .u32(l.xs.col as u32)
+            .u32(l.xs.elem as u32)
+            .u32(yb)
+            .u32(l.ys.row as u32)
+            .u32(l.ys.col as u32)
+            .u32(l.ys.elem as u32)
+            .u32(tw_base)
+            .u32(u32::from(l.inverse))
+            .u32(l.scale_at as u32);
+        let params = params.bytes().to_vec();
+        let bindings: [Binding; 3] = [xw, yw, tw];
+        let groups = count.div_ceil(per_group);
+        let gx = groups.min(max_dim);
+        let gy = groups.div_ceil(gx);
+        dev.guarded(op, || {
+            dev.dispatch_grid(
+                &key,
+                &params,
+                &bindings,
+                (gx as u32, gy as u32, 1),
+                Work::computes(format!("transforms={count} n={}", l.n), flops_per * count),
+            )
+        })?;
+        start += len;
+    }
+    Ok(())
+}
+
+/// The largest element offset within one row: its last column's last element.
+fn max_offset(l: &Local, s: &Strides) -> u64 {
+    (l.cols - 1) * s.col + (l.n as u64 - 1) * s.elem
+}

@@ -240,3 +240,62 @@ fn twiddle_rows(
     }
     y[p.y_base + b * p.n + k] = cmul(x[p.x_base + b * p.n + k], w);
 }
+
+// rfft's last step: y[b, k] for k ≤ n (n here is half the real length) from x = the FFT of the
+// real signal's (even, odd) pairs read as complex: with a = x[k], c = conj(x[n − k]) (indices
+// mod n), the even samples' spectrum is (a + c)/2 and the odd ones' (a − c)/(2i), and
+// y[k] = (a + c)/2 + w^k·(a − c)/(2i), w^k = tw[k] = e^(-2πi·k/(2n)); times the scale at
+// tw[scale_at].
+@compute @workgroup_size(WG)
+fn real_post(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let at = position(wid, nwg, lid);
+    let b = at.x;
+    let k = at.y;
+    let n = p.n;
+    if (b >= p.batch || k > n) {
+        return;
+    }
+    let a = x[p.x_base + b * n + k % n];
+    let t = x[p.x_base + b * n + (n - k) % n];
+    let c = vec2<T>(t.x, -t.y);
+    let even = (a + c) * T(0.5);
+    // (a − c)/(2i) = −i·(a − c)/2.
+    let d = (a - c) * T(0.5);
+    let odd = vec2<T>(d.y, -d.x);
+    let y_k = even + cmul(tw[p.tw_base + k], odd);
+    y[p.y_base + b * (n + 1u) + k] = y_k * tw[p.tw_base + p.scale_at].x;
+}
+
+// irfft's first step, real_post's inverse: z[b, k] for k < n (n half the real length) from the
+// n + 1 non-negative frequencies x[b, ·] of a real signal, so that the inverse FFT of z (length
+// n, unscaled) holds the signal's (even, odd) sample pairs: with a = x[k], c = conj(x[n − k]),
+// z[k] = s·((a + c) + i·w^(-k)·(a − c)), s the scale at tw[scale_at]. The imaginary parts of
+// x[0] and x[n] are dropped, as NumPy's c2r transform drops them.
+@compute @workgroup_size(WG)
+fn real_pre(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let at = position(wid, nwg, lid);
+    let b = at.x;
+    let k = at.y;
+    let n = p.n;
+    if (b >= p.batch || k >= n) {
+        return;
+    }
+    let edge = select(T(1), T(0), k == 0u);
+    let u = x[p.x_base + b * (n + 1u) + k];
+    let a = vec2<T>(u.x, u.y * edge);
+    let t = x[p.x_base + b * (n + 1u) + n - k];
+    let c = vec2<T>(t.x, -t.y * edge);
+    let w = tw[p.tw_base + k];
+    let d = cmul(vec2<T>(w.x, -w.y), a - c);
+    let sum = a + c;
+    let z = vec2<T>(sum.x - d.y, sum.y + d.x);
+    y[p.y_base + b * n + k] = z * tw[p.tw_base + p.scale_at].x;
+}

@@ -82,6 +82,8 @@ static FAMILIES: &[&KernelDef] = &[
     &crate::fft::kernels::FFT_CHIRP_MUL,
     &crate::fft::kernels::FFT_CHIRP_POST,
     &crate::fft::kernels::FFT_TWIDDLE_ROWS,
+    &crate::fft::kernels::FFT_REAL_POST,
+    &crate::fft::kernels::FFT_REAL_PRE,
     &crate::fft::local::FFT_LOCAL,
     &crate::linalg::families::LU_PANEL,
     &crate::linalg::families::LU_SOLVE,

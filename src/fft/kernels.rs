@@ -44,6 +44,10 @@ pub(crate) static FFT_CHIRP_PRE: KernelDef = family("fft_chirp_pre", "chirp_pre"
 pub(crate) static FFT_CHIRP_MUL: KernelDef = family("fft_chirp_mul", "chirp_mul");
 /// Bluestein: the chirp and the scale applied, cropped to n.
 pub(crate) static FFT_CHIRP_POST: KernelDef = family("fft_chirp_post", "chirp_post");
+/// rfft: the spectrum of n real points from the FFT of their n/2 pairs.
+pub(crate) static FFT_REAL_POST: KernelDef = family("fft_real_post", "real_post");
+/// irfft: the half-length spectrum whose inverse FFT holds the signal's sample pairs.
+pub(crate) static FFT_REAL_PRE: KernelDef = family("fft_real_pre", "real_pre");
 /// Four-step: the twiddles between the column and the row transforms.
 pub(crate) static FFT_TWIDDLE_ROWS: KernelDef = family("fft_twiddle_rows", "twiddle_rows");
 
@@ -200,6 +204,7 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
             }
             Ok(cur)
         }
+        How::RealPost { .. } => Err(Error::invalid(OP, "an rfft table is not a transform")),
         How::Bluestein {
             m,
             chirp,
@@ -265,6 +270,78 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
             Ok(out)
         }
     }
+}
+
+/// rfft of each row of the real `x` ((batch, n), n even, contiguous, of the plan's part
+/// dtype): the FFT of the n/2 (even, odd) pairs read as complex numbers (no copy), then
+/// `post`'s step to the n/2 + 1 non-negative frequencies, times `scale`: half the work of a
+/// complex transform of length n.
+pub(crate) fn real_transform(half: &Plan, post: &Plan, x: &Array, scale: Scale) -> Result<Array> {
+    const OP: &str = "rfft";
+    let (batch, n) = (x.shape()[0], post.n);
+    let m = n / 2;
+    debug_assert_eq!((half.n, x.shape()), (m, &[batch, n][..]));
+    let How::RealPost { table } = &post.how else {
+        return Err(Error::invalid(OP, "not an rfft table"));
+    };
+    let pairs = Array::from_parts(&x.reshape(&[batch as isize, m as isize, 2])?)?;
+    let spectrum = transform(half, &pairs, false, Scale::One)?;
+    let out = Array::empty(OP, x.device(), &[batch, m + 1], spectrum.dtype())?;
+    if batch == 0 {
+        return Ok(out);
+    }
+    run(
+        OP,
+        &Launch {
+            key: key(&FFT_REAL_POST, post.real, 2),
+            x: &spectrum,
+            x_per: m as u64,
+            y: &out,
+            y_per: (m + 1) as u64,
+            table,
+            batch: batch as u64,
+            threads: (m + 1) as u64,
+            flops: 14 * (m + 1) as u64,
+            fields: [m as u32, 0, 0, (m + 1 + scale.at()) as u32, 0],
+            first_item_in_ns: false,
+        },
+    )?;
+    Ok(out)
+}
+
+/// irfft of each row of `x` ((batch, n/2 + 1) non-negative frequencies, contiguous, complex
+/// of the plan's precision) to n real points, n even: `post`'s step back to a half-length
+/// spectrum, its inverse FFT, and the result's (real, imaginary) pairs read as the samples (no
+/// copy); times `scale` (the norm's factor for length n). A new (batch, n) real array.
+pub(crate) fn real_inverse(half: &Plan, post: &Plan, x: &Array, scale: Scale) -> Result<Array> {
+    const OP: &str = "irfft";
+    let (batch, n) = (x.shape()[0], post.n);
+    let m = n / 2;
+    debug_assert_eq!((half.n, x.shape()), (m, &[batch, m + 1][..]));
+    let How::RealPost { table } = &post.how else {
+        return Err(Error::invalid(OP, "not an rfft table"));
+    };
+    let spectrum = Array::empty(OP, x.device(), &[batch, m], x.dtype())?;
+    if batch > 0 {
+        run(
+            OP,
+            &Launch {
+                key: key(&FFT_REAL_PRE, post.real, 2),
+                x,
+                x_per: (m + 1) as u64,
+                y: &spectrum,
+                y_per: m as u64,
+                table,
+                batch: batch as u64,
+                threads: m as u64,
+                flops: 14 * m as u64,
+                fields: [m as u32, 0, 1, (m + 1 + scale.at()) as u32, 0],
+                first_item_in_ns: false,
+            },
+        )?;
+    }
+    let pairs = transform(half, &spectrum, true, Scale::One)?;
+    pairs.parts().reshape(&[batch as isize, n as isize])
 }
 
 /// The transforms of `x` along its axis `ax` (not the last), read and written where they lie,

@@ -398,10 +398,63 @@ fn rfft_as(
     real_only(op, a)?;
     let ax = normalize_axis(op, axis, a.ndim())?;
     let n = n.unwrap_or(a.shape()[ax]);
+    if n >= 2 && n.is_multiple_of(2) {
+        return rfft_even(op, a, n, ax, norm);
+    }
     let full = c2c(op, a, Some(n), axis, norm, false)?;
     let mut sl = vec![SliceArg::full(); ax];
     sl.push(SliceArg::range(Some(0), Some((n / 2 + 1) as isize), 1));
     full.slice(&sl)
+}
+
+/// rfft of an even length: the complex FFT of half the length over the (even, odd) sample
+/// pairs, then one step to the n/2 + 1 frequencies (`kernels::real_transform`).
+fn rfft_even(op: &'static str, a: &Array, n: usize, ax: usize, norm: Norm) -> Result<Array> {
+    let real = complex_dtype(op, a)?.real();
+    let x = if a.dtype() == real {
+        a.clone()
+    } else {
+        a.astype(real)?
+    };
+    let x = resized(op, &x, ax, n)?;
+    let last = x.ndim() - 1;
+    let moved = x.swapaxes(ax as isize, last as isize)?.contiguous()?;
+    let mut shape: Vec<isize> = moved.shape().iter().map(|&d| d as isize).collect();
+    let batch = moved.len() / n;
+    let dev = a.device();
+    let cache = dev.inner.extensions.get::<PlanCache>();
+    let half = cache.get(dev, n / 2, real)?;
+    let post = cache.get_real_post(dev, n, real)?;
+    let y = kernels::real_transform(
+        &half,
+        &post,
+        &moved.reshape(&[batch as isize, n as isize])?,
+        norm.scale(false),
+    )?;
+    shape[last] = (n / 2 + 1) as isize;
+    y.reshape(&shape)?.swapaxes(ax as isize, last as isize)
+}
+
+/// irfft to an even length from `x` (complex, n/2 + 1 along `ax`): one step to a half-length
+/// spectrum, its inverse FFT, the pairs read as samples (`kernels::real_inverse`).
+fn irfft_even(x: &Array, n: usize, ax: usize, norm: Norm) -> Result<Array> {
+    let last = x.ndim() - 1;
+    let moved = x.swapaxes(ax as isize, last as isize)?.contiguous()?;
+    let mut shape: Vec<isize> = moved.shape().iter().map(|&d| d as isize).collect();
+    let batch = moved.len() / (n / 2 + 1);
+    let dev = x.device();
+    let real = x.dtype().real();
+    let cache = dev.inner.extensions.get::<PlanCache>();
+    let half = cache.get(dev, n / 2, real)?;
+    let post = cache.get_real_post(dev, n, real)?;
+    let y = kernels::real_inverse(
+        &half,
+        &post,
+        &moved.reshape(&[batch as isize, (n / 2 + 1) as isize])?,
+        norm.scale(true),
+    )?;
+    shape[last] = n as isize;
+    y.reshape(&shape)?.swapaxes(ax as isize, last as isize)
 }
 
 /// `a` with every imaginary part negated (a new array; real input as it is).
@@ -452,6 +505,9 @@ fn irfft_as(
     let x = a.astype(c)?;
     let keep = n / 2 + 1;
     let x = resized(op, &x, ax, keep)?;
+    if n >= 2 && n.is_multiple_of(2) {
+        return irfft_even(&x, n, ax, norm);
+    }
     // The Hermitian spectrum of length n: X[n − k] = conj(X[k]).
     let mut shape = x.shape().to_vec();
     shape[ax] = n;

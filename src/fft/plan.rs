@@ -40,6 +40,11 @@ pub(crate) enum How {
         rows: Arc<Plan>,
         table: Array,
     },
+    /// rfft's last step for an even length n, after the FFT Z of the n/2 (even, odd) sample
+    /// pairs read as complex: X[k] = E[k] + e^(-2πi·k/n)·O[k] for k ≤ n/2, E and O the halves'
+    /// spectra taken from Z[k] and conj(Z[n/2 − k]). `table`: e^(-2πi·k/n) for k ≤ n/2, then
+    /// the scales 1, 1/n, 1/√n.
+    RealPost { table: Array },
     /// Bluestein: `chirp` (n entries, then the scales 1/m·{1, 1/n, 1/√n}), `b_hat` = FFT_m of
     /// the conjugate chirp, and the plan of the power-of-two length m.
     Bluestein {
@@ -156,6 +161,20 @@ impl Plan {
 }
 
 impl Plan {
+    /// rfft's twiddles for an even length n ([`How::RealPost`]).
+    fn real_post(dev: &Device, n: usize, real: DType) -> Result<Plan> {
+        let nf = n as f64;
+        let mut t: Vec<(f64, f64)> = (0..=(n / 2) as u64).map(|k| root(k, n as u64)).collect();
+        t.extend([(1.0, 0.0), (1.0 / nf, 0.0), (1.0 / nf.sqrt(), 0.0)]);
+        let table = upload(dev, &t, real)?;
+        Ok(Plan {
+            n,
+            real,
+            bytes: bytes(&table),
+            how: How::RealPost { table },
+        })
+    }
+
     /// n = n1·n2 with both factors within one binding, n1 the largest divisor of n up to √n
     /// (balanced passes); `Err(TooLarge)` for a length with no such split (a prime past the
     /// binding).
@@ -272,16 +291,34 @@ impl Entries {
 impl PlanCache {
     /// The plan for length `n` in `real`'s precision, made and kept if new.
     pub fn get(&self, dev: &Device, n: usize, real: DType) -> Result<Arc<Plan>> {
+        self.get_kind(dev, n, real, false)
+    }
+
+    /// rfft's last step for the even length `n` ([`How::RealPost`]), made and kept if new.
+    pub fn get_real_post(&self, dev: &Device, n: usize, real: DType) -> Result<Arc<Plan>> {
+        self.get_kind(dev, n, real, true)
+    }
+
+    fn get_kind(&self, dev: &Device, n: usize, real: DType, post: bool) -> Result<Arc<Plan>> {
+        let kind = |p: &Plan| matches!(p.how, How::RealPost { .. }) == post;
         {
             let mut e = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(i) = e.plans.iter().position(|p| p.n == n && p.real == real) {
+            if let Some(i) = e
+                .plans
+                .iter()
+                .position(|p| p.n == n && p.real == real && kind(p))
+            {
                 let plan = e.plans.remove(i).expect("found");
                 e.plans.push_back(Arc::clone(&plan));
                 return Ok(plan);
             }
         }
         // Made outside the lock: a Bluestein plan asks the cache for its inner length.
-        let plan = Arc::new(Plan::new(dev, self, n, real)?);
+        let plan = Arc::new(if post {
+            Plan::real_post(dev, n, real)?
+        } else {
+            Plan::new(dev, self, n, real)?
+        });
         let mut e = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         e.plans.push_back(Arc::clone(&plan));
         e.trim();

@@ -93,7 +93,9 @@ fn every_length_matches_the_naive_dft_within_log_n_epsilon() {
     for dtype in dtypes(&dev) {
         // 143 = 11·13 and 729 = 3^6: the radices without butterflies, in one workgroup; 2048
         // and 4096: one workgroup or one launch per pass, as the adapter's memory allows.
-        for n in [1, 2, 3, 5, 7, 8, 16, 17, 97, 128, 143, 729, 1000, 1009, 2048, 4096] {
+        for n in [
+            1, 2, 3, 5, 7, 8, 16, 17, 97, 128, 143, 729, 1000, 1009, 2048, 4096,
+        ] {
             let x = samples(n, n as u64);
             let a = upload(&dev, &x, &[n], dtype);
             let bound = 4.0 * (n as f64).log2().max(1.0) * eps(dtype);
@@ -188,7 +190,9 @@ fn real_input_gives_numpys_dtypes_and_n_crops_or_pads() {
 #[test]
 fn rfft_irfft_hfft_ihfft_match_their_definitions() {
     let Some(dev) = common::device() else { return };
-    for n in [1usize, 2, 7, 8, 17, 30] {
+    // Even lengths pack their pairs into a half-length complex FFT: 2, 8, 30 (15: radices 3
+    // and 5), 34 (17: Bluestein), 2048 (1024 in one workgroup).
+    for n in [1usize, 2, 7, 8, 17, 30, 34, 2048] {
         let x: Vec<f64> = samples(n, 5 + n as u64).iter().map(|z| z.re).collect();
         let xc: Vec<C> = x.iter().map(|&v| C::new(v, 0.0)).collect();
         let a = Array::from_slice(&dev, &x.iter().map(|&v| v as f32).collect::<Vec<_>>(), &[n])
@@ -233,6 +237,75 @@ fn rfft_irfft_hfft_ihfft_match_their_definitions() {
             .fold(0.0, f64::max);
         assert!(err < 1e-5, "hfft n={n}: {err:e}");
     }
+    // rfft along the first axis of (12, 3), every norm, in each part precision the adapter has.
+    let (rows, cols) = (12usize, 3usize);
+    let x: Vec<f64> = samples(rows * cols, 9).iter().map(|z| z.im).collect();
+    let mut reals = vec![DType::F32];
+    if dev.supports(DType::C128) && dev.info().f64 == "native" {
+        reals.push(DType::F64);
+    }
+    for real in reals {
+        let a = if real == DType::F64 {
+            Array::from_slice(&dev, &x, &[rows, cols]).unwrap()
+        } else {
+            let v: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+            Array::from_slice(&dev, &v, &[rows, cols]).unwrap()
+        };
+        for (norm, scale) in [
+            (Norm::Backward, 1.0),
+            (Norm::Ortho, 1.0 / (rows as f64).sqrt()),
+            (Norm::Forward, 1.0 / rows as f64),
+        ] {
+            let spectrum = fft::rfft(&a, None, 0, norm).unwrap();
+            // And back along the same axis.
+            let back = fft::irfft(&spectrum, Some(rows), 0, norm).unwrap();
+            assert_eq!((back.dtype(), back.shape()), (real, &[rows, cols][..]));
+            let back: Vec<f64> = if real == DType::F64 {
+                back.to_vec::<f64>().unwrap()
+            } else {
+                back.to_vec::<f32>()
+                    .unwrap()
+                    .iter()
+                    .map(|&v| v as f64)
+                    .collect()
+            };
+            let worst = back
+                .iter()
+                .zip(&x)
+                .map(|(b, v)| (b - v).abs())
+                .fold(0.0, f64::max);
+            assert!(worst < 1e-5, "irfft {real} {norm:?}: {worst:e}");
+            let y = spectrum;
+            assert_eq!(y.shape(), &[rows / 2 + 1, cols]);
+            assert_eq!(
+                y.dtype(),
+                if real == DType::F64 {
+                    DType::C128
+                } else {
+                    DType::C64
+                }
+            );
+            let y = read(&y);
+            for c in 0..cols {
+                let line: Vec<C> = (0..rows).map(|r| C::new(x[r * cols + c], 0.0)).collect();
+                let want: Vec<C> = dft(&line, -1.0)[..rows / 2 + 1]
+                    .iter()
+                    .map(|v| v * scale)
+                    .collect();
+                let got: Vec<C> = (0..=rows / 2).map(|k| y[k * cols + c]).collect();
+                let e = rel_rms(&got, &want);
+                let complex = if real == DType::F64 {
+                    DType::C128
+                } else {
+                    DType::C64
+                };
+                assert!(
+                    e < 8.0 * eps(complex),
+                    "rfft {real} {norm:?} column {c}: {e:e}"
+                );
+            }
+        }
+    }
     // irfft ignores the imaginary part of the zero frequency, as NumPy.
     let s = Array::from_slice(
         &dev,
@@ -276,7 +349,10 @@ fn axes_of_views_and_nd_transforms_match_nested_dfts() {
             let line: Vec<C> = (0..e1).map(|j| z[(i * e1 + j) * e2 + k]).collect();
             let want: Vec<C> = dft(&line, 1.0).iter().map(|v| v / 16.0).collect();
             let got: Vec<C> = (0..e1).map(|j| zy[(i * e1 + j) * e2 + k]).collect();
-            assert!(rel_rms(&got, &want) < 1e-6, "ifft along axis 1, line ({i}, {k})");
+            assert!(
+                rel_rms(&got, &want) < 1e-6,
+                "ifft along axis 1, line ({i}, {k})"
+            );
         }
     }
     // fftn over all axes = the three 1-D transforms in any order.

@@ -398,13 +398,21 @@ fn rfft_as(
     real_only(op, a)?;
     let ax = normalize_axis(op, axis, a.ndim())?;
     let n = n.unwrap_or(a.shape()[ax]);
-    if n >= 2 && n.is_multiple_of(2) {
+    if packs(a.device(), n, complex_dtype(op, a)?) {
         return rfft_even(op, a, n, ax, norm);
     }
     let full = c2c(op, a, Some(n), axis, norm, false)?;
     let mut sl = vec![SliceArg::full(); ax];
     sl.push(SliceArg::range(Some(0), Some((n / 2 + 1) as isize), 1));
     full.slice(&sl)
+}
+
+/// Whether a real transform of length `n` goes through the half-length complex FFT: n even,
+/// and its n/2 + 1 frequencies and their twiddle table within one binding (past it, the full
+/// complex transform's four-step takes it).
+fn packs(dev: &Device, n: usize, complex: DType) -> bool {
+    let fits = crate::ops::window_elements(&dev.inner, complex.size_bytes());
+    n >= 2 && n.is_multiple_of(2) && (n / 2 + 4) as u64 <= fits
 }
 
 /// rfft of an even length: the complex FFT of half the length over the (even, odd) sample
@@ -505,7 +513,7 @@ fn irfft_as(
     let x = a.astype(c)?;
     let keep = n / 2 + 1;
     let x = resized(op, &x, ax, keep)?;
-    if n >= 2 && n.is_multiple_of(2) {
+    if packs(a.device(), n, c) {
         return irfft_even(&x, n, ax, norm);
     }
     // The Hermitian spectrum of length n: X[n − k] = conj(X[k]).

@@ -192,7 +192,11 @@ fn pass_of(w: Roots, r: u32, ns: u32, src: u32, dst: u32, lid: u32, held: u32) {
 }
 
 // Where transform t's element e is: its row and column through the strides.
+// (A row of one column, the rows' case, takes no division: a CPU driver divides lane by lane.)
 fn place(t: u32, e: u32, cols: u32, base: u32, row: u32, col: u32, elem: u32) -> u32 {
+    if (cols == 1u) {
+        return base + t * row + e * elem;
+    }
     let r = t / cols;
     return base + r * row + (t - r * cols) * col + e * elem;
 }
@@ -216,11 +220,13 @@ fn local_fft(
             buf[i] = x[at];
         }
     } else {
-        for (var i = lid; i < total; i += WG) {
-            let slot = i % held;
-            let e = i / held;
-            let at = place(first + slot, e, p.cols, p.x_base, p.x_row, p.x_col, p.x_elem);
-            buf[slot * N + e] = x[at];
+        for (var i = lid; i < PER * N; i += WG) {
+            let slot = i % PER;
+            let e = i / PER;
+            if (slot < held) {
+                let at = place(first + slot, e, p.cols, p.x_base, p.x_row, p.x_col, p.x_elem);
+                buf[slot * N + e] = x[at];
+            }
         }
     }
     workgroupBarrier();
@@ -245,12 +251,13 @@ fn local_fft(
             y[place(t, k, p.cols, p.y_base, p.y_row, p.y_col, 1u)] = buf[src + i] * scale;
         }
     } else {
-        for (var i = lid; i < total; i += WG) {
-            let slot = i % held;
-            let k = i / held;
-            let t = first + slot;
-            let v = buf[src + slot * N + k] * scale;
-            y[place(t, k, p.cols, p.y_base, p.y_row, p.y_col, p.y_elem)] = v;
+        for (var i = lid; i < PER * N; i += WG) {
+            let slot = i % PER;
+            let k = i / PER;
+            if (slot < held) {
+                let v = buf[src + slot * N + k] * scale;
+                y[place(first + slot, k, p.cols, p.y_base, p.y_row, p.y_col, p.y_elem)] = v;
+            }
         }
     }
 }

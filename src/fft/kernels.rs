@@ -368,6 +368,7 @@ pub(crate) fn transform_axis(
         || x.is_empty()
         || n > local::local_max(&dev.inner, plan.real)
         || !fits_binding
+        || inner as u64 > local::most_transforms(&dev.inner, plan.real, n)
     {
         return Ok(None);
     }

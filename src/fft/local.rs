@@ -122,8 +122,15 @@ pub(crate) fn run(op: &'static str, l: &Local) -> Result<()> {
     }
     let per_group = (lmax / l.n).max(1) as u64;
     let max_dim = dev.limits.max_compute_workgroups_per_dimension as u64;
-    let most_groups = (max_dim * max_dim).min(u32::MAX as u64);
-    let per_launch = fits.min(most_groups * per_group / l.cols.max(1)).max(1);
+    let per_launch = fits.min(most_transforms(dev, l.real, l.n) / l.cols.max(1));
+    if per_launch == 0 {
+        return Err(Error::TooLarge {
+            op,
+            requested: l.cols,
+            max: most_transforms(dev, l.real, l.n),
+            what: "transforms in one row (one grid of workgroups)",
+        });
+    }
     let mut key = PipelineKey::new(&FFT_LOCAL, Variant::one(l.real))
         .with("LMAX", lmax as u32)
         .with("WG", workgroup_size(dev))
@@ -176,6 +183,13 @@ pub(crate) fn run(op: &'static str, l: &Local) -> Result<()> {
         start += len;
     }
     Ok(())
+}
+
+/// The most length-`n` transforms one launch's grid holds.
+pub(crate) fn most_transforms(dev: &DeviceInner, real: DType, n: usize) -> u64 {
+    let max_dim = dev.limits.max_compute_workgroups_per_dimension as u64;
+    let per_group = (local_max(dev, real) / n).max(1) as u64;
+    (max_dim * max_dim).min(u32::MAX as u64) * per_group
 }
 
 /// The largest element offset within one row: its last column's last element.

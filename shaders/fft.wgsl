@@ -45,10 +45,6 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> y: array<vec2<T>>;
 @group(0) @binding(3) var<storage, read> tw: array<vec2<T>>;
 
-fn cmul(a: vec2<T>, b: vec2<T>) -> vec2<T> {
-    return vec2<T>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-
 // Entry t of the table, conjugated for the inverse transform.
 fn twiddle(t: u32) -> vec2<T> {
     let v = tw[p.tw_base + t];
@@ -131,26 +127,6 @@ fn stockham(
         }
         y[out + q * ns] = acc * scale;
     }
-}
-
-// (s·i)·z: a quarter turn, clockwise for the forward transform (s = −1).
-fn quarter(z: vec2<T>, s: T) -> vec2<T> {
-    return vec2<T>(-s * z.y, s * z.x);
-}
-
-// e^(s·iπ/4)·z = (1 + s·i)/√2 · z.
-fn eighth(z: vec2<T>, s: T) -> vec2<T> {
-    let h = T(0.7071067811865476);
-    return vec2<T>((z.x - s * z.y) * h, (z.y + s * z.x) * h);
-}
-
-// The 4-point DFT of (a, b, c, d) with roots (s·i)^k.
-fn dft4(a: vec2<T>, b: vec2<T>, c: vec2<T>, d: vec2<T>, s: T) -> array<vec2<T>, 4> {
-    let ac = a + c;
-    let amc = a - c;
-    let bd = b + d;
-    let bmd = quarter(b - d, s);
-    return array<vec2<T>, 4>(ac + bd, amc + bmd, ac - bd, amc - bmd);
 }
 
 // a[b, k] = x[b, k]·w[k] for k < n (x conjugated first for the inverse), 0 up to m.

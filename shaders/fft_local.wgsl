@@ -65,10 +65,6 @@ struct Params {
 
 var<workgroup> buf: array<vec2<T>, 2 * LMAX>;
 
-fn cmul(a: vec2<T>, b: vec2<T>) -> vec2<T> {
-    return vec2<T>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-
 // What every butterfly of a launch reads of the parameters.
 struct Roots {
     tw_base: u32,
@@ -79,26 +75,6 @@ struct Roots {
 fn root(w: Roots, t: u32) -> vec2<T> {
     let v = tw[w.tw_base + t];
     return select(v, vec2<T>(v.x, -v.y), w.inverse);
-}
-
-// (s·i)·z: a quarter turn, clockwise for the forward transform (s = −1).
-fn quarter(z: vec2<T>, s: T) -> vec2<T> {
-    return vec2<T>(-s * z.y, s * z.x);
-}
-
-// e^(s·iπ/4)·z = (1 + s·i)/√2 · z.
-fn eighth(z: vec2<T>, s: T) -> vec2<T> {
-    let h = T(0.7071067811865476);
-    return vec2<T>((z.x - s * z.y) * h, (z.y + s * z.x) * h);
-}
-
-// The 4-point DFT of (a, b, c, d) with roots (s·i)^k.
-fn dft4(a: vec2<T>, b: vec2<T>, c: vec2<T>, d: vec2<T>, s: T) -> array<vec2<T>, 4> {
-    let ac = a + c;
-    let amc = a - c;
-    let bd = b + d;
-    let bmd = quarter(b - d, s);
-    return array<vec2<T>, 4>(ac + bd, amc + bmd, ac - bd, amc - bmd);
 }
 
 // Input q of a butterfly: buf[at + q·span] times w^(q·k) (table entry q·k·step).

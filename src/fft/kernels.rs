@@ -29,7 +29,11 @@ fn source(v: Variant) -> String {
     } else {
         "alias T = f32;\n"
     };
-    format!("{alias}{}", include_str!("../../shaders/fft.wgsl"))
+    format!(
+        "{alias}{}{}",
+        include_str!("../../shaders/fft_common.wgsl"),
+        include_str!("../../shaders/fft.wgsl")
+    )
 }
 
 const fn family(name: &'static str, entry: &'static str) -> KernelDef {

@@ -31,7 +31,11 @@ fn source(v: Variant) -> String {
     } else {
         "alias T = f32;\n"
     };
-    format!("{alias}{}", include_str!("../../shaders/fft_local.wgsl"))
+    format!(
+        "{alias}{}{}",
+        include_str!("../../shaders/fft_common.wgsl"),
+        include_str!("../../shaders/fft_local.wgsl")
+    )
 }
 
 /// Every radix pass of whole transforms in workgroup memory.

@@ -23,17 +23,22 @@ pub(crate) fn variants(dtypes: &[DType]) -> Vec<Variant> {
         .collect()
 }
 
-fn source(v: Variant) -> String {
+/// What every FFT shader starts with: the part type `T` of variant `v` and the shared complex
+/// arithmetic (`shaders/fft_common.wgsl`), then `body`.
+pub(crate) fn with_prelude(v: Variant, body: &str) -> String {
     let alias = if v.a == DType::F64 {
         "alias T = f64;\n"
     } else {
         "alias T = f32;\n"
     };
     format!(
-        "{alias}{}{}",
-        include_str!("../../shaders/fft_common.wgsl"),
-        include_str!("../../shaders/fft.wgsl")
+        "{alias}{}{body}",
+        include_str!("../../shaders/fft_common.wgsl")
     )
+}
+
+fn source(v: Variant) -> String {
+    with_prelude(v, include_str!("../../shaders/fft.wgsl"))
 }
 
 const fn family(name: &'static str, entry: &'static str) -> KernelDef {

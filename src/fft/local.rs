@@ -26,16 +26,7 @@ const LOCAL_CAP: usize = 4096;
 const RADIX_NAMES: [&str; 8] = ["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7"];
 
 fn source(v: Variant) -> String {
-    let alias = if v.a == DType::F64 {
-        "alias T = f64;\n"
-    } else {
-        "alias T = f32;\n"
-    };
-    format!(
-        "{alias}{}{}",
-        include_str!("../../shaders/fft_common.wgsl"),
-        include_str!("../../shaders/fft_local.wgsl")
-    )
+    super::kernels::with_prelude(v, include_str!("../../shaders/fft_local.wgsl"))
 }
 
 /// Every radix pass of whole transforms in workgroup memory.

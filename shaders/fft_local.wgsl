@@ -10,10 +10,10 @@
 // describes: after passes of product ns, block g of ns points holds the DFT of x[g + (n/ns)·t];
 // a radix-R pass combines R blocks (read n/R apart) into one of ns·R, in natural order at the end.
 //
-// The transforms are addressed through strides, so one kernel serves
-// - contiguous rows (cols = 1, element stride 1);
-// - an axis that is not the last (cols = the product of the axes after it, element stride cols):
-//   no transposing copy.
+// The launch's transforms lie along the middle axis of a contiguous (rows, N, cols) array,
+// transform t being column t % cols of row t / cols, so one kernel serves contiguous rows
+// (cols = 1) and an axis that is not the last (cols = the product of the axes after it), which
+// it reads and writes where it lies: no transposing copy.
 //
 // Every root of unity is an entry of the plan's table `tw[t] = e^(-2πi·t/N)`, computed in f64 on
 // the host: none accumulates rounding. The table ends with the scales 1, 1/N, 1/√N.
@@ -37,17 +37,10 @@ override R7: u32 = 1u;
 struct Params {
     // Transforms in this launch.
     count: u32,
-    // Transform t is column t % cols of row t / cols.
+    // Transforms per row (the product of the axes after the transformed one).
     cols: u32,
-    // x[x_base + row·x_row + column·x_col + element·x_elem]; y likewise.
     x_base: u32,
-    x_row: u32,
-    x_col: u32,
-    x_elem: u32,
     y_base: u32,
-    y_row: u32,
-    y_col: u32,
-    y_elem: u32,
     tw_base: u32,
     // 1: the inverse transform (conjugated roots).
     inverse: u32,
@@ -167,14 +160,10 @@ fn pass_of(w: Roots, r: u32, ns: u32, src: u32, dst: u32, lid: u32, held: u32) {
     workgroupBarrier();
 }
 
-// Where transform t's element e is: its row and column through the strides.
-// (A row of one column, the rows' case, takes no division: a CPU driver divides lane by lane.)
-fn place(t: u32, e: u32, cols: u32, base: u32, row: u32, col: u32, elem: u32) -> u32 {
-    if (cols == 1u) {
-        return base + t * row + e * elem;
-    }
+// Where element e of transform t (cols > 1) is, from `base`.
+fn place(t: u32, e: u32, cols: u32, base: u32) -> u32 {
     let r = t / cols;
-    return base + r * row + (t - r * cols) * col + e * elem;
+    return base + (r * N + e) * cols + (t - r * cols);
 }
 
 @compute @workgroup_size(WG)
@@ -188,20 +177,18 @@ fn local_fft(
     // A workgroup past the end holds nothing but still meets every barrier.
     let held = select(0u, min(PER, p.count - first), first < p.count);
     let total = held * N;
-    // Consecutive invocations take consecutive addresses: along a transform where its elements
-    // are adjacent, across transforms (adjacent columns) where they are not.
-    if (p.x_elem == 1u) {
+    // Consecutive invocations take consecutive addresses: rows are read whole (no division,
+    // which a CPU driver does lane by lane), columns across transforms.
+    if (p.cols == 1u) {
         for (var i = lid; i < total; i += WG) {
-            let at = place(first + i / N, i % N, p.cols, p.x_base, p.x_row, p.x_col, 1u);
-            buf[i] = x[at];
+            buf[i] = x[p.x_base + first * N + i];
         }
     } else {
         for (var i = lid; i < PER * N; i += WG) {
             let slot = i % PER;
             let e = i / PER;
             if (slot < held) {
-                let at = place(first + slot, e, p.cols, p.x_base, p.x_row, p.x_col, p.x_elem);
-                buf[slot * N + e] = x[at];
+                buf[slot * N + e] = x[place(first + slot, e, p.cols, p.x_base)];
             }
         }
     }
@@ -220,19 +207,16 @@ fn local_fft(
         + u32(R5 > 1u) + u32(R6 > 1u) + u32(R7 > 1u);
     let src = (passes % 2u) * LMAX;
     let scale = tw[p.tw_base + p.scale_at].x;
-    if (p.y_elem == 1u) {
+    if (p.cols == 1u) {
         for (var i = lid; i < total; i += WG) {
-            let t = first + i / N;
-            let k = i % N;
-            y[place(t, k, p.cols, p.y_base, p.y_row, p.y_col, 1u)] = buf[src + i] * scale;
+            y[p.y_base + first * N + i] = buf[src + i] * scale;
         }
     } else {
         for (var i = lid; i < PER * N; i += WG) {
             let slot = i % PER;
             let k = i / PER;
             if (slot < held) {
-                let v = buf[src + slot * N + k] * scale;
-                y[place(first + slot, k, p.cols, p.y_base, p.y_row, p.y_col, p.y_elem)] = v;
+                y[place(first + slot, k, p.cols, p.y_base)] = buf[src + slot * N + k] * scale;
             }
         }
     }

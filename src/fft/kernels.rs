@@ -1,7 +1,7 @@
 //! The FFT's kernel families (`shaders/fft.wgsl`), declared for the device, and the launches of
 //! one plan over a batch of contiguous transforms.
 
-use super::local::{self, Local, Strides};
+use super::local;
 use super::plan::{How, Plan, Scale};
 use crate::array::Array;
 use crate::device::params::Params;
@@ -162,29 +162,9 @@ pub(crate) fn transform(plan: &Plan, x: &Array, inverse: bool, scale: Scale) -> 
                 return x.astype(x.dtype());
             }
             if n <= local::local_max(&dev.inner, plan.real) {
-                let out = Array::empty(OP, dev, &[batch, n], x.dtype())?;
-                let rows = Strides {
-                    row: n as u64,
-                    col: 0,
-                    elem: 1,
-                };
-                local::run(
-                    OP,
-                    &Local {
-                        real: plan.real,
-                        n,
-                        rows: batch as u64,
-                        cols: 1,
-                        x,
-                        xs: rows,
-                        y: &out,
-                        ys: rows,
-                        table,
-                        inverse,
-                        scale_at: (n + scale.at()) as u64,
-                    },
-                )?;
-                return Ok(out);
+                let at = (n + scale.at()) as u64;
+                let shape = (batch as u64, n, 1);
+                return local::transform(OP, plan.real, table, x, shape, inverse, at);
             }
             let mut cur = x.clone();
             let mut ns = 1;
@@ -369,42 +349,18 @@ pub(crate) fn transform_axis(
     let How::Stockham { radices, table } = &plan.how else {
         return Ok(None);
     };
-    let eb = x.dtype().size_bytes();
-    let inner: usize = x.shape()[ax + 1..].iter().product();
-    let outer: usize = x.shape()[..ax].iter().product();
-    let fits_binding = ((n * inner) as u64) <= crate::ops::window_elements(&dev.inner, eb);
+    let inner = x.shape()[ax + 1..].iter().product::<usize>() as u64;
+    let outer = x.shape()[..ax].iter().product::<usize>() as u64;
     if radices.is_empty()
         || x.is_empty()
         || n > local::local_max(&dev.inner, plan.real)
-        || !fits_binding
-        || inner as u64 > local::most_transforms(&dev.inner, plan.real, n)
+        || local::rows_per_launch(&dev.inner, plan.real, n, inner) == 0
     {
         return Ok(None);
     }
+    let at = (n + scale.at()) as u64;
     let x = x.contiguous()?;
-    let out = Array::empty(OP, dev, x.shape(), x.dtype())?;
-    let along = Strides {
-        row: (n * inner) as u64,
-        col: 1,
-        elem: inner as u64,
-    };
-    local::run(
-        OP,
-        &Local {
-            real: plan.real,
-            n,
-            rows: outer as u64,
-            cols: inner as u64,
-            x: &x,
-            xs: along,
-            y: &out,
-            ys: along,
-            table,
-            inverse,
-            scale_at: (n + scale.at()) as u64,
-        },
-    )?;
-    Ok(Some(out))
+    local::transform(OP, plan.real, table, &x, (outer, n, inner), inverse, at).map(Some)
 }
 
 /// The four-step FFT of each row of `x` (batch, n), n = n1·n2 past one binding: the length-n1

@@ -64,104 +64,73 @@ pub(crate) fn local_max(dev: &DeviceInner, real: DType) -> usize {
     (1usize << points.ilog2()).min(LOCAL_CAP)
 }
 
-/// How a launch addresses its transforms: transform t is column `t % cols` of row `t / cols`,
-/// at element offset `row·(t / cols) + col·(t % cols) + elem·e` in its array (a row is the
-/// unit the launches are windowed by: `row` elements).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Strides {
-    pub row: u64,
-    pub col: u64,
-    pub elem: u64,
-}
-
-/// One batch of transforms of length `n` over `rows × cols`.
-pub(crate) struct Local<'a> {
-    pub real: DType,
-    pub n: usize,
-    pub rows: u64,
-    pub cols: u64,
-    pub x: &'a Array,
-    pub xs: Strides,
-    pub y: &'a Array,
-    pub ys: Strides,
-    /// The plan's table: e^(-2πi·t/n), then the scales.
-    pub table: &'a Array,
-    pub inverse: bool,
-    /// The table index of the scale applied on the way out.
-    pub scale_at: u64,
-}
-
-/// Runs `l`, window by window over its rows.
-pub(crate) fn run(op: &'static str, l: &Local) -> Result<()> {
-    let dev = &l.x.device().inner;
-    let eb = l.x.dtype().size_bytes();
-    let lmax = local_max(dev, l.real);
-    debug_assert!(l.n <= lmax && l.n >= 1);
-    let radices = factor(l.n)
+/// The transforms of length `n` along the middle axis of the contiguous `x`, viewed as
+/// (rows, n, cols), by `table`'s plan (e^(-2πi·t/n), then the scales), times the table's entry
+/// `scale_at`: a new array of `x`'s shape. Launches go window by window over whole rows.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn transform(
+    op: &'static str,
+    real: DType,
+    table: &Array,
+    x: &Array,
+    (rows, n, cols): (u64, usize, u64),
+    inverse: bool,
+    scale_at: u64,
+) -> Result<Array> {
+    let dev = &x.device().inner;
+    let eb = x.dtype().size_bytes();
+    let lmax = local_max(dev, real);
+    debug_assert!(x.is_contiguous() && n <= lmax && n >= 1);
+    let radices = factor(n)
         .filter(|r| r.len() <= RADIX_NAMES.len())
         .ok_or_else(|| {
             Error::invalid(
                 op,
-                format!("length {} is not a product of the kernel's radices", l.n),
+                format!("length {n} is not a product of the kernel's radices"),
             )
         })?;
-    let row = l.xs.row.max(l.ys.row).max(1);
-    let fits = crate::ops::window_elements(dev, eb) / row;
-    if fits == 0 {
+    let row = n as u64 * cols;
+    let per_launch = rows_per_launch(dev, real, n, cols);
+    if per_launch == 0 {
         return Err(Error::TooLarge {
             op,
             requested: row * eb,
             max: dev.max_window(),
-            what: "bytes of one row of transforms (one storage binding)",
+            what: "bytes of one row of transforms (one storage binding and one grid)",
         });
     }
-    let per_group = (lmax / l.n).max(1) as u64;
+    let out = Array::empty(op, x.device(), x.shape(), x.dtype())?;
+    let per_group = (lmax / n).max(1) as u64;
     let max_dim = dev.limits.max_compute_workgroups_per_dimension as u64;
-    let per_launch = fits.min(most_transforms(dev, l.real, l.n) / l.cols.max(1));
-    if per_launch == 0 {
-        return Err(Error::TooLarge {
-            op,
-            requested: l.cols,
-            max: most_transforms(dev, l.real, l.n),
-            what: "transforms in one row (one grid of workgroups)",
-        });
-    }
-    let mut key = PipelineKey::new(&FFT_LOCAL, Variant::one(l.real))
+    let mut key = PipelineKey::new(&FFT_LOCAL, Variant::one(real))
         .with("LMAX", lmax as u32)
         .with("WG", workgroup_size(dev))
-        .with("N", l.n as u32)
+        .with("N", n as u32)
         .with("PER", per_group as u32);
     for (name, i) in RADIX_NAMES.iter().zip(0..) {
         key = key.with(name, radices.get(i).map_or(1, |&r| r as u32));
     }
-    let (tw, tw_base) = crate::ops::contiguous_window(op, l.table, 0, l.table.len() as u64, eb)?;
+    let (tw, tw_base) = crate::ops::contiguous_window(op, table, 0, table.len() as u64, eb)?;
     let flops_per: u64 = radices
         .iter()
-        .map(|&r| (l.n / r * (8 * r * r.min(3) + 6)) as u64)
+        .map(|&r| (n / r * (8 * r * r.min(3) + 6)) as u64)
         .sum();
     let mut start = 0;
-    while start < l.rows {
-        let len = per_launch.min(l.rows - start);
-        let span = |s: &Strides| (len - 1) * s.row + 1 + max_offset(l, s);
-        let (xw, xb) = crate::ops::contiguous_window(op, l.x, start * l.xs.row, span(&l.xs), eb)?;
-        let (yw, yb) = crate::ops::contiguous_window(op, l.y, start * l.ys.row, span(&l.ys), eb)?;
-        let count = len * l.cols;
-        let mut params = Params::default();
-        params
+    while start < rows {
+        let len = per_launch.min(rows - start);
+        let (xw, xb) = crate::ops::contiguous_window(op, x, start * row, len * row, eb)?;
+        let (yw, yb) = crate::ops::contiguous_window(op, &out, start * row, len * row, eb)?;
+        let count = len * cols;
+        let params = Params::default()
             .u32(count as u32)
-            .u32(l.cols as u32)
+            .u32(cols as u32)
             .u32(xb)
-            .u32(l.xs.row as u32)
-            .u32(l.xs.col as u32)
-            .u32(l.xs.elem as u32)
             .u32(yb)
-            .u32(l.ys.row as u32)
-            .u32(l.ys.col as u32)
-            .u32(l.ys.elem as u32)
             .u32(tw_base)
-            .u32(u32::from(l.inverse))
-            .u32(l.scale_at as u32);
-        let params = params.bytes().to_vec();
+            .u32(u32::from(inverse))
+            .u32(scale_at as u32)
+            .bytes()
+            .to_vec();
         let bindings: [Binding; 3] = [xw, yw, tw];
         let groups = count.div_ceil(per_group);
         let gx = groups.min(max_dim);
@@ -172,22 +141,20 @@ pub(crate) fn run(op: &'static str, l: &Local) -> Result<()> {
                 &params,
                 &bindings,
                 (gx as u32, gy as u32, 1),
-                Work::computes(format!("transforms={count} n={}", l.n), flops_per * count),
+                Work::computes(format!("transforms={count} n={n}"), flops_per * count),
             )
         })?;
         start += len;
     }
-    Ok(())
+    Ok(out)
 }
 
-/// The most length-`n` transforms one launch's grid holds.
-pub(crate) fn most_transforms(dev: &DeviceInner, real: DType, n: usize) -> u64 {
+/// How many rows of `cols` length-`n` transforms one launch takes: as many as one binding
+/// window and one grid hold (0: not even one).
+pub(crate) fn rows_per_launch(dev: &DeviceInner, real: DType, n: usize, cols: u64) -> u64 {
+    let elem = 2 * real.size_bytes();
     let max_dim = dev.limits.max_compute_workgroups_per_dimension as u64;
     let per_group = (local_max(dev, real) / n).max(1) as u64;
-    (max_dim * max_dim).min(u32::MAX as u64) * per_group
-}
-
-/// The largest element offset within one row: its last column's last element.
-fn max_offset(l: &Local, s: &Strides) -> u64 {
-    (l.cols - 1) * s.col + (l.n as u64 - 1) * s.elem
+    let transforms = (max_dim * max_dim).min(u32::MAX as u64) * per_group;
+    (crate::ops::window_elements(dev, elem) / (n as u64 * cols)).min(transforms / cols.max(1))
 }

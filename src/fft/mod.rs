@@ -28,7 +28,7 @@
 mod freq;
 pub(crate) mod kernels;
 pub(crate) mod local;
-pub(crate) mod plan;
+mod plan;
 
 pub use freq::{fftfreq, fftshift, ifftshift, rfftfreq};
 pub use plan::PlanCacheInfo;
@@ -208,16 +208,20 @@ fn c2c(
     {
         return Ok(y);
     }
+    along_rows(&x, ax, |rows| {
+        kernels::transform(&plan, rows, inverse, norm.scale(inverse))
+    })
+}
+
+/// `f` applied to the lanes of `x` along `ax` as the rows of a contiguous (batch, length) array
+/// (the axis moved last by a copy), its (batch, new length) result put back along `ax`.
+fn along_rows(x: &Array, ax: usize, f: impl FnOnce(&Array) -> Result<Array>) -> Result<Array> {
+    let last = x.ndim() - 1;
     let moved = x.swapaxes(ax as isize, last as isize)?.contiguous()?;
-    let shape = moved.shape().to_vec();
-    let batch = moved.len() / n;
-    let y = kernels::transform(
-        &plan,
-        &moved.reshape(&[batch as isize, n as isize])?,
-        inverse,
-        norm.scale(inverse),
-    )?;
-    let shape: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
+    let mut shape: Vec<isize> = moved.shape().iter().map(|&d| d as isize).collect();
+    let len = shape[last];
+    let y = f(&moved.reshape(&[moved.len() as isize / len, len])?)?;
+    shape[last] = y.shape()[1] as isize;
     y.reshape(&shape)?.swapaxes(ax as isize, last as isize)
 }
 
@@ -424,45 +428,26 @@ fn rfft_even(op: &'static str, a: &Array, n: usize, ax: usize, norm: Norm) -> Re
     } else {
         a.astype(real)?
     };
-    let x = resized(op, &x, ax, n)?;
-    let last = x.ndim() - 1;
-    let moved = x.swapaxes(ax as isize, last as isize)?.contiguous()?;
-    let mut shape: Vec<isize> = moved.shape().iter().map(|&d| d as isize).collect();
-    let batch = moved.len() / n;
     let dev = a.device();
     let cache = dev.inner.extensions.get::<PlanCache>();
     let half = cache.get(dev, n / 2, real)?;
     let post = cache.get_real_post(dev, n, real)?;
-    let y = kernels::real_transform(
-        &half,
-        &post,
-        &moved.reshape(&[batch as isize, n as isize])?,
-        norm.scale(false),
-    )?;
-    shape[last] = (n / 2 + 1) as isize;
-    y.reshape(&shape)?.swapaxes(ax as isize, last as isize)
+    along_rows(&resized(op, &x, ax, n)?, ax, |rows| {
+        kernels::real_transform(&half, &post, rows, norm.scale(false))
+    })
 }
 
 /// irfft to an even length from `x` (complex, n/2 + 1 along `ax`): one step to a half-length
 /// spectrum, its inverse FFT, the pairs read as samples (`kernels::real_inverse`).
 fn irfft_even(x: &Array, n: usize, ax: usize, norm: Norm) -> Result<Array> {
-    let last = x.ndim() - 1;
-    let moved = x.swapaxes(ax as isize, last as isize)?.contiguous()?;
-    let mut shape: Vec<isize> = moved.shape().iter().map(|&d| d as isize).collect();
-    let batch = moved.len() / (n / 2 + 1);
     let dev = x.device();
     let real = x.dtype().real();
     let cache = dev.inner.extensions.get::<PlanCache>();
     let half = cache.get(dev, n / 2, real)?;
     let post = cache.get_real_post(dev, n, real)?;
-    let y = kernels::real_inverse(
-        &half,
-        &post,
-        &moved.reshape(&[batch as isize, (n / 2 + 1) as isize])?,
-        norm.scale(true),
-    )?;
-    shape[last] = n as isize;
-    y.reshape(&shape)?.swapaxes(ax as isize, last as isize)
+    along_rows(x, ax, |rows| {
+        kernels::real_inverse(&half, &post, rows, norm.scale(true))
+    })
 }
 
 /// `a` with every imaginary part negated (a new array; real input as it is).

@@ -1,7 +1,7 @@
 //! `numpy.linalg` figures (issue 34), in one run, beside NumPy (OpenBLAS/LAPACK) on the same
 //! matrices: 10^4 batched 8×8 and 32×32 `solve`; 2048² `cholesky`, `solve` and `qr`; 256² and
-//! 1024² `eigh` (`GPUARRAY_LINALG_EIGH_N`); `svd` at 256² (`GPUARRAY_LINALG_JACOBI_N`; one-sided
-//! Jacobi, whose time grows past n³ with the sweeps); each with its accuracy (backward error of the solve,
+//! 1024² `eigh` and `svd` (`GPUARRAY_LINALG_EIGH_N`; 256² is `GPUARRAY_LINALG_JACOBI_N`); each
+//! with its accuracy (backward error of the solve,
 //! reconstruction error of the factorization, relative to ‖A‖ and the dtype's ε). GPU times
 //! come from `gpuarray::benchmark` (fastest of the timed runs, each ended by a
 //! synchronisation); NumPy's from the same machine in the same run. On lavapipe these are CPU
@@ -271,21 +271,29 @@ fn main() -> gpuarray::Result<()> {
             "(eigenvalues of eigh)".into(),
         );
     }
-    let hs = matrices(1, small);
-    let s0 = Array::from_slice(&dev, &hs, &[small, small])?;
-    let ours = timing::bench(&dev, &format!("svd {small}"), 2, || linalg::svd(&s0, false))?;
-    let (u, s, vh) = linalg::svd(&s0, false)?;
-    let err = relative(
-        &s0,
-        &u.mul(&s.reshape(&[1, small as isize])?)?.matmul(&vh)?,
-        small,
-    )?;
-    let setup = format!("{}\na = a[0]", numpy_setup(1, small));
-    report(
-        &format!("svd {small}² f32"),
-        ours,
-        numpy_ms(&setup, "np.linalg.svd(a, full_matrices=False)"),
-        format!("‖A − U·S·Vh‖ = {err:.3} n·ε·‖A‖"),
-    );
+    // svd: one-sided Jacobi up to 128 columns, bidiagonalisation and implicit-shift QR past.
+    for n in [small, eigh_n] {
+        let hs = matrices(1, n);
+        let s0 = Array::from_slice(&dev, &hs, &[n, n])?;
+        let ours = timing::bench(&dev, &format!("svd {n}"), 2, || linalg::svd(&s0, false))?;
+        let (u, s, vh) = linalg::svd(&s0, false)?;
+        let err = relative(&s0, &u.mul(&s.reshape(&[1, n as isize])?)?.matmul(&vh)?, n)?;
+        let eye = Array::eye_k(&dev, n, n, 0, gpuarray::DType::F32)?;
+        let orth = relative(&eye, &u.t().matmul(&u)?, n)?;
+        let setup = format!("{}\na = a[0]", numpy_setup(1, n));
+        report(
+            &format!("svd {n}² f32"),
+            ours,
+            numpy_ms(&setup, "np.linalg.svd(a, full_matrices=False)"),
+            format!("‖A − U·S·Vh‖ = {err:.3}, ‖UᵀU − I‖ = {orth:.3} n·ε"),
+        );
+        let only = timing::bench(&dev, &format!("svdvals {n}"), 2, || linalg::svdvals(&s0))?;
+        report(
+            &format!("svdvals {n}² f32"),
+            only,
+            numpy_ms(&setup, "np.linalg.svdvals(a)"),
+            "(singular values of svd)".into(),
+        );
+    }
     Ok(())
 }

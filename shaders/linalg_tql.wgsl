@@ -4,8 +4,9 @@
 //
 // The iteration itself is serial: `steps` runs it, one invocation per matrix, on d (the
 // diagonal) and e (the subdiagonal, e_{n−1} = 0) in `tri`, and records every plane rotation it
-// makes — (i, c, s) acting on columns i and i + 1 of Z — in order, for
-// linalg_tql_rotate.wgsl to apply to the eigenvectors in parallel.
+// makes — on columns i and i + 1 of Z: z_i ← c·z_i − s·z_{i+1}, z_{i+1} ← s·z_i + c·z_{i+1}, as
+// EISPACK's tql2, recorded as linalg_rotate.wgsl's (i + 1, i, c, s) — in order, for that
+// kernel to apply to the eigenvectors in parallel. `hyp` comes from linalg_hypot.wgsl.
 //
 // A launch of `steps` stops before its loop work could pass `budget` iterations (lavapipe leaves
 // every loop of an invocation after 65535 together; see linalg_lu.wgsl) or its rotations could
@@ -24,26 +25,14 @@ struct Params {
     tri_base: u32,
     state_base: u32,
     rot_base: u32,
-    cs_base: u32,
 }
 
 // Parameters through storage, as in linalg_qr.wgsl (no barriers here: read directly).
 @group(0) @binding(0) var<storage, read> params: Params;
 @group(0) @binding(1) var<storage, read_write> tri: array<T>;
 @group(0) @binding(2) var<storage, read_write> state: array<u32>;
-@group(0) @binding(3) var<storage, read_write> rot_at: array<u32>;
-@group(0) @binding(4) var<storage, read_write> rot_cs: array<T>;
-
-// hypot without overflow or needless underflow.
-fn hyp(x: T, y: T) -> T {
-    let top = max(abs(x), abs(y));
-    if (top == T(0.0)) {
-        return T(0.0);
-    }
-    let a = x / top;
-    let b = y / top;
-    return top * sqrt(a * a + b * b);
-}
+// Per rotation (p, q, c, s), as linalg_rotate.wgsl reads them.
+@group(0) @binding(3) var<storage, read_write> rot: array<T>;
 
 // |x| carrying the sign of y (Fortran's SIGN).
 fn sign_of(x: T, y: T) -> T {
@@ -68,8 +57,7 @@ fn steps(
     let st = p.state_base + 4u * mat;
     let d0 = p.tri_base + mat * 2u * n;
     let e0 = d0 + n;
-    let rb = p.rot_base + mat * p.cap;
-    let cb = p.cs_base + 2u * mat * p.cap;
+    let rb = p.rot_base + 4u * mat * p.cap;
     var count = 0u;
     var l = state[st];
     var iters = state[st + 1u];
@@ -129,9 +117,11 @@ fn steps(
             tri[d0 + i + 1u] = g + pp;
             g = c * r - b;
             if (p.record != 0u) {
-                rot_at[rb + count] = i;
-                rot_cs[cb + 2u * count] = c;
-                rot_cs[cb + 2u * count + 1u] = s;
+                // Rows (i + 1, i): each sweep a chain for linalg_rotate.wgsl.
+                rot[rb + 4u * count] = T(i + 1u);
+                rot[rb + 4u * count + 1u] = T(i);
+                rot[rb + 4u * count + 2u] = c;
+                rot[rb + 4u * count + 3u] = s;
             }
             count += 1u;
         }

@@ -15,6 +15,7 @@
 // `update`: A22 ← H·A22·H = A22 − v·wᵀ − w·vᵀ with w = p − ½τ(pᵀv)·v (one column per
 // invocation, a run of rows per workgroup). A stays symmetric and whole (both triangles), so
 // `reflect` reads A22·v by columns: neighbouring invocations read neighbouring words.
+// The workgroup reduction and the reflector come from linalg_householder.wgsl.
 
 override WG: u32 = 64u;
 
@@ -48,25 +49,9 @@ var<workgroup> shared_params: Params;
 // Per matrix: d (n), then e (n; e_{n−1} = 0). Last: `update` does not bind it.
 @group(0) @binding(6) var<storage, read_write> tri: array<T>;
 
-var<workgroup> red: array<T, WG>;
-
-// The sum (or max) over the workgroup of each invocation's `x`; every invocation gets it.
-fn reduce(lid: u32, x: T, take_max: bool) -> T {
-    red[lid] = x;
-    workgroupBarrier();
-    for (var s = WG / 2u; s > 0u; s = s >> 1u) {
-        if (lid < s) {
-            if (take_max) {
-                red[lid] = max(red[lid], red[lid + s]);
-            } else {
-                red[lid] = red[lid] + red[lid + s];
-            }
-        }
-        workgroupBarrier();
-    }
-    let r = workgroupUniformLoad(&red[0]);
-    workgroupBarrier();
-    return r;
+// linalg_householder.wgsl's view of the matrix.
+fn load(i: u32) -> T {
+    return a[i];
 }
 
 @compute @workgroup_size(WG)
@@ -88,34 +73,11 @@ fn reflect(
     let n = p.n;
     let k = p.k;
     let base = p.a_base + mat * n * n;
-    // The column below the subdiagonal: scaled sum of squares.
-    var big = T(0.0);
-    for (var j = k + 2u + lid; j < n; j += WG) {
-        big = max(big, abs(a[base + j * n + k]));
-    }
-    let scale = reduce(lid, big, true);
-    var sq = T(0.0);
-    if (scale > T(0.0)) {
-        for (var j = k + 2u + lid; j < n; j += WG) {
-            let x = a[base + j * n + k] / scale;
-            sq += x * x;
-        }
-    }
-    let ssq = reduce(lid, sq, false);
-    let alpha = a[base + (k + 1u) * n + k];
-    var t = T(0.0);
-    var beta = alpha;
-    var inv = T(0.0);
-    if (scale > T(0.0)) {
-        let top = max(abs(alpha), scale);
-        let hyp = top * sqrt((alpha / top) * (alpha / top) + ssq * (scale / top) * (scale / top));
-        beta = hyp;
-        if (alpha >= T(0.0)) {
-            beta = -hyp;
-        }
-        t = (beta - alpha) / beta;
-        inv = T(1.0) / (alpha - beta);
-    }
+    // The reflector of the column below the subdiagonal.
+    let r = reflector_of(lid, a[base + (k + 1u) * n + k], base + (k + 2u) * n + k, n, n - k - 2u);
+    let t = r.tau;
+    let beta = r.beta;
+    let inv = r.inv;
     // p_i = τ·Σ_j A[j, i]·v_j for this invocation's row i of the trailing matrix.
     let i = k + 1u + g * WG + lid;
     var mine = T(0.0);

@@ -5,11 +5,14 @@
 
 mod common;
 
-// The derived functions and the forced GPU paths, in this binary (one link).
+// The derived functions, the forced GPU paths and the large-matrix paths of eigh and svd, in
+// this binary (one link).
 #[path = "linalg/derived.rs"]
 mod derived;
 #[path = "linalg/gpu_paths.rs"]
 mod gpu_paths;
+#[path = "linalg/large.rs"]
+mod large;
 
 use common::host_linalg::*;
 
@@ -758,134 +761,5 @@ fn empty_stacks_and_nan_follow_numpy() {
     match linalg::svd(&nan, false) {
         Err(Error::LinAlg { msg, .. }) => assert!(msg.contains("did not converge"), "{msg}"),
         other => panic!("{other:?}"),
-    }
-}
-
-#[test]
-fn large_eigh_by_tridiagonalisation_handles_clusters_diagonals_and_nan() {
-    // Past 128 rows eigh reduces to tridiagonal form and runs QL: a cluster of equal
-    // eigenvalues (I + u·uᵀ: 1 with multiplicity n − 1) must still give orthonormal vectors; a
-    // matrix already diagonal (every reflector the identity, no QL step) its sorted diagonal;
-    // a matrix with NaN NaN eigenvalues without spoiling its batch.
-    let Some(dev) = common::device() else { return };
-    let n = 140;
-    let u = data(n, 5);
-    let norm2: f64 = u.iter().map(|x| x * x).sum();
-    let mut cluster = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            cluster[i * n + j] = u[i] * u[j] + if i == j { 1.0 } else { 0.0 };
-        }
-    }
-    let mut diagonal = vec![0.0; n * n];
-    for i in 0..n {
-        diagonal[i * n + i] = ((i * 37) % n) as f64 - 70.0;
-    }
-    let mut with_nan = symmetric(n, 8);
-    with_nan[3 * n + 7] = f64::NAN;
-    let mut batch = cluster.clone();
-    batch.extend(&diagonal);
-    batch.extend(&with_nan);
-    let (w, v) = linalg::eigh(&upload(&dev, &batch, &[3, n, n], DType::F32), true).unwrap();
-    let (w, v) = (read(&w), read(&v));
-    let tol = 8.0 * n as f64 * eps(DType::F32);
-    // The cluster: n − 1 ones, then 1 + ‖u‖².
-    let wc = &w[..n];
-    assert!(
-        wc[..n - 1]
-            .iter()
-            .all(|x| (x - 1.0).abs() < tol * (1.0 + norm2)),
-        "{wc:?}"
-    );
-    assert!((wc[n - 1] - (1.0 + norm2)).abs() < tol * (1.0 + norm2));
-    let vc = &v[..n * n];
-    assert!(orthonormality(vc, n, n) < tol);
-    let av = mm(&cluster, vc, n, n, n);
-    let mut vl = vc.to_vec();
-    for i in 0..n {
-        for j in 0..n {
-            vl[i * n + j] *= wc[j];
-        }
-    }
-    assert!(max_diff(&av, &vl) < tol * (1.0 + norm2));
-    // The diagonal matrix: exactly its sorted diagonal, and a permutation for vectors.
-    let mut sorted: Vec<f64> = (0..n).map(|i| diagonal[i * n + i]).collect();
-    sorted.sort_by(f64::total_cmp);
-    assert_eq!(&w[n..2 * n], &sorted[..]);
-    let vd = &v[n * n..2 * n * n];
-    assert!(vd.iter().all(|&x| x == 0.0 || x.abs() == 1.0));
-    assert!(orthonormality(vd, n, n) == 0.0);
-    // NaN in the third matrix only.
-    assert!(w[2 * n..].iter().all(|x| x.is_nan()), "{:?}", &w[2 * n..]);
-    assert!(w[..2 * n].iter().all(|x| x.is_finite()));
-}
-
-#[test]
-fn large_svd_starts_from_the_eigenvectors_of_the_gram_matrix() {
-    // Past 128 columns Jacobi starts from the eigenvectors of AᵀA: wide and tall, rank
-    // deficient (the Gram matrix then has a cluster of zero eigenvalues whose vectors Jacobi
-    // must still complete into an orthonormal V), full and reduced.
-    let Some(dev) = common::device() else { return };
-    for (m, n) in [(200, 150), (140, 260)] {
-        let mut a = data(m * n, (m + 3 * n) as u64);
-        // Rank min(m, n) − 10: the last ten columns (rows, when wide) repeat the first ten.
-        for i in 0..m {
-            for j in 0..n {
-                if m >= n && j >= n - 10 {
-                    a[i * n + j] = a[i * n + j - (n - 10)];
-                } else if m < n && i >= m - 10 {
-                    a[i * n + j] = a[(i - (m - 10)) * n + j];
-                }
-            }
-        }
-        let k = m.min(n);
-        let host: Vec<f64> = {
-            let (g, d) = if m >= n {
-                (mm(&transpose(&a, m, n), &a, n, m, n), n)
-            } else {
-                (mm(&a, &transpose(&a, m, n), m, n, m), m)
-            };
-            let mut s: Vec<f64> = host_eigvals(&g, d)
-                .into_iter()
-                .map(|x| x.max(0.0).sqrt())
-                .collect();
-            s.reverse();
-            s
-        };
-        let ga = upload(&dev, &a, &[m, n], DType::F32);
-        let norm = max_abs(&a) * (m * n) as f64;
-        let tol = 10.0 * m.max(n) as f64 * eps(DType::F32);
-        for full in [true, false] {
-            let (u, s, vh) = linalg::svd(&ga, full).unwrap();
-            let (uc, vr) = if full { (m, n) } else { (k, k) };
-            let (u, s, vh) = (read(&u), read(&s), read(&vh));
-            assert!(
-                max_diff(&s, &host) < tol * norm,
-                "{m}x{n}: {:?} vs {:?}",
-                &s[..4],
-                &host[..4]
-            );
-            assert!(
-                s[k - 10..].iter().all(|x| x.abs() < tol * norm),
-                "{:?}",
-                &s[k - 12..]
-            );
-            assert!(s.windows(2).all(|p| p[0] >= p[1]));
-            assert!(orthonormality(&u, m, uc) < tol, "U of {m}x{n} full={full}");
-            assert!(
-                orthonormality(&transpose(&vh, vr, n), n, vr) < tol,
-                "V of {m}x{n}"
-            );
-            let mut us = vec![0.0; m * k];
-            for i in 0..m {
-                for j in 0..k {
-                    us[i * k + j] = u[i * uc + j] * s[j];
-                }
-            }
-            assert!(
-                max_diff(&mm(&us, &vh[..k * n], m, k, n), &a) < tol * max_abs(&a),
-                "{m}x{n}"
-            );
-        }
     }
 }

@@ -136,6 +136,33 @@ def test_large_qr_and_eigh_take_the_blocked_and_tridiagonal_paths(dtype):
     np.testing.assert_array_equal(np.linalg.eigvalsh(ga.asarray(sym)).get(), w.get())
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(150, 150), (170, 140), (2, 140, 160)])
+def test_large_svd_takes_qr_and_bidiagonalisation(dtype, shape):
+    # Past 128 columns (of the tall orientation) svd reduces a rectangular matrix to its square
+    # R by QR, bidiagonalises it and runs implicit-shift QR.
+    a = RNG.uniform(-1, 1, shape).astype(dtype)
+    k = min(shape[-2:])
+    t = tol(dtype, max(shape[-2:]))
+    for full in [False, True]:
+        u, s, vt = np.linalg.svd(ga.asarray(a), full_matrices=full)
+        np.testing.assert_allclose(s.get(), np.linalg.svd(a, compute_uv=False), **t)
+        uh, vth = u.get(), vt.get()
+        assert uh.shape == np.linalg.svd(a, full_matrices=full)[0].shape
+        back = (uh[..., :, :k] * s.get()[..., None, :]) @ vth[..., :k, :]
+        np.testing.assert_allclose(back, a, **t)
+        for q in [uh, np.swapaxes(vth, -1, -2)]:
+            eye = np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2)
+            np.testing.assert_allclose(np.swapaxes(q, -1, -2) @ q, eye, **t)
+    np.testing.assert_allclose(np.linalg.svdvals(ga.asarray(a)).get(), np.linalg.svdvals(a), **t)
+    bad = a.copy()
+    bad[..., 3, 4] = np.inf
+    with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+        np.linalg.svd(ga.asarray(bad))
+    with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+        np.linalg.svd(bad)
+
+
 def test_norms_cond_rank_pinv_lstsq_match_numpy():
     a = RNG.uniform(-1, 1, (5, 4))
     g = ga.asarray(a)

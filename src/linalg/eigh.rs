@@ -264,7 +264,7 @@ fn run(op: &'static str, a: &Array, lower: bool, vectors: bool) -> Result<(Array
         let (t, nan, stack) = tridiagonal_start(op, a, lower, vectors)?;
         loop {
             tridiagonal::ql_launch(op, &t)?;
-            if tridiagonal::settled(op, &t.state.to_vec::<u32>()?)? {
+            if tridiagonal::settled(op, &t.rotations.state.to_vec::<u32>()?)? {
                 break;
             }
         }
@@ -310,7 +310,7 @@ async fn run_async(
         let (t, nan, stack) = tridiagonal_start(op, a, lower, vectors)?;
         loop {
             tridiagonal::ql_launch(op, &t)?;
-            if tridiagonal::settled(op, &t.state.to_vec_async::<u32>().await?)? {
+            if tridiagonal::settled(op, &t.rotations.state.to_vec_async::<u32>().await?)? {
                 break;
             }
         }

@@ -134,23 +134,68 @@ pub(crate) static EIGH_ROUND_COLS: KernelDef = family("linalg_eigh_round_cols", 
 /// (`shaders/linalg_tridiagonal.wgsl`, `reflect`) ...
 pub(crate) static TRIDIAGONAL_REFLECT: KernelDef =
     family("linalg_tridiagonal_reflect", "reflect", |v| {
-        with_type(v, include_str!("../../shaders/linalg_tridiagonal.wgsl"))
+        with_type(v, TRIDIAGONAL)
     });
 
 /// ... then the trailing matrix's rank-2 update (`update`).
 pub(crate) static TRIDIAGONAL_UPDATE: KernelDef =
     family("linalg_tridiagonal_update", "update", |v| {
-        with_type(v, include_str!("../../shaders/linalg_tridiagonal.wgsl"))
+        with_type(v, TRIDIAGONAL)
     });
+
+const TRIDIAGONAL: &str = concat!(
+    include_str!("../../shaders/linalg_householder.wgsl"),
+    include_str!("../../shaders/linalg_tridiagonal.wgsl")
+);
+
+/// Householder bidiagonalisation for large `svd`: a column's reflector and Aᵀ·v
+/// (`shaders/linalg_bidiagonal.wgsl`, `left`) ...
+pub(crate) static BIDIAGONAL_LEFT: KernelDef = family("linalg_bidiagonal_left", "left", |v| {
+    with_type(v, BIDIAGONAL)
+});
+
+/// ... a row's reflector and A·u (`right`) ...
+pub(crate) static BIDIAGONAL_RIGHT: KernelDef = family("linalg_bidiagonal_right", "right", |v| {
+    with_type(v, BIDIAGONAL)
+});
+
+/// ... and the rank-1 update after either (`update`).
+pub(crate) static BIDIAGONAL_UPDATE: KernelDef =
+    family("linalg_bidiagonal_update", "update", |v| {
+        with_type(v, BIDIAGONAL)
+    });
+
+const BIDIAGONAL: &str = concat!(
+    include_str!("../../shaders/linalg_householder.wgsl"),
+    include_str!("../../shaders/linalg_bidiagonal.wgsl")
+);
 
 /// Implicit QL on tridiagonal matrices, one invocation per matrix, recording its rotations
 /// (`shaders/linalg_tql.wgsl`) ...
 pub(crate) static TQL_STEPS: KernelDef = family("linalg_tql_steps", "steps", |v| {
-    with_type(v, include_str!("../../shaders/linalg_tql.wgsl"))
+    with_type(
+        v,
+        concat!(
+            include_str!("../../shaders/linalg_hypot.wgsl"),
+            include_str!("../../shaders/linalg_tql.wgsl")
+        ),
+    )
 });
 
-/// ... and the rotations applied to the eigenvectors, one invocation per row
-/// (`shaders/linalg_tql_rotate.wgsl`).
-pub(crate) static TQL_ROTATE: KernelDef = family("linalg_tql_rotate", "rotate", |v| {
-    with_type(v, include_str!("../../shaders/linalg_tql_rotate.wgsl"))
+/// Implicit-shift QR on bidiagonal matrices (Golub–Kahan), one invocation per matrix,
+/// recording its rotations (`shaders/linalg_bdsqr.wgsl`) ...
+pub(crate) static BDSQR_STEPS: KernelDef = family("linalg_bdsqr_steps", "steps", |v| {
+    with_type(
+        v,
+        concat!(
+            include_str!("../../shaders/linalg_hypot.wgsl"),
+            include_str!("../../shaders/linalg_bdsqr.wgsl")
+        ),
+    )
+});
+
+/// ... and either's rotations applied to the vectors, one invocation per column of Zᵀ
+/// (`shaders/linalg_rotate.wgsl`).
+pub(crate) static ROTATE: KernelDef = family("linalg_rotate", "rotate", |v| {
+    with_type(v, include_str!("../../shaders/linalg_rotate.wgsl"))
 });

@@ -28,6 +28,7 @@
 //! # Ok(()) }
 //! ```
 
+mod bidiagonal;
 mod cholesky;
 mod derived;
 mod eigh;
@@ -36,6 +37,7 @@ mod jacobi;
 mod lu;
 mod norm;
 mod qr;
+mod rotations;
 mod svd;
 mod tiny;
 mod tridiagonal;

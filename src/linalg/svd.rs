@@ -1,8 +1,11 @@
-//! `numpy.linalg.svd` and `svdvals`: one-sided Jacobi (Hestenes) on the tall orientation of each
-//! matrix, one workgroup per matrix (past 128 columns preconditioned by the eigenvectors of
-//! AᵀA, found by `eigh`); U's columns without a singular value to normalise by (rank
-//! deficiency, `full_matrices`) are completed to an orthonormal basis in the kernel.
+//! `numpy.linalg.svd` and `svdvals`. Up to 128 columns (of the tall orientation) one-sided
+//! Jacobi (Hestenes), one workgroup per matrix: singular values to high relative accuracy; U's
+//! columns without a singular value to normalise by (rank deficiency, `full_matrices`) are
+//! completed to an orthonormal basis in the kernel. Past that, as LAPACK's dgesvd: QR to a
+//! square R when the matrix is not square, then bidiagonalisation and implicit-shift QR
+//! (`bidiagonal.rs`).
 
+use super::bidiagonal::{self, BIDIAGONAL_FROM, Bdsqr};
 use super::families::{SVD_JACOBI, SVD_ROUND};
 use super::jacobi::{
     MAX_SWEEPS, Schedule, converged, permute_rows, rounds, schedule, settle, spent,
@@ -36,29 +39,7 @@ struct Jacobi {
     plan: Schedule,
 }
 
-/// Past this many columns (of the tall orientation) Jacobi starts from the eigenvectors V₀ of
-/// AᵀA (`eigh`, by tridiagonalisation: fast): the columns of A·V₀ are orthogonal up to
-/// rounding, so a sweep or two finishes (Jacobi's answer: backward stable, singular values to
-/// ε·‖A‖ as LAPACK's gesdd, no longer to high relative accuracy) instead of eight to ten.
-const PRECONDITION_FROM: usize = super::tridiagonal::TRIDIAGONAL_FROM;
-
-/// AᵀA of the tall orientation of `a` (NaN as zero), when the SVD is preconditioned.
-fn gram(op: &'static str, a: &Array) -> Result<Option<Array>> {
-    let stack = Stack::of(op, a, false)?;
-    if stack.rows.min(stack.cols) <= PRECONDITION_FROM || stack.count == 0 {
-        return Ok(None);
-    }
-    let tall = if stack.rows < stack.cols {
-        mt(a)?
-    } else {
-        a.clone()
-    };
-    let x = tall.astype(compute_dtype(op, a)?)?;
-    let x = where_(&x.isnan()?, 0.0, &x)?;
-    Ok(Some(mt(&x)?.matmul(&x)?))
-}
-
-fn start(op: &'static str, a: &Array, full: bool, v0: Option<Array>) -> Result<Jacobi> {
+fn start(op: &'static str, a: &Array, full: bool) -> Result<Jacobi> {
     let dtype = compute_dtype(op, a)?;
     let stack = Stack::of(op, a, false)?;
     let (m, n) = (stack.rows, stack.cols);
@@ -72,18 +53,10 @@ fn start(op: &'static str, a: &Array, full: bool, v0: Option<Array>) -> Result<J
     let tall = crate::ops::elementwise::where_(&nan, 0.0, &tall)?;
     let dev = a.device();
     let u = Array::zeros(dev, &stack.shape(&[big, uc]), dtype)?;
-    let v = match v0 {
-        Some(v0) => {
-            block(&u, (0, big), (0, small))?.assign(&tall.astype(dtype)?.matmul(&v0)?)?;
-            v0.astype(dtype)?
-        }
-        None => {
-            if small > 0 {
-                block(&u, (0, big), (0, small))?.assign(&tall)?;
-            }
-            super::identities(a, &stack, small, small, dtype)?
-        }
-    };
+    if small > 0 {
+        block(&u, (0, big), (0, small))?.assign(&tall)?;
+    }
+    let v = super::identities(a, &stack, small, small, dtype)?;
     let wg = workgroup_size(small.max(big));
     // A round: each invocation's pairs, three passes over the rows of U and one over V's.
     let per_round = per(small.div_ceil(2), wg) * (2 * big as u64 + small as u64 + 4) + 4;
@@ -316,14 +289,143 @@ fn did_not_converge(op: &'static str, flags: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// The bidiagonal path's square factor and what finishing needs: Q of the tall orientation
+/// when it is not square (reduced, or complete for `full_matrices`), and whether every entry
+/// is finite (0-d bool).
+struct Square {
+    q: Option<Array>,
+    finite: Array,
+    wide: bool,
+    big: usize,
+    small: usize,
+}
+
+/// Whether `a` goes by bidiagonalisation.
+fn large(op: &'static str, a: &Array) -> Result<bool> {
+    let stack = Stack::of(op, a, false)?;
+    Ok(stack.count > 0 && stack.rows.min(stack.cols) > BIDIAGONAL_FROM)
+}
+
+fn bidiagonal_start(
+    op: &'static str,
+    a: &Array,
+    full: bool,
+    vectors: bool,
+) -> Result<(Bdsqr, Square)> {
+    let dtype = compute_dtype(op, a)?;
+    let stack = Stack::of(op, a, false)?;
+    let wide = stack.rows < stack.cols;
+    let tall = if wide { mt(a)? } else { a.clone() }.astype(dtype)?;
+    let (big, small) = (stack.rows.max(stack.cols), stack.rows.min(stack.cols));
+    // A matrix with NaN or ±inf is iterated as zeros (comparisons with NaN may be compiled
+    // assuming none) and reported as NumPy does ("SVD did not converge").
+    let ok = tall.isfinite()?;
+    let finite = ok.all(crate::Axes::All, false)?;
+    let x = where_(&ok, &tall, 0.0)?;
+    let (q, square) = if big > small {
+        let mode = match (vectors, full) {
+            (false, _) => QrMode::R,
+            (true, false) => QrMode::Reduced,
+            (true, true) => QrMode::Complete,
+        };
+        let (q, r) = qr(&x, mode)?;
+        (q, block(&r, (0, small), (0, small))?.contiguous()?)
+    } else {
+        (None, x)
+    };
+    let square_stack = Stack {
+        batch: stack.batch.clone(),
+        count: stack.count,
+        rows: small,
+        cols: small,
+    };
+    let t = bidiagonal::reduce(op, &square, &square_stack, vectors)?;
+    Ok((
+        t,
+        Square {
+            q,
+            finite,
+            wide,
+            big,
+            small,
+        },
+    ))
+}
+
+/// (U, S, Vh) of the original orientation (U and Vh `None` without vectors).
+fn bidiagonal_finish(
+    op: &'static str,
+    t: Bdsqr,
+    sq: Square,
+    finite: &[u8],
+) -> Result<(Option<Array>, Array, Option<Array>)> {
+    if finite[0] != 1 {
+        did_not_converge(op, &[1])?;
+    }
+    let (s, vectors) = bidiagonal::results(t)?;
+    let Some((u, vh)) = vectors else {
+        return Ok((None, s, None));
+    };
+    let (big, small) = (sq.big, sq.small);
+    let u = match sq.q {
+        None => u,
+        // Reduced: U = Q·U_R. Complete: Q's first columns turned by U_R, the rest as they are.
+        Some(q) if q.shape()[q.ndim() - 1] == small => q.matmul(&u)?,
+        Some(q) => {
+            let turned = block(&q, (0, big), (0, small))?.matmul(&u)?;
+            let q = q.contiguous()?;
+            block(&q, (0, big), (0, small))?.assign(&turned)?;
+            q
+        }
+    };
+    // Tall: A = U·S·Vh. Wide: Aᵀ = U·S·Vh, so A = Vhᵀ·S·Uᵀ.
+    Ok(if sq.wide {
+        (Some(mt(&vh)?.contiguous()?), s, Some(mt(&u)?.contiguous()?))
+    } else {
+        (Some(u), s, Some(vh))
+    })
+}
+
+/// The Jacobi path's results.
+fn jacobi_finish(
+    op: &'static str,
+    a: &Array,
+    j: Jacobi,
+    parts: Option<(Array, Array, Array, Array)>,
+    flags: &[u8],
+    vectors: bool,
+) -> Result<(Option<Array>, Array, Option<Array>)> {
+    let (u, s, vh) = match parts {
+        None => finish(a, j, None, false)?,
+        Some(parts) => {
+            did_not_converge(op, flags)?;
+            let complete = vectors && (j.uc > j.small || flags[1] != 1);
+            finish(a, j, Some(parts), complete)?
+        }
+    };
+    Ok((Some(u), s, Some(vh)))
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 /// The SVD; without `vectors` (svdvals) U's columns are not completed (nobody reads them).
-fn run(op: &'static str, a: &Array, full: bool, vectors: bool) -> Result<(Array, Array, Array)> {
-    let v0 = match gram(op, a)? {
-        Some(g) => Some(super::eigh::eigh(&g, true)?.1),
-        None => None,
-    };
-    let j = start(op, a, full, v0)?;
+fn run(
+    op: &'static str,
+    a: &Array,
+    full: bool,
+    vectors: bool,
+) -> Result<(Option<Array>, Array, Option<Array>)> {
+    if large(op, a)? {
+        let (t, sq) = bidiagonal_start(op, a, full, vectors)?;
+        loop {
+            bidiagonal::qr_launch(op, &t)?;
+            if bidiagonal::settled(op, &t.rotations.state.to_vec::<u32>()?)? {
+                break;
+            }
+        }
+        let finite = sq.finite.astype(DType::U8)?.to_vec::<u8>()?;
+        return bidiagonal_finish(op, t, sq, &finite);
+    }
+    let j = start(op, a, full)?;
     let mut sweeps = 0;
     if !empty(&j) && by_pairs(&j) {
         let norms = norms(&j)?;
@@ -349,13 +451,11 @@ fn run(op: &'static str, a: &Array, full: bool, vectors: bool) -> Result<(Array,
         }
     }
     if empty(&j) {
-        return finish(a, j, None, false);
+        return jacobi_finish(op, a, j, None, &[], vectors);
     }
     let parts = finish_parts(&j)?;
     let flags = summary(&j, &parts)?.to_vec::<u8>()?;
-    did_not_converge(op, &flags)?;
-    let complete = vectors && (j.uc > j.small || flags[1] != 1);
-    finish(a, j, Some(parts), complete)
+    jacobi_finish(op, a, j, Some(parts), &flags, vectors)
 }
 
 async fn run_async(
@@ -363,12 +463,19 @@ async fn run_async(
     a: &Array,
     full: bool,
     vectors: bool,
-) -> Result<(Array, Array, Array)> {
-    let v0 = match gram(op, a)? {
-        Some(g) => Some(super::eigh::eigh_async(&g, true).await?.1),
-        None => None,
-    };
-    let j = start(op, a, full, v0)?;
+) -> Result<(Option<Array>, Array, Option<Array>)> {
+    if large(op, a)? {
+        let (t, sq) = bidiagonal_start(op, a, full, vectors)?;
+        loop {
+            bidiagonal::qr_launch(op, &t)?;
+            if bidiagonal::settled(op, &t.rotations.state.to_vec_async::<u32>().await?)? {
+                break;
+            }
+        }
+        let finite = sq.finite.astype(DType::U8)?.to_vec_async::<u8>().await?;
+        return bidiagonal_finish(op, t, sq, &finite);
+    }
+    let j = start(op, a, full)?;
     let mut sweeps = 0;
     if !empty(&j) && by_pairs(&j) {
         let norms = norms(&j)?;
@@ -394,21 +501,27 @@ async fn run_async(
         }
     }
     if empty(&j) {
-        return finish(a, j, None, false);
+        return jacobi_finish(op, a, j, None, &[], vectors);
     }
     let parts = finish_parts(&j)?;
     let flags = summary(&j, &parts)?.to_vec_async::<u8>().await?;
-    did_not_converge(op, &flags)?;
-    let complete = vectors && (j.uc > j.small || flags[1] != 1);
-    finish(a, j, Some(parts), complete)
+    jacobi_finish(op, a, j, Some(parts), &flags, vectors)
+}
+
+/// U and Vh of a run with vectors.
+fn with_vectors(r: (Option<Array>, Array, Option<Array>)) -> (Array, Array, Array) {
+    let (u, s, vh) = r;
+    (u.expect("svd computes U"), s, vh.expect("svd computes Vh"))
 }
 
 /// `numpy.linalg.svd(a, full_matrices)`: `(U, S, Vh)` with a = U·diag(S)·Vh for each matrix of
 /// the stack, S descending; U is (…, m, m) and Vh (…, n, n) with `full_matrices`, else (…, m,
-/// k) and (…, k, n), k = min(m, n). One-sided Jacobi: up to 128 columns singular values to
-/// high relative accuracy; past that Jacobi starts from the eigenvectors of AᵀA (a sweep or
-/// two instead of ten) and the singular values are accurate to ε·‖A‖, as LAPACK's gesdd
-/// (NumPy's). No convergence within [`MAX_SWEEPS`](super::jacobi::MAX_SWEEPS) sweeps is `Err(LinAlg)`.
+/// k) and (…, k, n), k = min(m, n). Up to 128 columns (of the tall orientation) one-sided
+/// Jacobi: singular values to high relative accuracy; past that QR (when not square),
+/// bidiagonalisation and implicit-shift QR, as LAPACK's dgesvd: singular values accurate to
+/// ε·‖A‖, as NumPy's gesdd. No convergence (Jacobi within
+/// [`MAX_SWEEPS`](super::jacobi::MAX_SWEEPS) sweeps, QR within 30·k sweeps) and NaN or ±inf
+/// entries are `Err(LinAlg)`.
 ///
 /// ```
 /// # fn main() -> gpuarray::Result<()> {
@@ -421,12 +534,14 @@ async fn run_async(
 /// ```
 #[cfg(not(target_arch = "wasm32"))]
 pub fn svd(a: &Array, full_matrices: bool) -> Result<(Array, Array, Array)> {
-    run("svd", a, full_matrices, true)
+    run("svd", a, full_matrices, true).map(with_vectors)
 }
 
 /// [`svd`] without blocking (every target).
 pub async fn svd_async(a: &Array, full_matrices: bool) -> Result<(Array, Array, Array)> {
-    run_async("svd", a, full_matrices, true).await
+    run_async("svd", a, full_matrices, true)
+        .await
+        .map(with_vectors)
 }
 
 /// `numpy.linalg.svdvals(a)` (`svd(a, compute_uv=False)`): the singular values, descending.

@@ -7,19 +7,19 @@
 //! launches instead of 2(n − 1) launches per sweep over ten sweeps, and with no sweep that must
 //! visit every pair.
 
-use super::families::{TQL_ROTATE, TQL_STEPS, TRIDIAGONAL_REFLECT, TRIDIAGONAL_UPDATE};
+use super::families::{TQL_STEPS, TRIDIAGONAL_REFLECT, TRIDIAGONAL_UPDATE};
 use super::lu::block;
-use super::{Operand, Stack, key, loop_budget, mt, per, per_matrix};
+use super::rotations::{Rotations, padded};
+use super::{Operand, Stack, key, mt, per, per_matrix};
 use crate::array::Array;
 use crate::device::params::Params;
-use crate::dtype::DType;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Matrices with more rows take this path (smaller ones: Jacobi, one workgroup per matrix,
 /// which gives small eigenvalues to high relative accuracy).
 pub(crate) const TRIDIAGONAL_FROM: usize = 128;
 
-/// Invocations per workgroup of the four kernels.
+/// Invocations per workgroup of the two reduction kernels.
 const WG: u32 = 64;
 /// Rows of the trailing matrix per workgroup of the rank-2 update.
 const UPDATE_ROWS: usize = 64;
@@ -28,14 +28,11 @@ const UPDATE_ROWS: usize = 64;
 pub(crate) struct Tql {
     /// Per matrix: d (n) then e (n).
     tri: Array,
-    /// Zᵀ (…, n, n), when eigenvectors are wanted.
+    /// Zᵀ (…, n, n rounded up to a multiple of 4), when eigenvectors are wanted.
     zt: Option<Array>,
-    /// Per matrix: l, iterations, rotations of the last launch, status (see the shader).
-    pub state: Array,
-    rot_at: Array,
-    rot_cs: Array,
-    cap: usize,
-    budget: usize,
+    /// Per matrix the state [l, iterations, rotations of the last launch, status] (see the
+    /// shader), and the rotations.
+    pub rotations: Rotations,
     stack: Stack,
 }
 
@@ -128,21 +125,17 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
         };
         let q = super::identities(sym, stack, n, n, dtype)?;
         block(&q, (1, n), (1, n))?.assign(&super::qr::form_q(op, &h, &tau, &inner, m)?)?;
-        Some(mt(&q)?.contiguous()?)
+        let zt = Array::zeros(dev, &stack.shape(&[n, padded(n)]), dtype)?;
+        block(&zt, (0, n), (0, n))?.assign(&mt(&q)?)?;
+        Some(zt)
     } else {
         None
     };
-    // Rotations per launch: at least one sweep's (n), at most what one invocation may loop.
-    let budget = loop_budget(sym) as usize;
-    let cap = (32 * n).min(budget).max(n);
     Ok(Tql {
         tri,
         zt,
-        state: Array::zeros(dev, &[count, 4], DType::U32)?,
-        rot_at: Array::zeros(dev, &[count, cap], DType::U32)?,
-        rot_cs: Array::zeros(dev, &[count, 2 * cap], dtype)?,
-        cap,
-        budget,
+        // A sweep records at most n rotations.
+        rotations: Rotations::new(sym, count, n, n, 0)?,
         stack: stack.clone(),
     })
 }
@@ -152,90 +145,37 @@ pub(crate) fn ql_launch(op: &'static str, t: &Tql) -> Result<()> {
     let n = t.stack.rows;
     let count = t.stack.count as u64;
     let dtype = t.tri.dtype();
-    let rotations = [
-        Operand {
-            array: &t.state,
-            per: 4,
-        },
-        Operand {
-            array: &t.rot_at,
-            per: t.cap as u64,
-        },
-        Operand {
-            array: &t.rot_cs,
-            per: 2 * t.cap as u64,
-        },
-    ];
+    let r = &t.rotations;
     // The serial iteration: one invocation per matrix (a workgroup of one; batches of large
-    // matrices are short). Params: n, batch, cap, budget, record, tri, state, rot, cs bases.
+    // matrices are short). Params: n, batch, cap, budget, record, tri, state, rot bases.
     let tri = Operand {
         array: &t.tri,
         per: 2 * n as u64,
     };
-    let [state, rot_at, rot_cs] = rotations;
+    let [state, rot] = r.operands();
     per_matrix(
         op,
         &key(&TQL_STEPS, dtype, 1),
-        &[tri, state, rot_at, rot_cs],
+        &[tri, state, rot],
         count,
         1,
-        (20 * t.budget) as u64,
+        (20 * r.budget) as u64,
         |b, run| {
             Params::default()
                 .u32(n as u32)
                 .u32(run)
-                .u32(t.cap as u32)
-                .u32(t.budget as u32)
+                .u32(r.cap as u32)
+                .u32(r.budget as u32)
                 .u32(t.zt.is_some() as u32)
                 .u32(b[0])
                 .u32(b[1])
                 .u32(b[2])
-                .u32(b[3])
                 .bytes()
                 .to_vec()
         },
     )?;
     if let Some(zt) = &t.zt {
-        // Params: n, batch, cap, groups, state, rot, cs, zt bases.
-        let groups = per(n, WG) as u32;
-        per_matrix(
-            op,
-            &key(&TQL_ROTATE, dtype, WG),
-            &[
-                Operand {
-                    array: &t.state,
-                    per: 4,
-                },
-                Operand {
-                    array: &t.rot_at,
-                    per: t.cap as u64,
-                },
-                Operand {
-                    array: &t.rot_cs,
-                    per: 2 * t.cap as u64,
-                },
-                Operand {
-                    array: zt,
-                    per: (n * n) as u64,
-                },
-            ],
-            count,
-            groups as u64,
-            (6 * n * t.cap) as u64,
-            |b, run| {
-                Params::default()
-                    .u32(n as u32)
-                    .u32(run)
-                    .u32(t.cap as u32)
-                    .u32(groups)
-                    .u32(b[0])
-                    .u32(b[1])
-                    .u32(b[2])
-                    .u32(b[3])
-                    .bytes()
-                    .to_vec()
-            },
-        )?;
+        r.apply(op, zt, n, padded(n))?;
     }
     Ok(())
 }
@@ -243,14 +183,7 @@ pub(crate) fn ql_launch(op: &'static str, t: &Tql) -> Result<()> {
 /// After a QL launch: `Ok(true)` when every matrix is done, `Err(LinAlg)` naming the first that
 /// did not converge.
 pub(crate) fn settled(op: &'static str, state: &[u32]) -> Result<bool> {
-    if let Some(index) = state.chunks(4).position(|s| s[3] == 2) {
-        return Err(Error::LinAlg {
-            op,
-            index: Some(index),
-            msg: "Eigenvalues did not converge".into(),
-        });
-    }
-    Ok(state.chunks(4).all(|s| s[3] == 1))
+    super::rotations::settled(op, state, "Eigenvalues did not converge")
 }
 
 /// The eigenvalues (unsorted, …, n) and eigenvectors (columns, …, n, n) once settled.
@@ -269,7 +202,7 @@ pub(crate) fn results(t: Tql) -> Result<(Array, Option<Array>)> {
             .collect::<Vec<_>>(),
     )?;
     let v = match t.zt {
-        Some(zt) => Some(mt(&zt)?),
+        Some(zt) => Some(mt(&block(&zt, (0, n), (0, n))?)?),
         None => None,
     };
     Ok((w, v))

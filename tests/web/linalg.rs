@@ -1,6 +1,6 @@
 //! `gpuarray::linalg` in the browser (f32, the `_async` forms): solve, inv, det, slogdet,
-//! Cholesky, QR, eigh and SVD on WebGPU (QR and eigh also past 128 rows, blocked and by
-//! tridiagonalisation), each checked against its invariant computed on the
+//! Cholesky, QR, eigh and SVD on WebGPU (QR, eigh and SVD also past 128 rows: blocked, by
+//! tridiagonalisation, by bidiagonalisation), each checked against its invariant computed on the
 //! host, and a singular matrix as `Err(LinAlg)` naming it.
 
 use super::{check_clean, device};
@@ -155,6 +155,21 @@ async fn linalg_in_the_browser() {
         .collect();
     assert!(worst(&av, &vl) < tol * 2.0 * scale, "A·V = V·Λ, {big}²");
     assert!(worst(&mm(&t(&v, big, big), &v, big, big, big), &eye(big)) < tol);
+    // SVD past 128 columns: bidiagonalisation and implicit-shift QR.
+    let (u, s, vh) = linalg::svd_async(&gbig, false).await.unwrap();
+    let (u, s, vh) = (
+        u.to_vec_async::<f32>().await.unwrap(),
+        s.to_vec_async::<f32>().await.unwrap(),
+        vh.to_vec_async::<f32>().await.unwrap(),
+    );
+    assert!(s.windows(2).all(|p| p[0] >= p[1]));
+    let us: Vec<f32> = (0..big * big).map(|k| u[k] * s[k % big]).collect();
+    assert!(
+        worst(&mm(&us, &vh, big, big, big), &hbd) < tol * scale,
+        "A = U·S·Vh, {big}²"
+    );
+    assert!(worst(&mm(&t(&u, big, big), &u, big, big, big), &eye(big)) < tol);
+    assert!(worst(&mm(&vh, &t(&vh, big, big), big, big, big), &eye(big)) < tol);
     // A singular matrix of the batch is an error naming it; the arrays made before still read.
     let mut bad = host.clone();
     for j in 0..n {

@@ -1,0 +1,127 @@
+//! The rotation record shared by the serial iterations of large `eigh` (implicit QL,
+//! `shaders/linalg_tql.wgsl`) and large `svd` (Golub–Kahan QR, `shaders/linalg_bdsqr.wgsl`):
+//! one invocation per matrix iterates and records its plane rotations, then
+//! `shaders/linalg_rotate.wgsl` applies them to the vectors in parallel, one invocation per
+//! column of Zᵀ. The iteration is resumed launch after launch under the loop budget.
+
+use super::families::ROTATE;
+use super::{Operand, key, per, per_matrix};
+use crate::array::Array;
+use crate::device::params::Params;
+use crate::error::{Error, Result};
+
+/// Invocations per workgroup of the rotation kernel.
+const WG: u32 = 64;
+
+/// The iteration's state and its last launch's rotations.
+pub(crate) struct Rotations {
+    /// Per matrix: the iteration's position, its iterations so far, rotations recorded by the
+    /// last launch, status (0 running, 1 done, 2 no convergence).
+    pub state: Array,
+    /// Per rotation: (p, q, c, s), the rows of Zᵀ it turns as exact integers.
+    pub rot: Array,
+    /// Rotations per launch.
+    pub cap: usize,
+    /// Loop iterations per invocation of a launch.
+    pub budget: usize,
+}
+
+impl Rotations {
+    /// The record for `count` matrices whose iteration starts at `position` and turns rows of
+    /// length `n`: at least `per_pass` rotations (one pass of the iteration) per launch.
+    pub(crate) fn new(
+        like: &Array,
+        count: usize,
+        n: usize,
+        per_pass: usize,
+        position: u32,
+    ) -> Result<Rotations> {
+        let dev = like.device();
+        let budget = super::loop_budget(like) as usize;
+        let cap = (32 * n).min(budget).max(per_pass);
+        let start: Vec<u32> = (0..count).flat_map(|_| [position, 0, 0, 0]).collect();
+        Ok(Rotations {
+            state: Array::from_slice(dev, &start, &[count, 4])?,
+            rot: Array::zeros(dev, &[count, 4 * cap], like.dtype())?,
+            cap,
+            budget,
+        })
+    }
+
+    /// The two arrays as the iteration's kernel binds them, after its own.
+    pub(crate) fn operands(&self) -> [Operand<'_>; 2] {
+        [
+            Operand {
+                array: &self.state,
+                per: 4,
+            },
+            Operand {
+                array: &self.rot,
+                per: 4 * self.cap as u64,
+            },
+        ]
+    }
+
+    /// The last launch's rotations applied to `zt` (…, rows, cols), contiguous, `cols` a
+    /// multiple of 4 (see [`padded`]).
+    pub(crate) fn apply(
+        &self,
+        op: &'static str,
+        zt: &Array,
+        rows: usize,
+        cols: usize,
+    ) -> Result<()> {
+        let count = self.state.shape()[0] as u64;
+        let quads = cols / 4;
+        let groups = per(quads, WG) as u32;
+        let [state, rot] = self.operands();
+        per_matrix(
+            op,
+            &key(&ROTATE, zt.dtype(), WG),
+            &[
+                state,
+                rot,
+                Operand {
+                    array: zt,
+                    per: (rows * cols) as u64,
+                },
+            ],
+            count,
+            groups as u64,
+            (6 * cols * self.cap) as u64,
+            |b, run| {
+                // Windows start on multiples of four elements: bases in vec4s.
+                Params::default()
+                    .u32(quads as u32)
+                    .u32(rows as u32)
+                    .u32(run)
+                    .u32(self.cap as u32)
+                    .u32(groups)
+                    .u32(b[0])
+                    .u32(b[1] / 4)
+                    .u32(b[2] / 4)
+                    .bytes()
+                    .to_vec()
+            },
+        )
+    }
+}
+
+/// The row length of a Zᵀ for [`Rotations::apply`]: n rounded up to a multiple of 4 (the
+/// columns past n stay zero).
+pub(crate) fn padded(n: usize) -> usize {
+    n.next_multiple_of(4)
+}
+
+/// After a launch: `Ok(true)` when every matrix is done, `Err(LinAlg)` with `msg` naming the
+/// first that did not converge.
+pub(crate) fn settled(op: &'static str, state: &[u32], msg: &str) -> Result<bool> {
+    if let Some(index) = state.chunks(4).position(|s| s[3] == 2) {
+        return Err(Error::LinAlg {
+            op,
+            index: Some(index),
+            msg: msg.into(),
+        });
+    }
+    Ok(state.chunks(4).all(|s| s[3] == 1))
+}

@@ -1,0 +1,267 @@
+//! `eigh` and `svd` of matrices past 128 rows or columns: tridiagonalisation and implicit QL,
+//! QR, bidiagonalisation and implicit-shift QR, against host references in f64 and the
+//! invariants of each factorization.
+
+use crate::common;
+use crate::common::host_linalg::*;
+use gpuarray::linalg;
+use gpuarray::{DType, Error};
+
+#[test]
+fn large_eigh_by_tridiagonalisation_handles_clusters_diagonals_and_nan() {
+    // Past 128 rows eigh reduces to tridiagonal form and runs QL: a cluster of equal
+    // eigenvalues (I + u·uᵀ: 1 with multiplicity n − 1) must still give orthonormal vectors; a
+    // matrix already diagonal (every reflector the identity, no QL step) its sorted diagonal;
+    // a matrix with NaN NaN eigenvalues without spoiling its batch.
+    let Some(dev) = common::device() else { return };
+    let n = 140;
+    let u = data(n, 5);
+    let norm2: f64 = u.iter().map(|x| x * x).sum();
+    let mut cluster = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            cluster[i * n + j] = u[i] * u[j] + if i == j { 1.0 } else { 0.0 };
+        }
+    }
+    let mut diagonal = vec![0.0; n * n];
+    for i in 0..n {
+        diagonal[i * n + i] = ((i * 37) % n) as f64 - 70.0;
+    }
+    let mut with_nan = symmetric(n, 8);
+    with_nan[3 * n + 7] = f64::NAN;
+    let mut batch = cluster.clone();
+    batch.extend(&diagonal);
+    batch.extend(&with_nan);
+    let (w, v) = linalg::eigh(&upload(&dev, &batch, &[3, n, n], DType::F32), true).unwrap();
+    let (w, v) = (read(&w), read(&v));
+    let tol = 8.0 * n as f64 * eps(DType::F32);
+    // The cluster: n − 1 ones, then 1 + ‖u‖².
+    let wc = &w[..n];
+    assert!(
+        wc[..n - 1]
+            .iter()
+            .all(|x| (x - 1.0).abs() < tol * (1.0 + norm2)),
+        "{wc:?}"
+    );
+    assert!((wc[n - 1] - (1.0 + norm2)).abs() < tol * (1.0 + norm2));
+    let vc = &v[..n * n];
+    assert!(orthonormality(vc, n, n) < tol);
+    let av = mm(&cluster, vc, n, n, n);
+    let mut vl = vc.to_vec();
+    for i in 0..n {
+        for j in 0..n {
+            vl[i * n + j] *= wc[j];
+        }
+    }
+    assert!(max_diff(&av, &vl) < tol * (1.0 + norm2));
+    // The diagonal matrix: exactly its sorted diagonal, and a permutation for vectors.
+    let mut sorted: Vec<f64> = (0..n).map(|i| diagonal[i * n + i]).collect();
+    sorted.sort_by(f64::total_cmp);
+    assert_eq!(&w[n..2 * n], &sorted[..]);
+    let vd = &v[n * n..2 * n * n];
+    assert!(vd.iter().all(|&x| x == 0.0 || x.abs() == 1.0));
+    assert!(orthonormality(vd, n, n) == 0.0);
+    // NaN in the third matrix only.
+    assert!(w[2 * n..].iter().all(|x| x.is_nan()), "{:?}", &w[2 * n..]);
+    assert!(w[..2 * n].iter().all(|x| x.is_finite()));
+}
+
+#[test]
+fn large_rectangular_svd_goes_by_qr_then_bidiagonalisation() {
+    // Past 128 columns (of the tall orientation) svd takes QR of the rectangular matrix, then
+    // bidiagonalises R: wide and tall, rank deficient (ten zero singular values, whose vectors
+    // must still be orthonormal), full (Q complete, its last columns kept) and reduced.
+    let Some(dev) = common::device() else { return };
+    for (m, n) in [(200, 150), (140, 260)] {
+        let mut a = data(m * n, (m + 3 * n) as u64);
+        // Rank min(m, n) − 10: the last ten columns (rows, when wide) repeat the first ten.
+        for i in 0..m {
+            for j in 0..n {
+                if m >= n && j >= n - 10 {
+                    a[i * n + j] = a[i * n + j - (n - 10)];
+                } else if m < n && i >= m - 10 {
+                    a[i * n + j] = a[(i - (m - 10)) * n + j];
+                }
+            }
+        }
+        let k = m.min(n);
+        let host: Vec<f64> = {
+            let (g, d) = if m >= n {
+                (mm(&transpose(&a, m, n), &a, n, m, n), n)
+            } else {
+                (mm(&a, &transpose(&a, m, n), m, n, m), m)
+            };
+            let mut s: Vec<f64> = host_eigvals(&g, d)
+                .into_iter()
+                .map(|x| x.max(0.0).sqrt())
+                .collect();
+            s.reverse();
+            s
+        };
+        let ga = upload(&dev, &a, &[m, n], DType::F32);
+        let norm = max_abs(&a) * (m * n) as f64;
+        let tol = 10.0 * m.max(n) as f64 * eps(DType::F32);
+        for full in [true, false] {
+            let (u, s, vh) = linalg::svd(&ga, full).unwrap();
+            let (uc, vr) = if full { (m, n) } else { (k, k) };
+            let (u, s, vh) = (read(&u), read(&s), read(&vh));
+            assert!(
+                max_diff(&s, &host) < tol * norm,
+                "{m}x{n}: {:?} vs {:?}",
+                &s[..4],
+                &host[..4]
+            );
+            assert!(
+                s[k - 10..].iter().all(|x| x.abs() < tol * norm),
+                "{:?}",
+                &s[k - 12..]
+            );
+            assert!(s.windows(2).all(|p| p[0] >= p[1]));
+            assert!(orthonormality(&u, m, uc) < tol, "U of {m}x{n} full={full}");
+            assert!(
+                orthonormality(&transpose(&vh, vr, n), n, vr) < tol,
+                "V of {m}x{n}"
+            );
+            let mut us = vec![0.0; m * k];
+            for i in 0..m {
+                for j in 0..k {
+                    us[i * k + j] = u[i * uc + j] * s[j];
+                }
+            }
+            assert!(
+                max_diff(&mm(&us, &vh[..k * n], m, k, n), &a) < tol * max_abs(&a),
+                "{m}x{n}"
+            );
+        }
+    }
+}
+
+/// max |A − U·diag(S)·Vh| for square n × n factors.
+fn reconstruction(a: &[f64], u: &[f64], s: &[f64], vh: &[f64], n: usize) -> f64 {
+    let mut us = u.to_vec();
+    for i in 0..n {
+        for j in 0..n {
+            us[i * n + j] *= s[j];
+        }
+    }
+    max_diff(&mm(&us, vh, n, n, n), a)
+}
+
+#[test]
+fn large_square_svd_splits_at_zero_diagonals_and_orders_signed_values() {
+    // The bidiagonal QR's special cases, in a batch of four 136 × 136 matrices: (0) a random
+    // matrix with a zero row, a zero column and two repeated columns (negligible entries at the
+    // end of the bidiagonal's blocks, chased up by rotations of columns); (1) a diagonal
+    // matrix of signed, unsorted entries and zeros (no reflector, no sweep: S is its sorted
+    // |diagonal| exactly, Vh carries the signs); (2) matrix 0 scaled by 1e-30 (the deflation
+    // threshold scales with the matrix); (3) an upper bidiagonal matrix (its own reduction) with
+    // a zero on the diagonal inside a block, chased out along its row by rotations of rows.
+    let Some(dev) = common::device() else { return };
+    let n = 136;
+    let mut a0 = data(n * n, 41);
+    for j in 0..n {
+        a0[17 * n + j] = 0.0;
+    }
+    for i in 0..n {
+        a0[i * n + 90] = 0.0;
+        a0[i * n + 3] = a0[i * n + 5];
+        a0[i * n + 100] = a0[i * n + 5];
+    }
+    let mut a1 = vec![0.0; n * n];
+    for i in 0..n {
+        a1[i * n + i] = match i % 5 {
+            0 => 0.0,
+            1 => -((i * 37 % n) as f64),
+            _ => (i * 53 % n) as f64 / 4.0,
+        };
+    }
+    let a2: Vec<f64> = a0.iter().map(|x| x * 1e-30).collect();
+    let mut a3 = vec![0.0; n * n];
+    let r = data(2 * n, 43);
+    for i in 0..n {
+        a3[i * n + i] = if i == 50 { 0.0 } else { r[i] + 1.0 };
+        if i + 1 < n {
+            a3[i * n + i + 1] = r[n + i];
+        }
+    }
+    for dtype in linalg_dtypes(&dev) {
+        let tol = 10.0 * n as f64 * eps(dtype);
+        let batch = [a0.clone(), a1.clone(), a2.clone(), a3.clone()].concat();
+        let g = upload(&dev, &batch, &[4, n, n], dtype);
+        let (u, s, vh) = linalg::svd(&g, false).unwrap();
+        let (u, s, vh) = (read(&u), read(&s), read(&vh));
+        let vals = read(&linalg::svdvals(&g).unwrap());
+        for (m, a) in [&a0, &a1, &a2, &a3].into_iter().enumerate() {
+            let (um, sm, vm) = (
+                &u[m * n * n..(m + 1) * n * n],
+                &s[m * n..(m + 1) * n],
+                &vh[m * n * n..(m + 1) * n * n],
+            );
+            // σ² against the eigenvalues of AᵀA (the host's square roots of its zero
+            // eigenvalues would be off by √ε·‖A‖ themselves).
+            let scale = max_abs(a) * n as f64;
+            let mut host = host_eigvals(&mm(&transpose(a, n, n), a, n, n, n), n);
+            host.reverse();
+            let squares: Vec<f64> = sm.iter().map(|x| x * x).collect();
+            assert!(
+                max_diff(&squares, &host) < tol * scale * scale,
+                "matrix {m} {dtype:?}"
+            );
+            assert_eq!(sm, &vals[m * n..(m + 1) * n], "svdvals of matrix {m}");
+            assert!(sm.windows(2).all(|p| p[0] >= p[1]));
+            assert!(orthonormality(um, n, n) < tol, "U of matrix {m}");
+            assert!(
+                orthonormality(&transpose(vm, n, n), n, n) < tol,
+                "V of matrix {m}"
+            );
+            assert!(
+                reconstruction(a, um, sm, vm, n) < tol * max_abs(a),
+                "A of matrix {m} {dtype:?}"
+            );
+        }
+        // Matrix 0: rank n − 3 (a zero row and column, two repeated columns).
+        assert!(
+            s[n - 3..n]
+                .iter()
+                .all(|x| *x < tol * max_abs(&a0) * n as f64)
+        );
+        assert!(s[n - 4] > 1e-3);
+        // Matrix 1: its sorted |diagonal|, exactly.
+        let mut diag: Vec<f64> = (0..n).map(|i| a1[i * n + i].abs()).collect();
+        diag.sort_by(|x, y| y.total_cmp(x));
+        assert_eq!(&s[n..2 * n], &diag[..]);
+        assert_eq!(
+            reconstruction(&a1, &u[n * n..2 * n * n], &diag, &vh[n * n..2 * n * n], n),
+            0.0
+        );
+    }
+}
+
+#[test]
+fn large_svd_of_nan_or_inf_is_numpys_error_and_spares_the_inputs() {
+    let Some(dev) = common::device() else { return };
+    let n = 130;
+    let a = data(n * n, 9);
+    for bad in [f64::NAN, f64::INFINITY] {
+        let mut b = a.clone();
+        b[7 * n + 2] = bad;
+        let g = upload(&dev, &[a.clone(), b].concat(), &[2, n, n], DType::F32);
+        for r in [
+            linalg::svd(&g, true).map(|_| ()),
+            linalg::svdvals(&g).map(|_| ()),
+        ] {
+            match r {
+                Err(Error::LinAlg { msg, .. }) => {
+                    assert!(msg.contains("did not converge"), "{msg}")
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+        // The operand is untouched.
+        let back = read(&g);
+        assert_eq!(
+            back[..n * n],
+            a.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>()[..]
+        );
+    }
+}

@@ -1,6 +1,7 @@
-// Shared by the Householder reductions (linalg_tridiagonal.wgsl, linalg_bidiagonal.wgsl): a
-// workgroup-wide sum or max, and a reflector built as LAPACK's dlarfg builds it. The including
-// file declares `override WG` and `load(i)`, the matrix's element i.
+// Shared by the Householder kernels (linalg_qr.wgsl, linalg_tridiagonal.wgsl,
+// linalg_bidiagonal.wgsl): a workgroup-wide sum or max, and a reflector built as LAPACK's
+// dlarfg builds it. The including file declares `override WG` and `load(i)`, the matrix's
+// element i.
 
 var<workgroup> red: array<T, WG>;
 

@@ -47,26 +47,10 @@ var<workgroup> shared_params: Params;
 @group(0) @binding(2) var<storage, read_write> tau: array<T>;
 @group(0) @binding(3) var<storage, read_write> q: array<T>;
 
-var<workgroup> red: array<T, WG>;
-
-// The sum (or max) over the workgroup of each invocation's `x`; every invocation gets it.
-fn reduce(lid: u32, x: T, take_max: bool) -> T {
-    red[lid] = x;
-    workgroupBarrier();
-    for (var s = WG / 2u; s > 0u; s = s >> 1u) {
-        if (lid < s) {
-            if (take_max) {
-                red[lid] = max(red[lid], red[lid + s]);
-            } else {
-                red[lid] = red[lid] + red[lid + s];
-            }
-        }
-        workgroupBarrier();
-    }
-    // Uniform, so that callers may branch on it around barriers.
-    let r = workgroupUniformLoad(&red[0]);
-    workgroupBarrier();
-    return r;
+// linalg_householder.wgsl (prepended: the workgroup reduction and the reflector) reads the
+// matrix through this.
+fn load(i: u32) -> T {
+    return a[i];
 }
 
 @compute @workgroup_size(WG)
@@ -88,37 +72,15 @@ fn factor(
     let k = min(m, n);
     let base = p.a_base + mat * m * n;
     for (var j = p.j0; j < p.j1; j += 1u) {
-        var big = T(0.0);
-        for (var r = j + 1u + lid; r < m; r += WG) {
-            big = max(big, abs(a[base + r * n + j]));
-        }
-        let scale = reduce(lid, big, true);
-        var sq = T(0.0);
-        if (scale > T(0.0)) {
-            for (var r = j + 1u + lid; r < m; r += WG) {
-                let x = a[base + r * n + j] / scale;
-                sq += x * x;
-            }
-        }
-        let ssq = reduce(lid, sq, false);
-        let alpha = a[base + j * n + j];
-        var t = T(0.0);
-        if (scale > T(0.0)) {
-            // β = −sign(α)·hypot(α, ‖x‖), each part scaled by the larger magnitude.
-            let top = max(abs(alpha), scale);
-            let h = top * sqrt((alpha / top) * (alpha / top) + ssq * (scale / top) * (scale / top));
-            var beta = h;
-            if (alpha >= T(0.0)) {
-                beta = -h;
-            }
-            t = (beta - alpha) / beta;
-            let inv = T(1.0) / (alpha - beta);
+        let h = reflector_of(lid, a[base + j * n + j], base + (j + 1u) * n + j, n, m - j - 1u);
+        let t = h.tau;
+        if (t != T(0.0)) {
             storageBarrier();
             for (var r = j + 1u + lid; r < m; r += WG) {
-                a[base + r * n + j] = a[base + r * n + j] * inv;
+                a[base + r * n + j] = a[base + r * n + j] * h.inv;
             }
             if (lid == 0u) {
-                a[base + j * n + j] = beta;
+                a[base + j * n + j] = h.beta;
             }
         }
         if (lid == 0u) {

@@ -220,36 +220,7 @@ pub(crate) fn reduce(op: &'static str, a: &Array, stack: &Stack, vectors: bool) 
 pub(crate) fn qr_launch(op: &'static str, t: &Bdsqr) -> Result<()> {
     let n = t.stack.rows;
     let r = &t.rotations;
-    let [state, rot] = r.operands();
-    // Params: n, batch, cap, budget, record, bd, state, rot bases.
-    per_matrix(
-        op,
-        &key(&BDSQR_STEPS, t.bd.dtype(), 1),
-        &[
-            Operand {
-                array: &t.bd,
-                per: 2 * n as u64 + 1,
-            },
-            state,
-            rot,
-        ],
-        t.stack.count as u64,
-        1,
-        (20 * r.budget) as u64,
-        |b, run| {
-            Params::default()
-                .u32(n as u32)
-                .u32(run)
-                .u32(r.cap as u32)
-                .u32(r.budget as u32)
-                .u32(t.zt.is_some() as u32)
-                .u32(b[0])
-                .u32(b[1])
-                .u32(b[2])
-                .bytes()
-                .to_vec()
-        },
-    )?;
+    r.steps(op, &BDSQR_STEPS, &t.bd, 2 * n as u64 + 1, n, t.zt.is_some())?;
     if let Some(zt) = &t.zt {
         r.apply(op, zt, 2 * n, padded(n))?;
     }

@@ -48,19 +48,19 @@ pub(crate) static CHOLESKY_PANEL: KernelDef = family("linalg_cholesky", "main", 
 });
 
 /// Householder QR's reflectors (`shaders/linalg_qr.wgsl`, `factor`).
-pub(crate) static QR_FACTOR: KernelDef = family("linalg_qr_factor", "factor", |v| {
-    with_type(v, include_str!("../../shaders/linalg_qr.wgsl"))
-});
+pub(crate) static QR_FACTOR: KernelDef = family("linalg_qr_factor", "factor", |v| with_type(v, QR));
 
 /// Householder QR's Q (`shaders/linalg_qr.wgsl`, `form_q`).
-pub(crate) static QR_FORM_Q: KernelDef = family("linalg_qr_form_q", "form_q", |v| {
-    with_type(v, include_str!("../../shaders/linalg_qr.wgsl"))
-});
+pub(crate) static QR_FORM_Q: KernelDef = family("linalg_qr_form_q", "form_q", |v| with_type(v, QR));
 
 /// The triangular factor of a panel of reflectors (`shaders/linalg_qr.wgsl`, `block_t`).
-pub(crate) static QR_BLOCK_T: KernelDef = family("linalg_qr_block_t", "block_t", |v| {
-    with_type(v, include_str!("../../shaders/linalg_qr.wgsl"))
-});
+pub(crate) static QR_BLOCK_T: KernelDef =
+    family("linalg_qr_block_t", "block_t", |v| with_type(v, QR));
+
+const QR: &str = concat!(
+    include_str!("../../shaders/linalg_householder.wgsl"),
+    include_str!("../../shaders/linalg_qr.wgsl")
+);
 
 /// Cyclic Jacobi for symmetric eigenproblems (`shaders/linalg_eigh.wgsl`).
 pub(crate) static EIGH_JACOBI: KernelDef = family("linalg_eigh", "main", |v| {

@@ -62,6 +62,42 @@ impl Rotations {
         ]
     }
 
+    /// One launch of the serial iteration `family` (one invocation per matrix) on `data`
+    /// (`per` elements a matrix, bound first), recording its rotations when `record`. Params:
+    /// n, batch, cap, budget, record, then the bases of data, state and rotations.
+    pub(crate) fn steps(
+        &self,
+        op: &'static str,
+        family: &'static crate::device::KernelDef,
+        data: &Array,
+        per: u64,
+        n: usize,
+        record: bool,
+    ) -> Result<()> {
+        let [state, rot] = self.operands();
+        per_matrix(
+            op,
+            &key(family, data.dtype(), 1),
+            &[Operand { array: data, per }, state, rot],
+            self.state.shape()[0] as u64,
+            1,
+            (20 * self.budget) as u64,
+            |b, run| {
+                Params::default()
+                    .u32(n as u32)
+                    .u32(run)
+                    .u32(self.cap as u32)
+                    .u32(self.budget as u32)
+                    .u32(record as u32)
+                    .u32(b[0])
+                    .u32(b[1])
+                    .u32(b[2])
+                    .bytes()
+                    .to_vec()
+            },
+        )
+    }
+
     /// The last launch's rotations applied to `zt` (…, rows, cols), contiguous, `cols` a
     /// multiple of 4 (see [`padded`]).
     pub(crate) fn apply(

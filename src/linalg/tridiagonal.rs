@@ -143,37 +143,10 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
 /// One launch of QL steps, then their rotations applied to Zᵀ.
 pub(crate) fn ql_launch(op: &'static str, t: &Tql) -> Result<()> {
     let n = t.stack.rows;
-    let count = t.stack.count as u64;
-    let dtype = t.tri.dtype();
     let r = &t.rotations;
     // The serial iteration: one invocation per matrix (a workgroup of one; batches of large
-    // matrices are short). Params: n, batch, cap, budget, record, tri, state, rot bases.
-    let tri = Operand {
-        array: &t.tri,
-        per: 2 * n as u64,
-    };
-    let [state, rot] = r.operands();
-    per_matrix(
-        op,
-        &key(&TQL_STEPS, dtype, 1),
-        &[tri, state, rot],
-        count,
-        1,
-        (20 * r.budget) as u64,
-        |b, run| {
-            Params::default()
-                .u32(n as u32)
-                .u32(run)
-                .u32(r.cap as u32)
-                .u32(r.budget as u32)
-                .u32(t.zt.is_some() as u32)
-                .u32(b[0])
-                .u32(b[1])
-                .u32(b[2])
-                .bytes()
-                .to_vec()
-        },
-    )?;
+    // matrices are short).
+    r.steps(op, &TQL_STEPS, &t.tri, 2 * n as u64, n, t.zt.is_some())?;
     if let Some(zt) = &t.zt {
         r.apply(op, zt, n, padded(n))?;
     }

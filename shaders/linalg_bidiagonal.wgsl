@@ -68,7 +68,7 @@ fn load(i: u32) -> T {
 // Which of the four columns 4q.. are in [lo, hi), as 1 or 0.
 fn inside(q: u32, lo: u32, hi: u32) -> vec4<T> {
     let j = vec4<u32>(4u * q) + vec4<u32>(0u, 1u, 2u, 3u);
-    return select(vec4<T>(T(0.0)), vec4<T>(T(1.0)), j >= vec4<u32>(lo) & j < vec4<u32>(hi));
+    return select(vec4<T>(T(0.0)), vec4<T>(T(1.0)), (j >= vec4<u32>(lo)) & (j < vec4<u32>(hi)));
 }
 
 @compute @workgroup_size(WG)

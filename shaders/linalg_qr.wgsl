@@ -74,8 +74,10 @@ fn factor(
     for (var j = p.j0; j < p.j1; j += 1u) {
         let h = reflector_of(lid, a[base + j * n + j], base + (j + 1u) * n + j, n, m - j - 1u);
         let t = h.tau;
+        // Every invocation has read the column before it is scaled (outside the branch: `t`
+        // comes from α, a storage load, which is not uniform to the WGSL analysis).
+        storageBarrier();
         if (t != T(0.0)) {
-            storageBarrier();
             for (var r = j + 1u + lid; r < m; r += WG) {
                 a[base + r * n + j] = a[base + r * n + j] * h.inv;
             }

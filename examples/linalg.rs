@@ -1,5 +1,6 @@
 //! `numpy.linalg` figures (issue 34), in one run, beside NumPy (OpenBLAS/LAPACK) on the same
-//! matrices: 10^4 batched 8×8 and 32×32 `solve`; 2048² `cholesky`, `solve` and `qr`; 256² and
+//! matrices: 10^4 batched 8×8, 16×16 and 32×32 `solve` (above 8×8 with the looped kernel and,
+//! once 500 000 systems are solved, the generated one); 2048² `cholesky`, `solve` and `qr`; 256² and
 //! 1024² `eigh` and `svd` (`GPUARRAY_LINALG_EIGH_N`; 256² is `GPUARRAY_LINALG_JACOBI_N`); each
 //! with its accuracy (backward error of the solve,
 //! reconstruction error of the factorization, relative to ‖A‖ and the dtype's ε). GPU times
@@ -9,6 +10,7 @@
 //!
 //! ```text
 //! cargo run --release --example linalg
+//! GPUARRAY_LINALG_BATCHED_ONLY=1 cargo run --release --example linalg   # the batched solves
 //! ```
 
 use gpuarray::linalg::{self, QrMode};
@@ -119,28 +121,53 @@ fn host_solve(a: &[f32], b: &[f32], n: usize) -> Vec<f64> {
     x
 }
 
+/// 10^4 batched n × n solves. Above 8 × 8 a device solves with the looped kernel until it has
+/// solved 500 000 systems of a shape, then compiles a kernel generated for it
+/// (`src/linalg/tiny.rs`): both are timed — the looped one first, then, after the calls that
+/// reach the threshold, the compile (the first generated call) and the generated kernel.
 fn batched_solve(dev: &Device, batch: usize, n: usize) -> gpuarray::Result<()> {
     let host = matrices(batch, n);
     let rhs: Vec<f32> = (0..batch * n).map(|i| (i % 13) as f32 - 6.0).collect();
     let a = Array::from_slice(dev, &host, &[batch, n, n])?;
     let b = Array::from_slice(dev, &rhs, &[batch, n, 1])?;
-    let ours = timing::bench(dev, &format!("solve {batch} x {n}x{n}"), 5, || {
-        linalg::solve(&a, &b)
-    })?;
-    let x = linalg::solve(&a, &b)?.to_vec::<f32>()?;
-    let err = backward_error(&host, &x, &rhs, batch, n);
     let setup = format!(
         "{}\nrhs = ((np.arange({batch} * {n}) % 13) - 6).astype(np.float32).reshape({batch}, {n}, 1)",
         numpy_setup(batch, n)
     );
     let theirs = numpy_ms(&setup, "np.linalg.solve(a, rhs)");
-    report(
-        &format!("solve {batch} x {n}x{n} f32"),
-        ours,
-        theirs,
-        format!("backward error {err:.2} n·ε·‖A‖·‖x‖"),
+    let mut solved = 0;
+    let measure = |kernel: &str, solved: &mut usize| -> gpuarray::Result<()> {
+        let ours = timing::bench(dev, &format!("solve {batch} x {n}x{n} {kernel}"), 5, || {
+            linalg::solve(&a, &b)
+        })?;
+        *solved += 6 * batch;
+        let x = linalg::solve(&a, &b)?.to_vec::<f32>()?;
+        *solved += batch;
+        let err = backward_error(&host, &x, &rhs, batch, n);
+        report(
+            &format!("solve {batch} x {n}x{n} f32 ({kernel})"),
+            ours,
+            theirs,
+            format!("backward error {err:.2} n·ε·‖A‖·‖x‖"),
+        );
+        Ok(())
+    };
+    if n <= 8 {
+        return measure("generated kernel", &mut solved);
+    }
+    measure("looped kernel", &mut solved)?;
+    while solved < 500_000 {
+        linalg::solve(&a, &b)?.to_vec::<f32>()?;
+        solved += batch;
+    }
+    let first = std::time::Instant::now();
+    linalg::solve(&a, &b)?.to_vec::<f32>()?;
+    println!(
+        "RESULT solve {batch} x {n}x{n} f32: the first call past 500 000 systems (compiles the \
+         generated kernel): {:.0} ms",
+        ms(first.elapsed())
     );
-    Ok(())
+    measure("generated kernel", &mut solved)
 }
 
 fn main() -> gpuarray::Result<()> {
@@ -156,7 +183,11 @@ fn main() -> gpuarray::Result<()> {
         .unwrap_or(256);
 
     batched_solve(&dev, 10_000, 8)?;
+    batched_solve(&dev, 10_000, 16)?;
     batched_solve(&dev, 10_000, 32)?;
+    if std::env::var_os("GPUARRAY_LINALG_BATCHED_ONLY").is_some() {
+        return Ok(());
+    }
 
     // One large matrix: solve and Cholesky of A·Aᵀ (blocked over the matmul).
     let host = matrices(1, big);

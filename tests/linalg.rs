@@ -5,14 +5,16 @@
 
 mod common;
 
-// The derived functions, the forced GPU paths and the large-matrix paths of eigh and svd, in
-// this binary (one link).
+// The derived functions, the forced GPU paths, the large-matrix paths of eigh and svd and the
+// tiering of small solves, in this binary (one link).
 #[path = "linalg/derived.rs"]
 mod derived;
 #[path = "linalg/gpu_paths.rs"]
 mod gpu_paths;
 #[path = "linalg/large.rs"]
 mod large;
+#[path = "linalg/tiering.rs"]
+mod tiering;
 
 use common::host_linalg::*;
 

@@ -217,9 +217,10 @@ fn small_solve(op: &'static str, a: &Array, b: &Array, dtype: DType) -> Result<(
     let (n, m) = (s.rows, b.shape()[b.ndim() - 1]);
     let info = Array::zeros(a.device(), &[s.count], DType::I32)?;
     let flat = |x: &Array, cols: usize| x.reshape(&[s.count as isize, n as isize, cols as isize]);
-    // Up to 8 × 8 with at most 64 right-hand-side elements: in registers, specialised on n, m.
+    // Up to 32 × 32 with at most 64 right-hand-side elements: in registers, specialised on n, m
+    // (above 8 × 8 once the device has solved enough of them: tiny.rs).
     let family = key(&SMALL_SOLVE, dtype, SMALL_WG);
-    let kernel = if tiny::fits(n, m) {
+    let kernel = if tiny::generated(&a.device().inner, dtype, n, m, s.count) {
         let (pipeline, name) = tiny::pipeline(&a.device().inner, dtype, n, m, SMALL_WG)?;
         Kernel::Generated(pipeline, name)
     } else {

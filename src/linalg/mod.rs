@@ -61,6 +61,8 @@ pub use qr::{QrMode, qr};
 #[cfg(not(target_arch = "wasm32"))]
 pub use svd::{svd, svdvals};
 pub use svd::{svd_async, svdvals_async};
+#[doc(hidden)]
+pub use tiny::tier_small_solves_after;
 
 use crate::array::Array;
 use crate::device::{Binding, LaunchName, PipelineKey, Resource, Variant, Work};
@@ -359,8 +361,10 @@ pub(crate) fn one_per_invocation(
         let per = s.len() / count;
         chunk = chunk.min(crate::ops::window_elements(dev, bytes) as usize / per.max(1));
     }
-    let max_dim = dev.limits.max_compute_workgroups_per_dimension as usize;
-    chunk = chunk.min(max_dim * max_dim * SMALL_WG as usize);
+    // In u64: the grid's capacity (65535² workgroups) overflows wasm32's usize.
+    let max_dim = dev.limits.max_compute_workgroups_per_dimension as u64;
+    let grid = max_dim * max_dim * SMALL_WG as u64;
+    chunk = chunk.min(grid.min(usize::MAX as u64) as usize);
     if chunk == 0 {
         return Err(Error::TooLarge {
             op,
@@ -398,7 +402,7 @@ pub(crate) fn one_per_invocation(
             crate::ops::contiguous_window(op, info, lo as u64, len as u64, 4)?;
         bindings.push(info_binding);
         let groups = len.div_ceil(SMALL_WG as usize);
-        let x = groups.min(max_dim);
+        let x = groups.min(max_dim as usize);
         let p = params(len as u32, info_base, &strides);
         let grid = (x as u32, groups.div_ceil(x) as u32, 1);
         let work = Work::computes(format!("matrices={len}"), flops_per_matrix * len as u64);

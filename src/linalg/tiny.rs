@@ -1,26 +1,89 @@
-//! Tiny systems (n ≤ 8, at most 64 right-hand-side elements per matrix), one invocation per
+//! Small systems (n ≤ 32, at most 64 right-hand-side elements per matrix), one invocation per
 //! matrix with every value in a register: the kernel is generated as straight-line WGSL for its
 //! (dtype, n, m) — WGSL has no unrolling directive, and a loop over a private array is indexed
-//! dynamically, which drivers spill (lavapipe runs the looped form of this kernel 5× slower) —
-//! and compiled on first use, kept per device with the user kernels' pipelines.
+//! dynamically, which drivers spill (lavapipe runs the looped form of this kernel 5–7× slower:
+//! it loads every element lane by lane) — and compiled on first use, kept per device with the
+//! user kernels' pipelines.
 //!
 //! The arithmetic is `shaders/linalg_small_solve.wgsl`'s, in the same order (Gaussian
 //! elimination with partial pivoting — the first row of largest magnitude —, then back
 //! substitution), so both give the same bits; the row swap is a `select` per element so that
 //! nothing is indexed by a value. Bindings, parameters and layouts are that kernel's.
+//!
+//! **Tiering.** The code grows as n³ and so does its compile: lavapipe (2-core VM) takes 0.3 s
+//! at 8 × 8, 1.4 s at 16 × 16 and 20 s at 32 × 32 (0.24 s and 4 s again in a later process,
+//! from Mesa's disk cache) — while the looped kernel solves a 16 × 16 system in 3.7 µs and a
+//! 32 × 32 one in 25 µs, the generated one in 0.6 and 2.7 µs. Up to 8 × 8 the generated kernel
+//! is always used; above, a device
+//! first solves with the looped kernel and counts the matrices of each (dtype, n, m), and
+//! switches to the generated one once it has solved [`TIER_AFTER`] of them (or is handed a
+//! batch that large): by then the looped kernel has spent about what the compile costs, and a
+//! program solving that many is likely to solve more. Both paths give the same bits, so the
+//! switch changes only the time.
 
 use crate::device::{DeviceInner, LaunchName};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::cache::Generated;
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::fmt::Write;
+use std::sync::Mutex;
 
-/// The largest n generated.
+/// The largest n whose kernel is generated on first use.
 pub(crate) const TINY_N: usize = 8;
 
-/// Whether an n × n system with m right-hand sides takes the generated kernel.
+/// The largest n generated at all (after [`TIER_AFTER`] matrices).
+pub(crate) const GENERATED_N: usize = 32;
+
+/// Right-hand-side elements (n·m) of one matrix a generated kernel holds at most.
+const MAX_RHS: usize = 64;
+
+/// Matrices of one (dtype, n, m) a device solves with the looped kernel before it compiles the
+/// generated one (n > [`TINY_N`]). On lavapipe this many cost 1.9 s at 16 × 16 and 12.5 s at
+/// 32 × 32 with the looped kernel, against compiles of 1.4 s and 20 s: about one compile, the
+/// rule that never spends more than twice the best choice made knowing the future.
+pub(crate) const TIER_AFTER: u64 = 500_000;
+
+/// Whether an n × n system with m right-hand sides can take a generated kernel.
 pub(crate) fn fits(n: usize, m: usize) -> bool {
-    n <= TINY_N && n * m <= TINY_N * TINY_N
+    n <= GENERATED_N && n * m <= MAX_RHS
+}
+
+/// Matrices solved so far by the looped kernel on one device, by (dtype, n, m).
+#[derive(Default)]
+struct Solved(Mutex<HashMap<(DType, usize, usize), u64>>);
+
+std::thread_local! {
+    /// A threshold replacing [`TIER_AFTER`] on this thread (see [`tier_small_solves_after`]).
+    static TIER_OVERRIDE: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// Replaces [`TIER_AFTER`] for the calls of this thread (`None` restores it), so that the suite
+/// reaches both kernels with small batches. For tests.
+#[doc(hidden)]
+pub fn tier_small_solves_after(matrices: Option<u64>) {
+    TIER_OVERRIDE.with(|t| t.set(matrices));
+}
+
+/// Whether a batch of `count` n × n systems with m right-hand sides on `dev` takes the
+/// generated kernel (see the module's Tiering); counts the batch when it does not.
+pub(crate) fn generated(dev: &DeviceInner, dtype: DType, n: usize, m: usize, count: usize) -> bool {
+    if !fits(n, m) {
+        return false;
+    }
+    if n <= TINY_N {
+        return true;
+    }
+    let after = TIER_OVERRIDE.with(|t| t.get()).unwrap_or(TIER_AFTER);
+    let solved = dev.extensions.get::<Solved>();
+    let mut solved = solved.0.lock().unwrap_or_else(|e| e.into_inner());
+    let so_far = solved.entry((dtype, n, m)).or_insert(0);
+    if *so_far >= after || count as u64 >= after {
+        return true;
+    }
+    *so_far += count as u64;
+    false
 }
 
 /// The WGSL of the kernel for `dtype` (f32 or f64), n × n, m right-hand sides, `wg`
@@ -32,6 +95,12 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
         s.push_str(&text);
         s.push('\n');
     };
+    let nan_test = if dtype == DType::F64 {
+        // No 64-bit bitcast without SHADER_INT64: narrowing to f32 keeps a NaN a NaN.
+        "return (bitcast<u32>(f32(x)) & 0x7fffffffu) > 0x7f800000u;"
+    } else {
+        "return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;"
+    };
     line(format!(
         "// Generated by src/linalg/tiny.rs: {n} x {n} systems, {m} right-hand sides, {t}.\n\
          struct Params {{ n: u32, m: u32, batch: u32, a_base: u32, b_base: u32, info_base: u32, \
@@ -41,43 +110,27 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
          @group(0) @binding(1) var<storage, read_write> a: array<{t}>;\n\
          @group(0) @binding(2) var<storage, read_write> b: array<{t}>;\n\
          @group(0) @binding(3) var<storage, read_write> info: array<i32>;\n\
-         @compute @workgroup_size({wg})\n\
-         fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, \
-         @builtin(local_invocation_index) lid: u32) {{\n\
-         let p = params;\n\
-         let mat = (wid.y * nwg.x + wid.x) * {wg}u + lid;\n\
-         if (mat >= p.batch) {{ return; }}\n\
-         let ab = p.a_base + mat * p.a_mat;\n\
-         let bb = p.b_base + mat * p.b_mat;\n\
-         var failed = 0u;"
+         fn is_nan(x: {t}) -> bool {{ {nan_test} }}\n\
+         // The matrix and right-hand sides of this invocation, each value its own variable\n\
+         // (drivers keep them in registers), and the first zero pivot's column.\n\
+         var<private> failed: u32;"
     ));
-    let nan_test = if dtype == DType::F64 {
-        // No 64-bit bitcast without SHADER_INT64: narrowing to f32 keeps a NaN a NaN.
-        "return (bitcast<u32>(f32(x)) & 0x7fffffffu) > 0x7f800000u;"
-    } else {
-        "return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;"
-    };
     for i in 0..n {
+        let mut row = String::new();
         for j in 0..n {
-            line(format!("var x{i}_{j} = a[ab + {}u * p.a_el];", i * n + j));
+            let _ = write!(row, "var<private> x{i}_{j}: {t}; ");
         }
         for c in 0..m {
-            line(format!("var y{i}_{c} = b[bb + {}u * p.b_el];", i * m + c));
+            let _ = write!(row, "var<private> y{i}_{c}: {t}; ");
         }
+        line(row);
     }
+    // A function per row of each elimination step's swap and update and of the back
+    // substitution: the same code once inlined, but naga checks each function in time
+    // quadratic in its length (3.4 s for a 32 × 32 kernel as one function).
     for j in 0..n {
-        // idamax from the diagonal: a NaN there stays the pivot, one below never becomes it.
-        line(format!(
-            "var best{j} = abs(x{j}_{j});\nvar pivot{j} = {j}u;\nlet open{j} = !is_nan(best{j});"
-        ));
         for r in j + 1..n {
-            line(format!(
-                "if (open{j} && !is_nan(x{r}_{j}) && abs(x{r}_{j}) > best{j}) \
-                 {{ best{j} = abs(x{r}_{j}); pivot{j} = {r}u; }}"
-            ));
-        }
-        for r in j + 1..n {
-            line(format!("{{ let swap = pivot{j} == {r}u;"));
+            line(format!("fn swap{j}_{r}(swap: bool) {{"));
             for c in j..n {
                 line(format!(
                     "let s{c} = x{j}_{c}; x{j}_{c} = select(x{j}_{c}, x{r}_{c}, swap); \
@@ -91,13 +144,9 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
                 ));
             }
             line("}".into());
-        }
-        line(format!(
-            "if (x{j}_{j} == {t}(0.0) && !is_nan(x{j}_{j}) && failed == 0u) {{ failed = {}u; }}",
-            j + 1
-        ));
-        for r in j + 1..n {
-            line(format!("{{ let f = x{r}_{j} / x{j}_{j};"));
+            line(format!(
+                "fn eliminate{j}_{r}() {{\nlet f = x{r}_{j} / x{j}_{j};"
+            ));
             for c in j + 1..n {
                 line(format!("x{r}_{c} -= f * x{j}_{c};"));
             }
@@ -106,9 +155,29 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
             }
             line("}".into());
         }
-    }
-    line("info[p.info_base + mat] = i32(failed);".into());
-    for j in (0..n).rev() {
+        line(format!("fn step{j}() {{"));
+        // idamax from the diagonal: a NaN there stays the pivot, one below never becomes it.
+        line(format!(
+            "var best = abs(x{j}_{j});\nvar pivot = {j}u;\nlet open = !is_nan(best);"
+        ));
+        for r in j + 1..n {
+            line(format!(
+                "if (open && !is_nan(x{r}_{j}) && abs(x{r}_{j}) > best) \
+                 {{ best = abs(x{r}_{j}); pivot = {r}u; }}"
+            ));
+        }
+        for r in j + 1..n {
+            line(format!("swap{j}_{r}(pivot == {r}u);"));
+        }
+        line(format!(
+            "if (x{j}_{j} == {t}(0.0) && !is_nan(x{j}_{j}) && failed == 0u) {{ failed = {}u; }}",
+            j + 1
+        ));
+        for r in j + 1..n {
+            line(format!("eliminate{j}_{r}();"));
+        }
+        line("}".into());
+        line(format!("fn back{j}() {{"));
         for c in 0..m {
             let mut e = format!("var s = y{j}_{c};");
             for k in j + 1..n {
@@ -116,6 +185,33 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
             }
             line(format!("{{ {e} y{j}_{c} = s / x{j}_{j}; }}"));
         }
+        line("}".into());
+    }
+    line(format!(
+        "@compute @workgroup_size({wg})\n\
+         fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, \
+         @builtin(local_invocation_index) lid: u32) {{\n\
+         let p = params;\n\
+         let mat = (wid.y * nwg.x + wid.x) * {wg}u + lid;\n\
+         if (mat >= p.batch) {{ return; }}\n\
+         let ab = p.a_base + mat * p.a_mat;\n\
+         let bb = p.b_base + mat * p.b_mat;\n\
+         failed = 0u;"
+    ));
+    for i in 0..n {
+        for j in 0..n {
+            line(format!("x{i}_{j} = a[ab + {}u * p.a_el];", i * n + j));
+        }
+        for c in 0..m {
+            line(format!("y{i}_{c} = b[bb + {}u * p.b_el];", i * m + c));
+        }
+    }
+    for j in 0..n {
+        line(format!("step{j}();"));
+    }
+    line("info[p.info_base + mat] = i32(failed);".into());
+    for j in (0..n).rev() {
+        line(format!("back{j}();"));
     }
     for i in 0..n {
         for c in 0..m {
@@ -123,7 +219,7 @@ pub(crate) fn source(dtype: DType, n: usize, m: usize, wg: u32) -> String {
         }
     }
     line("}".into());
-    format!("fn is_nan(x: {t}) -> bool {{ {nan_test} }}\n{s}")
+    s
 }
 
 /// The pipeline for (dtype, n, m) on `dev`, compiled on first use and kept with the device's
@@ -163,8 +259,13 @@ mod tests {
     #[test]
     fn every_generated_variant_validates() {
         for dtype in [DType::F32, DType::F64] {
-            for n in 1..=TINY_N {
-                for m in 1..=TINY_N {
+            // Every shape up to 8 × 8, and the largest of each size above (naga's typifier takes
+            // a second over a 32 × 32 kernel).
+            for n in 1..=GENERATED_N {
+                for m in 1..=MAX_RHS {
+                    if n > TINY_N && m != MAX_RHS / n {
+                        continue;
+                    }
                     if !fits(n, m) {
                         continue;
                     }

@@ -183,3 +183,40 @@ async fn linalg_in_the_browser() {
     assert_eq!(a.to_vec_async::<f32>().await.unwrap(), host);
     check_clean(&dev).await;
 }
+
+/// Batches of small systems take one invocation per matrix and kernels generated per size
+/// (`src/linalg/tiny.rs`), compiled here by the browser's WGSL compiler: 6 × 6 always, 13 × 13
+/// once the tiering threshold (lowered on this thread) is passed — the looped kernel's bits.
+#[wasm_bindgen_test]
+async fn batched_small_solves_in_the_browser() {
+    let dev = device().await;
+    let batch = 40;
+    for n in [6, 13] {
+        let host: Vec<f32> = (0..batch).flat_map(|b| matrix(n, b)).collect();
+        let a = Array::from_slice(&dev, &host, &[batch, n, n]).unwrap();
+        let rhs: Vec<f32> = (0..batch * n * 2).map(|i| (i % 11) as f32 - 5.0).collect();
+        let b = Array::from_slice(&dev, &rhs, &[batch, n, 2]).unwrap();
+        let mut runs = Vec::new();
+        for after in [u64::MAX, 0] {
+            linalg::tier_small_solves_after(Some(after));
+            let x = linalg::solve_async(&a, &b).await;
+            linalg::tier_small_solves_after(None);
+            runs.push(x.unwrap().to_vec_async::<f32>().await.unwrap());
+        }
+        assert_eq!(
+            runs[0], runs[1],
+            "{n} x {n}: the looped and generated kernels differ"
+        );
+        let x = &runs[1];
+        for m in 0..batch {
+            let am = &host[m * n * n..(m + 1) * n * n];
+            let got = mm(am, &x[m * n * 2..(m + 1) * n * 2], n, n, 2);
+            let want: Vec<f64> = rhs[m * n * 2..(m + 1) * n * 2]
+                .iter()
+                .map(|&v| v as f64)
+                .collect();
+            assert!(worst(&got, &want) < 1e-4, "{n} x {n}, matrix {m}");
+        }
+    }
+    check_clean(&dev).await;
+}

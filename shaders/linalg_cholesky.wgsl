@@ -1,22 +1,25 @@
-// Cholesky factorisation A = L·Lᵀ (LAPACK's potrf, lower) of the columns [j0, j1) of a panel
-// ending at column k1, for a batch of square row-major matrices, one workgroup per matrix, in
-// place in the lower triangle (only the lower triangle is read, as NumPy's `cholesky` reads it).
-// The host prepends `alias T = ..;` and splits the columns over launches within the adapter's
-// loop budget (see linalg_lu.wgsl).
+// Cholesky factorisation A = L·Lᵀ (LAPACK's potrf, lower) of the columns [j0, j1) of a panel,
+// for a batch of panels, one workgroup per panel, in place in the lower triangle (only the lower
+// triangle is read, as NumPy's `cholesky` reads it). A panel is `rows` × `width`, row-major: the
+// rows of a matrix from the panel's first column down, its columns [col0, col0 + width). The
+// host prepends `alias T = ..;` and splits the columns over launches within the adapter's loop
+// budget (see linalg_lu.wgsl).
 //
-// A small matrix is one panel (k1 = n). A large one is factored in panels, the host
-// subtracting L21·L21ᵀ from the trailing matrix with the tuned matmul between two panels
-// (blocked right-looking Cholesky); each step here scales the whole column below the diagonal,
-// so the panel's rows below it are L21 when the panel is done.
+// A small matrix is one panel (col0 = 0, rows = width = n), factored in place. A large one is
+// factored in panels, each copied out of the matrix and back (so that one binding holds a panel,
+// not the matrix), the host subtracting L21·L21ᵀ from the trailing matrix with the tuned matmul
+// between two panels (blocked right-looking Cholesky); each step here scales the whole column
+// below the diagonal, so the panel's rows below its square top are L21 when the panel is done.
 //
-// A diagonal that is not positive (or NaN) sets `info` to its 1-based column, as potrf does; the
-// host reports the matrix as not positive definite.
+// A diagonal that is not positive (or NaN) sets `info` to its 1-based column in the matrix, as
+// potrf does; the host reports the matrix as not positive definite.
 
 override WG: u32 = 64u;
 
 struct Params {
-    n: u32,
-    k1: u32,
+    rows: u32,
+    width: u32,
+    col0: u32,
     j0: u32,
     j1: u32,
     batch: u32,
@@ -47,32 +50,33 @@ fn main(
     if (m >= p.batch) {
         return;
     }
-    let n = p.n;
-    let base = p.a_base + m * n * n;
+    let rows = p.rows;
+    let w = p.width;
+    let base = p.a_base + m * rows * w;
     for (var j = p.j0; j < p.j1; j += 1u) {
-        let d = a[base + j * n + j];
+        let d = a[base + j * w + j];
         if ((is_nan(d) || !(d > T(0.0))) && lid == 0u && info[p.info_base + m] == 0) {
-            info[p.info_base + m] = i32(j + 1u);
+            info[p.info_base + m] = i32(p.col0 + j + 1u);
         }
         let s = sqrt(d);
         storageBarrier();
-        for (var r = j + lid; r < n; r += WG) {
+        for (var r = j + lid; r < rows; r += WG) {
             if (r == j) {
-                a[base + j * n + j] = s;
+                a[base + j * w + j] = s;
             } else {
-                a[base + r * n + j] = a[base + r * n + j] / s;
+                a[base + r * w + j] = a[base + r * w + j] / s;
             }
         }
         storageBarrier();
         // The panel's columns right of j, on and below their diagonal.
-        let cols = p.k1 - j - 1u;
+        let cols = w - j - 1u;
         if (cols > 0u) {
-            let pairs = (n - j - 1u) * cols;
+            let pairs = (rows - j - 1u) * cols;
             for (var t = lid; t < pairs; t += WG) {
                 let r = j + 1u + t / cols;
                 let c = j + 1u + t % cols;
                 if (c <= r) {
-                    a[base + r * n + c] -= a[base + r * n + j] * a[base + c * n + j];
+                    a[base + r * w + c] -= a[base + r * w + j] * a[base + c * w + j];
                 }
             }
         }

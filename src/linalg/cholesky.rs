@@ -57,18 +57,31 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
         let lower = out[0].reshape(&shape)?.tril(0)?;
         return Ok((if upper { mt(&lower)? } else { lower }, info));
     }
-    // One workgroup per matrix, in place in a copy.
+    // One workgroup per matrix. Each panel (its rows on and below the diagonal) is factored in
+    // a contiguous copy of its own, so that the kernel binds the panel, not the matrix: a
+    // matrix larger than one storage binding is factored too. The copies move n·32 elements a
+    // panel, against the (n − k)²·32 multiply-adds of its trailing update; a matrix that is one
+    // panel is factored in place.
     let l = source.astype(dtype)?;
     let key = key(&CHOLESKY_PANEL, dtype, wg);
-    let nn = (n * n) as u64;
     for (k0, k1) in panels(n) {
-        let run = steps_per_launch(op, a, per(n, wg) + per(n * (k1 - k0), wg) + 8)?;
-        for (j0, j1) in runs(k0, k1, run) {
+        let (rows, width) = (n - k0, k1 - k0);
+        let whole = k0 == 0 && k1 == n;
+        let panel = if whole {
+            l.clone()
+        } else {
+            block(&l, (k0, n), (k0, k1))?.contiguous()?
+        };
+        let run = steps_per_launch(op, a, per(rows, wg) + per(rows * width, wg) + 8)?;
+        for (j0, j1) in runs(0, width, run) {
             per_matrix(
                 op,
                 &key,
                 &[
-                    Operand { array: &l, per: nn },
+                    Operand {
+                        array: &panel,
+                        per: (rows * width) as u64,
+                    },
                     Operand {
                         array: &info,
                         per: 1,
@@ -76,11 +89,12 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
                 ],
                 stack.count as u64,
                 1,
-                (n * (k1 - k0) * (j1 - j0)) as u64,
+                (rows * width * (j1 - j0)) as u64,
                 |bases, run| {
                     Params::default()
-                        .u32(n as u32)
-                        .u32(k1 as u32)
+                        .u32(rows as u32)
+                        .u32(width as u32)
+                        .u32(k0 as u32)
                         .u32(j0 as u32)
                         .u32(j1 as u32)
                         .u32(run)
@@ -91,9 +105,13 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
                 },
             )?;
         }
+        if !whole {
+            block(&l, (k0, n), (k0, k1))?.assign(&panel)?;
+        }
         if k1 < n {
-            // A22 -= L21 · L21ᵀ (only its lower triangle is read later).
-            let l21 = block(&l, (k1, n), (k0, k1))?;
+            // A22 -= L21 · L21ᵀ (only its lower triangle is read later), L21 read from the
+            // panel's copy, where its rows are contiguous.
+            let l21 = block(&panel, (width, rows), (0, width))?;
             let a22 = block(&l, (k1, n), (k1, n))?;
             a22.sub_assign(&l21.matmul(&mt(&l21)?)?)?;
         }

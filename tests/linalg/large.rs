@@ -265,3 +265,49 @@ fn large_svd_of_nan_or_inf_is_numpys_error_and_spares_the_inputs() {
         );
     }
 }
+
+#[test]
+fn cholesky_factors_matrices_past_one_storage_binding() {
+    // Bindings capped at 1 MiB (the matmul's tiles need a few hundred KiB): a 600 × 600 float32
+    // matrix (1.44 MB) and a batch of two 520 × 520 ones (1.08 MB each) are each larger than one
+    // binding; the panels (at most 600 × 32) are not. The inputs must survive, an indefinite
+    // matrix past the binding must be reported by index.
+    let Some(dev) = common::device_with_binding(1 << 20) else {
+        return;
+    };
+    for (n, batch) in [(600, 1), (520, 2)] {
+        let mut a = Vec::new();
+        for m in 0..batch {
+            a.extend(spd(n, (n + m) as u64));
+        }
+        let ga = upload(&dev, &a, &[batch, n, n], DType::F32);
+        let l = read(&linalg::cholesky(&ga, false).unwrap());
+        for m in 0..batch {
+            let (am, lm) = (
+                &a[m * n * n..(m + 1) * n * n],
+                &l[m * n * n..(m + 1) * n * n],
+            );
+            assert!((0..n).all(|i| (i + 1..n).all(|j| lm[i * n + j] == 0.0)));
+            let err = max_diff(&mm(lm, &transpose(lm, n, n), n, n, n), am);
+            assert!(
+                err < 4.0 * n as f64 * eps(DType::F32) * max_abs(am),
+                "n={n} matrix {m}: {err}"
+            );
+        }
+        let intact = read(&ga)
+            .iter()
+            .zip(&a)
+            .all(|(&g, &h)| g == h as f32 as f64);
+        assert!(intact, "n={n}: the input changed");
+    }
+    let n = 520;
+    let mut a = spd(n, 7);
+    a.extend(spd(n, 8));
+    a[n * n + 450 * n + 450] = -1e4;
+    let ga = upload(&dev, &a, &[2, n, n], DType::F32);
+    match linalg::cholesky(&ga, false) {
+        Err(Error::LinAlg { index, op, .. }) => assert_eq!((index, op), (Some(1), "cholesky")),
+        other => panic!("{other:?}"),
+    }
+    assert!(dev.take_uncaptured_errors().is_empty());
+}

@@ -1,26 +1,32 @@
 // LU factorisation with partial pivoting (P·A = L·U, LAPACK's getrf) of the columns [j0, j1) of
-// a panel of columns ending at k1, for a batch of square row-major matrices, one workgroup per
-// matrix, in place: L's multipliers below the diagonal, U on and above it. The host prepends
-// `alias T = f32;` (or f64). It splits a panel's columns over launches so that no invocation
-// runs more loop iterations than the adapter allows (lavapipe leaves every loop of an
+// a panel of columns ending at column k1, for a batch of row-major `rows` × `ld` arrays, one
+// workgroup per array, in place: L's multipliers below the diagonal, U on and above it. The
+// host prepends `alias T = f32;` (or f64). It splits a panel's columns over launches so that no
+// invocation runs more loop iterations than the adapter allows (lavapipe leaves every loop of an
 // invocation once they have run 65535 iterations together).
 //
-// A small matrix is one panel (k1 = n). A large
-// one is factored in panels of columns; between two panels the host subtracts L21·U12 from the
-// trailing matrix with the tuned matmul (blocked right-looking LU). So that the host needs no
-// triangular solve, each step here also eliminates in the panel's own rows right of the panel
-// (U12 = L11⁻¹·A12), and row swaps move whole rows (the L columns left of the panel too, as
-// getrf's laswp does).
+// In place in a square matrix (rows = ld = n, off = 0): a small matrix is one panel (k1 = n). A
+// large one is factored in panels of columns; between two panels the host subtracts L21·U12
+// from the trailing matrix with the tuned matmul (blocked right-looking LU). So that the host
+// needs no triangular solve, each step here also eliminates in the panel's own rows right of the
+// panel (U12 = L11⁻¹·A12), and row swaps move whole rows (the L columns left of the panel too,
+// as getrf's laswp does).
+//
+// In a copy of one panel (a matrix larger than one storage binding: rows = n − off, ld = k1 =
+// the panel's width, `off` its first row and column): the swaps move the copy's rows only; the
+// host applies them to the rest of the matrix (shaders/linalg_swap_rows.wgsl), solves for U12
+// and writes the copy back.
 //
 // Per column: the pivot is the first row of largest magnitude at or below the diagonal (LAPACK's
-// idamax); its row index goes to `piv`, a zero pivot sets `info` to its 1-based column (the first
-// one only; the factorisation goes on as LAPACK's does, and the host reports the matrix as
-// singular).
+// idamax); its row index in the matrix goes to `piv` (`piv_stride` entries per matrix), a zero
+// pivot sets `info` to its 1-based column in the matrix (the first one only; the factorisation
+// goes on as LAPACK's does, and the host reports the matrix as singular).
 
 override WG: u32 = 64u;
 
 struct Params {
-    n: u32,
+    rows: u32,
+    ld: u32,
     k1: u32,
     j0: u32,
     j1: u32,
@@ -28,6 +34,8 @@ struct Params {
     a_base: u32,
     piv_base: u32,
     info_base: u32,
+    piv_stride: u32,
+    off: u32,
 }
 
 // The parameters come through a storage binding, not `var<uniform>` (as in shaders/philox.wgsl):
@@ -57,15 +65,16 @@ fn main(
     if (m >= p.batch) {
         return;
     }
-    let n = p.n;
-    let base = p.a_base + m * n * n;
+    let rows = p.rows;
+    let ld = p.ld;
+    let base = p.a_base + m * rows * ld;
     for (var j = p.j0; j < p.j1; j += 1u) {
         // The pivot: each invocation scans its rows, then a tree keeps the largest magnitude,
         // the smaller row on ties (a NaN below the diagonal never wins, as in idamax).
         var ba = T(-1.0);
         var br = j;
-        for (var r = j + lid; r < n; r += WG) {
-            let v = abs(a[base + r * n + j]);
+        for (var r = j + lid; r < rows; r += WG) {
+            let v = abs(a[base + r * ld + j]);
             if (!is_nan(v) && v > ba) {
                 ba = v;
                 br = r;
@@ -86,48 +95,48 @@ fn main(
             workgroupBarrier();
         }
         // idamax starts from the diagonal: a NaN there is the pivot (NaN elsewhere never is).
-        let dj = a[base + j * n + j];
+        let dj = a[base + j * ld + j];
         let pr = select(best_row[0], j, is_nan(dj));
         if (pr != j) {
-            for (var c = lid; c < n; c += WG) {
-                let x = a[base + j * n + c];
-                a[base + j * n + c] = a[base + pr * n + c];
-                a[base + pr * n + c] = x;
+            for (var c = lid; c < ld; c += WG) {
+                let x = a[base + j * ld + c];
+                a[base + j * ld + c] = a[base + pr * ld + c];
+                a[base + pr * ld + c] = x;
             }
         }
         if (lid == 0u) {
-            piv[p.piv_base + m * n + j] = i32(pr);
+            piv[p.piv_base + m * p.piv_stride + p.off + j] = i32(p.off + pr);
         }
         storageBarrier();
-        let d = a[base + j * n + j];
+        let d = a[base + j * ld + j];
         if (d == T(0.0) && !is_nan(d)) {
             if (lid == 0u && info[p.info_base + m] == 0) {
-                info[p.info_base + m] = i32(j + 1u);
+                info[p.info_base + m] = i32(p.off + j + 1u);
             }
         } else {
-            for (var r = j + 1u + lid; r < n; r += WG) {
-                a[base + r * n + j] = a[base + r * n + j] / d;
+            for (var r = j + 1u + lid; r < rows; r += WG) {
+                a[base + r * ld + j] = a[base + r * ld + j] / d;
             }
         }
         storageBarrier();
         // Rank-1 update of the rows below j in the panel's columns right of j ...
         let cols = p.k1 - j - 1u;
         if (cols > 0u) {
-            let pairs = (n - j - 1u) * cols;
+            let pairs = (rows - j - 1u) * cols;
             for (var t = lid; t < pairs; t += WG) {
                 let r = j + 1u + t / cols;
                 let c = j + 1u + t % cols;
-                a[base + r * n + c] -= a[base + r * n + j] * a[base + j * n + c];
+                a[base + r * ld + c] -= a[base + r * ld + j] * a[base + j * ld + c];
             }
         }
         // ... and of the panel's rows below j in the columns right of the panel (U12).
-        let rest = n - p.k1;
+        let rest = ld - p.k1;
         if (rest > 0u && cols > 0u) {
             let pairs = cols * rest;
             for (var t = lid; t < pairs; t += WG) {
                 let r = j + 1u + t / rest;
                 let c = p.k1 + t % rest;
-                a[base + r * n + c] -= a[base + r * n + j] * a[base + j * n + c];
+                a[base + r * ld + c] -= a[base + r * ld + j] * a[base + j * ld + c];
             }
         }
         storageBarrier();

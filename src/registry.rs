@@ -105,6 +105,7 @@ static FAMILIES: &[&KernelDef] = &[
     &crate::linalg::families::EIGH_ROUND_ROWS,
     &crate::linalg::families::EIGH_ROUND_COLS,
     &crate::linalg::families::SMALL_SOLVE,
+    &crate::linalg::families::SWAP_ROWS,
     &crate::linalg::families::SMALL_CHOLESKY,
     #[cfg(not(target_arch = "wasm32"))]
     &crate::ops::counting::BINCOUNT,

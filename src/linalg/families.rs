@@ -42,6 +42,11 @@ pub(crate) static LU_SOLVE: KernelDef = family("linalg_lu_solve", "main", |v| {
     with_type(v, include_str!("../../shaders/linalg_lu_solve.wgsl"))
 });
 
+/// Row interchanges of an LU past one storage binding (`shaders/linalg_swap_rows.wgsl`).
+pub(crate) static SWAP_ROWS: KernelDef = family("linalg_swap_rows", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_swap_rows.wgsl"))
+});
+
 /// One panel of the blocked Cholesky (`shaders/linalg_cholesky.wgsl`).
 pub(crate) static CHOLESKY_PANEL: KernelDef = family("linalg_cholesky", "main", |v| {
     with_type(v, include_str!("../../shaders/linalg_cholesky.wgsl"))

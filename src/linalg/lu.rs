@@ -77,49 +77,17 @@ pub(crate) fn factor(op: &'static str, a: &Array, dtype: DType) -> Result<Lu> {
             stack,
         });
     }
-    let wg = workgroup_size(n);
-    let key = key(&LU_PANEL, dtype, wg);
-    let nn = (n * n) as u64;
+    if !super::lu_past_binding::fits(&lu, n) {
+        super::lu_past_binding::factor(op, &lu, &piv, &info, &stack)?;
+        return Ok(Lu {
+            lu,
+            piv,
+            info,
+            stack,
+        });
+    }
     for (k0, k1) in panels(n) {
-        let per_step = 3 * per(n, wg) + 16 + 2 * per(n * (k1 - k0), wg);
-        let run = steps_per_launch(op, a, per_step)?;
-        for (j0, j1) in runs(k0, k1, run) {
-            let flops = 2 * (n * n * (j1 - j0)) as u64;
-            per_matrix(
-                op,
-                &key,
-                &[
-                    Operand {
-                        array: &lu,
-                        per: nn,
-                    },
-                    Operand {
-                        array: &piv,
-                        per: n as u64,
-                    },
-                    Operand {
-                        array: &info,
-                        per: 1,
-                    },
-                ],
-                stack.count as u64,
-                1,
-                flops,
-                |bases, run| {
-                    Params::default()
-                        .u32(n as u32)
-                        .u32(k1 as u32)
-                        .u32(j0 as u32)
-                        .u32(j1 as u32)
-                        .u32(run)
-                        .u32(bases[0])
-                        .u32(bases[1])
-                        .u32(bases[2])
-                        .bytes()
-                        .to_vec()
-                },
-            )?;
-        }
+        factor_panel(op, &lu, &piv, &info, stack.count, (n, n), (k0, k1), 0)?;
         if k1 < n {
             // A22 -= L21 · U12 (U12 was solved for by the panel's launch).
             let a22 = block(&lu, (k1, n), (k1, n))?;
@@ -135,6 +103,71 @@ pub(crate) fn factor(op: &'static str, a: &Array, dtype: DType) -> Result<Lu> {
     })
 }
 
+/// Factors the columns [k0, k1) of `count` row-major `rows` × `ld` arrays `a` with the panel
+/// kernel (`shaders/linalg_lu.wgsl`): the matrices themselves (rows = ld = n, `off` 0) or copies
+/// of one panel of each (rows from `off` down, the panel's columns; k0 = 0, k1 = ld). Pivots go
+/// to `piv` (n per matrix) as rows of the matrix, the first zero pivot's column to `info`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn factor_panel(
+    op: &'static str,
+    a: &Array,
+    piv: &Array,
+    info: &Array,
+    count: usize,
+    (rows, ld): (usize, usize),
+    (k0, k1): (usize, usize),
+    off: usize,
+) -> Result<()> {
+    let n = piv.shape()[piv.ndim() - 1];
+    let wg = workgroup_size(rows);
+    let key = key(&LU_PANEL, a.dtype(), wg);
+    let w = k1 - k0;
+    // Per step: the pivot search, the swap, the scaling, the updates in and right of the panel.
+    let per_step = 2 * per(rows, wg) + per(ld, wg) + 16 + per(rows * w, wg) + per(w * ld, wg);
+    let run = steps_per_launch(op, a, per_step)?;
+    for (j0, j1) in runs(k0, k1, run) {
+        let flops = 2 * (rows * ld * (j1 - j0)) as u64;
+        per_matrix(
+            op,
+            &key,
+            &[
+                Operand {
+                    array: a,
+                    per: (rows * ld) as u64,
+                },
+                Operand {
+                    array: piv,
+                    per: n as u64,
+                },
+                Operand {
+                    array: info,
+                    per: 1,
+                },
+            ],
+            count as u64,
+            1,
+            flops,
+            |bases, run| {
+                Params::default()
+                    .u32(rows as u32)
+                    .u32(ld as u32)
+                    .u32(k1 as u32)
+                    .u32(j0 as u32)
+                    .u32(j1 as u32)
+                    .u32(run)
+                    .u32(bases[0])
+                    .u32(bases[1])
+                    .u32(bases[2])
+                    .u32(n as u32)
+                    .u32(off as u32)
+                    .bytes()
+                    .to_vec()
+            },
+        )?;
+    }
+    Ok(())
+}
+
 /// Overwrites `x` (batch × n × m, contiguous, the factor's dtype) with the solution of
 /// A·X = X from `f`.
 pub(crate) fn substitute(op: &'static str, f: &Lu, x: &Array) -> Result<()> {
@@ -143,10 +176,32 @@ pub(crate) fn substitute(op: &'static str, f: &Lu, x: &Array) -> Result<()> {
     if n == 0 || m == 0 || f.stack.count == 0 {
         return Ok(());
     }
+    if !super::lu_past_binding::fits(&f.lu, n) {
+        return super::lu_past_binding::substitute(op, f, x);
+    }
+    substitute_phases(op, &f.lu, &f.piv, x, f.stack.count, &[0, 1, 2])
+}
+
+/// The phases of `shaders/linalg_lu_solve.wgsl` (0 the swaps of `piv`, 1 forward substitution
+/// with the unit lower triangle of `lu`, 2 back substitution with its upper triangle) on `x`
+/// (count × n × m, contiguous), for `count` n × n factors `lu` (contiguous).
+pub(crate) fn substitute_phases(
+    op: &'static str,
+    lu: &Array,
+    piv: &Array,
+    x: &Array,
+    count: usize,
+    phases: &[u32],
+) -> Result<()> {
+    let n = lu.shape()[lu.ndim() - 1];
+    let m = x.shape()[x.ndim() - 1];
+    if n == 0 || m == 0 || count == 0 {
+        return Ok(());
+    }
     let cw = m.min(RHS_RUN);
     let chunks = m.div_ceil(cw);
     let wg = workgroup_size(n.max(cw));
-    let key = key(&LU_SOLVE, f.lu.dtype(), wg);
+    let key = key(&LU_SOLVE, lu.dtype(), wg);
     // The swaps run every row for each of an invocation's columns; each substitution step one
     // pass over the rows below (or above) it.
     steps_per_launch(op, x, n as u64 * per(cw, wg) + 2)?;
@@ -154,25 +209,26 @@ pub(crate) fn substitute(op: &'static str, f: &Lu, x: &Array) -> Result<()> {
     let mut launches = vec![(0u32, 0, 0)];
     launches.extend(runs(0, n, run).into_iter().map(|(a, b)| (1, a, b)));
     launches.extend(runs(0, n, run).into_iter().rev().map(|(a, b)| (2, a, b)));
+    launches.retain(|(phase, _, _)| phases.contains(phase));
     for (phase, j0, j1) in launches {
         per_matrix(
             op,
             &key,
             &[
                 Operand {
-                    array: &f.lu,
+                    array: lu,
                     per: (n * n) as u64,
                 },
                 Operand {
-                    array: &f.piv,
-                    per: n as u64,
+                    array: piv,
+                    per: (piv.len() / count) as u64,
                 },
                 Operand {
                     array: x,
                     per: (n * m) as u64,
                 },
             ],
-            f.stack.count as u64,
+            count as u64,
             chunks as u64,
             (n * (j1 - j0) * m) as u64,
             |bases, run| {

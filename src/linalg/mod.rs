@@ -35,6 +35,7 @@ mod eigh;
 pub(crate) mod families;
 mod jacobi;
 mod lu;
+mod lu_past_binding;
 mod norm;
 mod qr;
 mod rotations;

@@ -1,11 +1,12 @@
 //! `gpuarray::linalg` in the browser (f32, the `_async` forms): solve, inv, det, slogdet,
 //! Cholesky, QR, eigh and SVD on WebGPU (QR, eigh and SVD also past 128 rows: blocked, by
 //! tridiagonalisation, by bidiagonalisation), each checked against its invariant computed on the
-//! host, and a singular matrix as `Err(LinAlg)` naming it.
+//! host, and a singular matrix as `Err(LinAlg)` naming it; batches of small systems; LU and
+//! Cholesky of matrices past one storage binding.
 
 use super::{check_clean, device};
 use gpuarray::linalg::{self, QrMode};
-use gpuarray::{Array, Error};
+use gpuarray::{Array, Device, DeviceConfig, Error};
 use wasm_bindgen_test::*;
 
 fn matrix(n: usize, seed: usize) -> Vec<f32> {
@@ -218,5 +219,49 @@ async fn batched_small_solves_in_the_browser() {
             assert!(worst(&got, &want) < 1e-4, "{n} x {n}, matrix {m}");
         }
     }
+    check_clean(&dev).await;
+}
+
+/// Matrices past one storage binding (capped at 1 MiB here; 128 MiB in many browsers): LU and
+/// Cholesky factor panels and blocks copied out of the matrix, never binding the matrix.
+#[wasm_bindgen_test]
+async fn linalg_past_one_binding_in_the_browser() {
+    let dev = Device::with_config_async(DeviceConfig {
+        max_binding_size: Some(1 << 20),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let n = 560; // 1.25 MB of float32
+    let host = matrix(n, 3);
+    let a = Array::from_slice(&dev, &host, &[n, n]).unwrap();
+    let rhs: Vec<f32> = (0..n).map(|i| (i % 7) as f32 - 3.0).collect();
+    let b = Array::from_slice(&dev, &rhs, &[n]).unwrap();
+    let x = linalg::solve_async(&a, &b)
+        .await
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    let want: Vec<f64> = rhs.iter().map(|&v| v as f64).collect();
+    assert!(worst(&mm(&host, &x, n, n, 1), &want) < 1e-3, "solve");
+    // A·Aᵀ/n + I is positive definite.
+    let at = t(&host, n, n);
+    let spd: Vec<f32> = mm(&host, &at, n, n, n)
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| (v / n as f64) as f32 + if k % (n + 1) == 0 { 1.0 } else { 0.0 })
+        .collect();
+    let s = Array::from_slice(&dev, &spd, &[n, n]).unwrap();
+    let l = linalg::cholesky_async(&s, false)
+        .await
+        .unwrap()
+        .to_vec_async::<f32>()
+        .await
+        .unwrap();
+    let lt = t(&l, n, n);
+    let back: Vec<f64> = mm(&l, &lt, n, n, n);
+    let want: Vec<f64> = spd.iter().map(|&v| v as f64).collect();
+    assert!(worst(&back, &want) < 1e-3, "cholesky");
     check_clean(&dev).await;
 }

@@ -1,10 +1,10 @@
 //! `numpy.linalg.qr`: Householder QR (LAPACK's conventions, so Q and R carry NumPy's signs).
 //!
 //! Up to [`BLOCKED_FROM`] columns one workgroup per matrix factors the whole matrix (geqr2) and
-//! forms Q (org2r). Wider matrices are blocked as LAPACK's geqrf/orgqr: a panel of [`PANEL`]
-//! columns is factored by the same kernel, its reflectors are gathered into the compact WY
-//! form I − V·T·Vᵀ, and the trailing matrix (and, backwards, Q) is updated by three products
-//! on the tuned matmul.
+//! forms Q (org2r). Wider matrices, and matrices larger than one storage binding, are blocked
+//! as LAPACK's geqrf/orgqr: a panel of [`PANEL`] columns is factored by the same kernel in a
+//! copy of its rows, its reflectors are gathered into the compact WY form I − V·T·Vᵀ, and the
+//! trailing matrix (and, backwards, Q) is updated by three products on the tuned matmul.
 
 use super::families::{QR_BLOCK_T, QR_FACTOR, QR_FORM_Q};
 use super::lu::block;
@@ -15,6 +15,7 @@ use crate::array::Array;
 use crate::device::params::Params;
 use crate::dtype::DType;
 use crate::error::Result;
+use crate::layout::SliceArg;
 
 /// What [`qr`] returns, as NumPy's `mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,12 +33,20 @@ const BLOCKED_FROM: usize = 128;
 /// Reflectors per panel of the blocked factorization.
 const PANEL: usize = 64;
 
+/// Whether a stack `s`'s QR is blocked: past [`BLOCKED_FROM`] reflectors, or a matrix larger
+/// than one storage binding (a tall one, say), whose panels are then factored in copies.
+fn blocked(h: &Array, s: &Stack) -> bool {
+    let dev = &h.device().inner;
+    let fits = (s.rows * s.cols) as u64 <= crate::ops::window_elements(dev, h.dtype().size_bytes());
+    s.rows.min(s.cols) > BLOCKED_FROM || !fits
+}
+
 /// The panels of `k` reflectors.
-fn panels(k: usize) -> Vec<(usize, usize)> {
-    if k <= BLOCKED_FROM {
-        vec![(0, k)]
-    } else {
+fn panels(k: usize, blocked: bool) -> Vec<(usize, usize)> {
+    if blocked {
         runs(0, k, PANEL)
+    } else {
+        vec![(0, k)]
     }
 }
 
@@ -58,15 +67,22 @@ fn reflectors(op: &'static str, a: &Array, dtype: DType, s: &Stack) -> Result<(A
     if k == 0 || s.count == 0 {
         return Ok((h, tau));
     }
-    let blocked = k > BLOCKED_FROM;
-    for (k0, k1) in panels(k) {
-        // Unblocked, each reflector goes through every column right of it; blocked, only
-        // through the panel's, the rest waiting for the panel's block update.
-        let c_end = if blocked { k1 } else { n };
-        factor_columns(op, &h, &tau, s, (k0, k1), c_end)?;
+    let blocked = blocked(&h, s);
+    for (k0, k1) in panels(k, blocked) {
         if !blocked {
+            // Each reflector through every column right of it.
+            factor_columns(op, &h, &tau, s, (k0, k1), n)?;
             continue;
         }
+        // Blocked: the panel's reflectors through the panel's columns only, in a copy of its
+        // rows from its diagonal down (the kernel binds the panel, not the matrix), the rest
+        // waiting for the panel's block update.
+        let copy = block(&h, (k0, m), (k0, k1))?.contiguous()?;
+        let panel_tau = Array::zeros(a.device(), &s.shape(&[k1 - k0]), dtype)?;
+        let ps = Stack::of(op, &copy, false)?;
+        factor_columns(op, &copy, &panel_tau, &ps, (0, k1 - k0), k1 - k0)?;
+        block(&h, (k0, m), (k0, k1))?.assign(&copy)?;
+        last_axis(&tau, (k0, k1))?.assign(&panel_tau)?;
         let panel = wy_panel(op, &h, &tau, s, (k0, k1))?;
         if k1 < n {
             // A[k0.., k1..] ← (I − V·T·Vᵀ)ᵀ·A[k0.., k1..]
@@ -76,6 +92,13 @@ fn reflectors(op: &'static str, a: &Array, dtype: DType, s: &Stack) -> Result<(A
         }
     }
     Ok((h, tau))
+}
+
+/// `a[..., lo:hi]`.
+fn last_axis(a: &Array, (lo, hi): (usize, usize)) -> Result<Array> {
+    let mut args = vec![SliceArg::range(None, None, 1); a.ndim() - 1];
+    args.push(SliceArg::range(Some(lo as isize), Some(hi as isize), 1));
+    a.slice(&args)
 }
 
 /// The compact WY form of the reflectors [k0, k1) of `h`.
@@ -229,10 +252,13 @@ pub(crate) fn form_q(
     if s.count == 0 {
         return Ok(q);
     }
-    if k > BLOCKED_FROM {
+    let dev = &h.device().inner;
+    let q_fits = (m * qc) as u64 <= crate::ops::window_elements(dev, dtype.size_bytes());
+    if blocked(h, s) || !q_fits {
         // A panel at a time from the last: columns before the panel's first are still the
-        // identity's there, zero in its rows.
-        for (k0, k1) in panels(k).into_iter().rev() {
+        // identity's there, zero in its rows. (Also for a Q larger than one binding: the
+        // products read and write it in windows.)
+        for (k0, k1) in panels(k, true).into_iter().rev() {
             if k0 >= qc {
                 continue;
             }

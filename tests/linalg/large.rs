@@ -383,3 +383,50 @@ fn host_slogdet(a: &[f64], n: usize) -> (f64, f64) {
     }
     (sign, log)
 }
+
+#[test]
+fn qr_factors_matrices_past_one_storage_binding() {
+    // Bindings capped at 1 MiB: a tall 3000 × 100 float32 matrix (1.2 MB; 100 columns, which
+    // within one binding would be factored unblocked) and a square 600 × 600 one, each in every
+    // mode — the complete Q of the tall one (36 MB) far past the binding too.
+    let Some(dev) = common::device_with_binding(1 << 20) else {
+        return;
+    };
+    for (m, n) in [(3000, 100), (600, 600)] {
+        let a = data(m * n, (m + n) as u64);
+        let ga = upload(&dev, &a, &[m, n], DType::F32);
+        let k = m.min(n);
+        let tol = 8.0 * m as f64 * eps(DType::F32) * max_abs(&a);
+        let (q, r) = linalg::qr(&ga, linalg::QrMode::Reduced).unwrap();
+        let (q, r) = (read(&q.unwrap()), read(&r));
+        assert!(
+            (0..k).all(|i| (0..i.min(n)).all(|j| r[i * n + j] == 0.0)),
+            "R upper"
+        );
+        let back = max_diff(&mm(&q, &r, m, k, n), &a);
+        assert!(back < tol, "{m}x{n}: ‖A − Q·R‖ = {back}");
+        assert!(orthonormality(&q, m, k) < 1e-4, "{m}x{n}: QᵀQ");
+        let (none, r_only) = linalg::qr(&ga, linalg::QrMode::R).unwrap();
+        assert!(none.is_none());
+        assert_eq!(read(&r_only), r, "{m}x{n}: mode r gives reduced's R");
+        if m > n {
+            // Complete: R's rows past k are zero, so Q·R = Q[:, :k]·R[:k]; Q orthogonal: it
+            // maps random vectors back through Qᵀ (m³ host work for QᵀQ would be 27·10^9).
+            let (q, r) = linalg::qr(&ga, linalg::QrMode::Complete).unwrap();
+            let (q, r) = (read(&q.unwrap()), read(&r));
+            assert!(r[k * n..].iter().all(|&v| v == 0.0));
+            let qk: Vec<f64> = (0..m * k).map(|t| q[(t / k) * m + t % k]).collect();
+            assert!(
+                max_diff(&mm(&qk, &r[..k * n], m, k, n), &a) < tol,
+                "complete Q·R"
+            );
+            for seed in 0..3 {
+                let x = data(m, 100 + seed);
+                let y = mm(&transpose(&q, m, m), &x, m, m, 1);
+                let z = mm(&q, &y, m, m, 1);
+                assert!(max_diff(&z, &x) < 1e-4, "complete Q·Qᵀ·x = x");
+            }
+        }
+    }
+    assert!(dev.take_uncaptured_errors().is_empty());
+}

@@ -1,8 +1,8 @@
 //! `gpuarray::linalg` in the browser (f32, the `_async` forms): solve, inv, det, slogdet,
 //! Cholesky, QR, eigh and SVD on WebGPU (QR, eigh and SVD also past 128 rows: blocked, by
 //! tridiagonalisation, by bidiagonalisation), each checked against its invariant computed on the
-//! host, and a singular matrix as `Err(LinAlg)` naming it; batches of small systems; LU and
-//! Cholesky of matrices past one storage binding.
+//! host, and a singular matrix as `Err(LinAlg)` naming it; batches of small systems; LU,
+//! Cholesky and QR of matrices past one storage binding.
 
 use super::{check_clean, device};
 use gpuarray::linalg::{self, QrMode};
@@ -222,8 +222,8 @@ async fn batched_small_solves_in_the_browser() {
     check_clean(&dev).await;
 }
 
-/// Matrices past one storage binding (capped at 1 MiB here; 128 MiB in many browsers): LU and
-/// Cholesky factor panels and blocks copied out of the matrix, never binding the matrix.
+/// Matrices past one storage binding (capped at 1 MiB here; 128 MiB in many browsers): LU,
+/// Cholesky and QR factor panels and blocks copied out of the matrix, never binding the matrix.
 #[wasm_bindgen_test]
 async fn linalg_past_one_binding_in_the_browser() {
     let dev = Device::with_config_async(DeviceConfig {
@@ -263,5 +263,16 @@ async fn linalg_past_one_binding_in_the_browser() {
     let back: Vec<f64> = mm(&l, &lt, n, n, n);
     let want: Vec<f64> = spd.iter().map(|&v| v as f64).collect();
     assert!(worst(&back, &want) < 1e-3, "cholesky");
+    // A tall matrix (2400 × 120, 1.15 MB): QR blocked, its panels factored in copies.
+    let (m, k) = (2400, 120);
+    let tall: Vec<f32> = (0..m * k)
+        .map(|i| ((i * 7919 + 13) % 1009) as f32 / 1009.0 - 0.5)
+        .collect();
+    let g = Array::from_slice(&dev, &tall, &[m, k]).unwrap();
+    let (q, r) = linalg::qr(&g, QrMode::Reduced).unwrap();
+    let q = q.unwrap().to_vec_async::<f32>().await.unwrap();
+    let r = r.to_vec_async::<f32>().await.unwrap();
+    let want: Vec<f64> = tall.iter().map(|&v| v as f64).collect();
+    assert!(worst(&mm(&q, &r, m, k, k), &want) < 1e-4, "qr");
     check_clean(&dev).await;
 }

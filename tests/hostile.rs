@@ -412,6 +412,7 @@ fn environment_values_that_do_not_parse_or_overflow() {
     let vars = [
         "GPUARRAY_TIMEOUT_SECS",
         "GPUARRAY_MEMORY_LIMIT",
+        "GPUARRAY_MAX_BINDING",
         "GPUARRAY_FORCE_FALLBACK",
     ];
     let saved: Vec<Option<String>> = vars.iter().map(|v| std::env::var(v).ok()).collect();
@@ -450,6 +451,18 @@ fn environment_values_that_do_not_parse_or_overflow() {
             "GPUARRAY_MEMORY_LIMIT"
         );
     }
+    for bad in ["small", "-4", "1.5M"] {
+        assert_err!(
+            with("GPUARRAY_MAX_BINDING", bad),
+            Error::InvalidArgument { .. },
+            "Device::new",
+            "GPUARRAY_MAX_BINDING"
+        );
+    }
+    assert_eq!(
+        with("GPUARRAY_MAX_BINDING", "1M").unwrap().max_binding_size,
+        Some(1 << 20)
+    );
     for bad in ["maybe", "2", "y"] {
         assert_err!(
             with("GPUARRAY_FORCE_FALLBACK", bad),

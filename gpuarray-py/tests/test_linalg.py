@@ -3,6 +3,11 @@ calls dispatch here; results agree within tolerances that fit the dtype and the 
 eigen/singular vectors (defined up to sign) are checked by their invariants; errors are
 NumPy's (``LinAlgError`` naming the failing matrix, ``TypeError`` for float16)."""
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -221,3 +226,55 @@ def test_the_array_api_linalg_extension():
     np.testing.assert_allclose(xp.linalg.matrix_norm(g).get(), np.linalg.matrix_norm(a), rtol=1e-5)
     assert xp.linalg.matrix_rank(g).get().tolist() == [4, 4]
     assert ga.linalg.LinAlgError is np.linalg.LinAlgError
+
+
+PAST_ONE_BINDING = r"""
+import json
+import numpy as np
+import gpuarray as ga
+
+rng = np.random.default_rng(11)
+out = {"binding": ga.device_info()["max_storage_buffer_binding_size"]}
+n = 600  # 1.44 MB of float32: past the 1 MiB binding
+a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+b = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+g = ga.asarray(a)
+x = np.linalg.solve(g, ga.asarray(b)).get()
+out["solve"] = float(np.abs(a.astype(np.float64) @ x - b).max())
+inv = np.linalg.inv(g).get()
+out["inv"] = float(np.abs(a.astype(np.float64) @ inv - np.eye(n)).max())
+sign, logdet = np.linalg.slogdet(g)
+want = np.linalg.slogdet(a.astype(np.float64))
+out["slogdet"] = [float(sign.get()), float(want[0]), float(logdet.get()), float(want[1])]
+s = (a @ a.T / n + np.eye(n, dtype=np.float32)).astype(np.float32)
+l = np.linalg.cholesky(ga.asarray(s)).get()
+out["cholesky"] = float(np.abs(l.astype(np.float64) @ l.T - s).max())
+tall = rng.uniform(-1, 1, (3000, 100)).astype(np.float32)
+q, r = np.linalg.qr(ga.asarray(tall))
+out["qr"] = float(np.abs(q.get().astype(np.float64) @ r.get() - tall).max())
+singular = a.copy()
+singular[:, 400] = 0
+try:
+    np.linalg.solve(ga.asarray(singular), ga.asarray(b))
+    out["singular"] = "no error"
+except np.linalg.LinAlgError as e:
+    out["singular"] = str(e)
+print(json.dumps(out))
+"""
+
+
+def test_matrices_past_one_storage_binding():
+    # A process whose bindings are capped at 1 MiB (GPUARRAY_MAX_BINDING): single matrices
+    # larger than one binding are factored in copied panels and blocks, as past the 128 MiB of
+    # lavapipe and browsers; NumPy's errors as usual.
+    env = dict(os.environ, GPUARRAY_MAX_BINDING="1M")
+    done = subprocess.run([sys.executable, "-c", PAST_ONE_BINDING], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["binding"] == 1 << 20
+    assert out["solve"] < 1e-3 and out["inv"] < 1e-3, out
+    sign, want_sign, logdet, want_logdet = out["slogdet"]
+    assert sign == want_sign and abs(logdet - want_logdet) < 1e-3 * abs(want_logdet), out
+    assert out["cholesky"] < 1e-3 and out["qr"] < 1e-4, out
+    assert "Singular matrix" in out["singular"], out

@@ -129,7 +129,8 @@ pub struct DeviceConfig {
     /// Ask wgpu for a smaller `max_storage_buffer_binding_size` than the adapter offers, buffers
     /// left as they are: arrays larger than one binding, and the launches that split over
     /// several bindings, then appear at small sizes (tests use this to cross a binding cheaply
-    /// on every adapter). Values below 4 KiB are raised to 4 KiB.
+    /// on every adapter; `GPUARRAY_MAX_BINDING`, e.g. `1M`, for a whole process). Values below
+    /// 4 KiB are raised to 4 KiB.
     pub max_binding_size: Option<u64>,
     /// Ask wgpu for fewer workgroups per grid dimension than the adapter offers (65535 on most):
     /// launches that fold their workgroups into a second grid dimension then do so at small
@@ -470,6 +471,15 @@ impl DeviceConfig {
             })?),
             _ => None,
         };
+        let max_binding_size = match std::env::var("GPUARRAY_MAX_BINDING") {
+            Ok(s) if !s.trim().is_empty() => Some(parse_bytes(&s).ok_or_else(|| {
+                Error::invalid(
+                    "Device::new",
+                    format!("GPUARRAY_MAX_BINDING={s:?}: expected bytes such as 1048576 or 1M"),
+                )
+            })?),
+            _ => None,
+        };
         let timeout = match std::env::var("GPUARRAY_TIMEOUT_SECS") {
             Ok(s) if !s.trim().is_empty() => {
                 let secs = s
@@ -523,6 +533,7 @@ impl DeviceConfig {
         Ok(DeviceConfig {
             options: DeviceOptions::from_env()?,
             memory_limit,
+            max_binding_size,
             timeout,
             disable_timestamps: env_flag("GPUARRAY_NO_TIMESTAMPS"),
             profile_path,

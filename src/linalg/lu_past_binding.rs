@@ -17,7 +17,7 @@
 
 use super::families::SWAP_ROWS;
 use super::lu::{Lu, block, factor_panel, panels, substitute_phases};
-use super::{Operand, Stack, key, per_matrix, runs, steps_per_launch};
+use super::{Operand, Stack, binding_elements, key, per_matrix, runs, steps_per_launch};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::dtype::DType;
@@ -25,8 +25,7 @@ use crate::error::Result;
 
 /// Whether one n × n matrix of `lu` fits one storage binding (the in-place path).
 pub(super) fn fits(lu: &Array, n: usize) -> bool {
-    let dev = &lu.device().inner;
-    (n * n) as u64 <= crate::ops::window_elements(dev, lu.dtype().size_bytes())
+    n * n <= binding_elements(lu)
 }
 
 /// Factors `lu` (a contiguous stack of n × n matrices) in place: pivots to `piv`, the first zero
@@ -39,9 +38,11 @@ pub(super) fn factor(
     stack: &Stack,
 ) -> Result<()> {
     let (n, count) = (stack.rows, stack.count);
-    let dev = &lu.device().inner;
-    let window = crate::ops::window_elements(dev, lu.dtype().size_bytes()) as usize;
-    for (k0, k1) in panels(n) {
+    let window = binding_elements(lu);
+    let blocks = panels(n);
+    // U12's forward substitution swaps nothing (the swaps are applied to the matrix already).
+    let no_swaps = Array::zeros(lu.device(), &[count, blocks[0].1], DType::I32)?;
+    for (k0, k1) in blocks {
         let (rows, width) = (n - k0, k1 - k0);
         let panel = block(lu, (k0, n), (k0, k1))?.contiguous()?;
         factor_panel(op, &panel, piv, info, count, (rows, width), (0, width), k0)?;
@@ -57,7 +58,6 @@ pub(super) fn factor(
             // U12 = L11⁻¹·A12: forward substitution with the panel's unit lower square.
             let l11 = block(&panel, (0, width), (0, width))?.contiguous()?;
             let u12 = block(lu, (k0, k1), (k1, n))?.contiguous()?;
-            let no_swaps = Array::zeros(lu.device(), &[count, width], DType::I32)?;
             substitute_phases(op, &l11, &no_swaps, &u12, count, &[1])?;
             block(lu, (k0, k1), (k1, n))?.assign(&u12)?;
             // A22 -= L21·U12, L21 read from the panel's copy (contiguous rows).
@@ -73,9 +73,7 @@ pub(super) fn factor(
 pub(super) fn substitute(op: &'static str, f: &Lu, x: &Array) -> Result<()> {
     let n = f.stack.rows;
     let m = x.shape()[x.ndim() - 1];
-    let dev = &x.device().inner;
-    let window = crate::ops::window_elements(dev, x.dtype().size_bytes()) as usize;
-    let run = (window / n).max(1);
+    let run = (binding_elements(x) / n).max(1);
     if run >= m {
         return substitute_columns(op, f, x);
     }

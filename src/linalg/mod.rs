@@ -202,6 +202,13 @@ pub(crate) fn steps_per_launch(op: &'static str, a: &Array, per_step: u64) -> Re
     Ok((budget / per_step.max(1)).max(1) as usize)
 }
 
+/// Elements of `a`'s dtype that one storage binding holds: a matrix (or panel, or run of
+/// columns) of at most this many is bound whole.
+pub(crate) fn binding_elements(a: &Array) -> usize {
+    let elements = crate::ops::window_elements(&a.device().inner, a.dtype().size_bytes());
+    elements.min(usize::MAX as u64) as usize
+}
+
 /// `[lo, hi)` in runs of at most `run`.
 pub(crate) fn runs(lo: usize, hi: usize, run: usize) -> Vec<(usize, usize)> {
     (lo..hi)

@@ -9,7 +9,8 @@
 use super::families::{QR_BLOCK_T, QR_FACTOR, QR_FORM_Q};
 use super::lu::block;
 use super::{
-    Operand, Stack, compute_dtype, key, mt, per, per_matrix, runs, steps_per_launch, workgroup_size,
+    Operand, Stack, binding_elements, compute_dtype, key, mt, per, per_matrix, runs,
+    steps_per_launch, workgroup_size,
 };
 use crate::array::Array;
 use crate::device::params::Params;
@@ -36,9 +37,7 @@ const PANEL: usize = 64;
 /// Whether a stack `s`'s QR is blocked: past [`BLOCKED_FROM`] reflectors, or a matrix larger
 /// than one storage binding (a tall one, say), whose panels are then factored in copies.
 fn blocked(h: &Array, s: &Stack) -> bool {
-    let dev = &h.device().inner;
-    let fits = (s.rows * s.cols) as u64 <= crate::ops::window_elements(dev, h.dtype().size_bytes());
-    s.rows.min(s.cols) > BLOCKED_FROM || !fits
+    s.rows.min(s.cols) > BLOCKED_FROM || s.rows * s.cols > binding_elements(h)
 }
 
 /// The panels of `k` reflectors.
@@ -252,9 +251,7 @@ pub(crate) fn form_q(
     if s.count == 0 {
         return Ok(q);
     }
-    let dev = &h.device().inner;
-    let q_fits = (m * qc) as u64 <= crate::ops::window_elements(dev, dtype.size_bytes());
-    if blocked(h, s) || !q_fits {
+    if blocked(h, s) || m * qc > binding_elements(h) {
         // A panel at a time from the last: columns before the panel's first are still the
         // identity's there, zero in its rows. (Also for a Q larger than one binding: the
         // products read and write it in windows.)

@@ -34,6 +34,9 @@ const MAX_BATCH: u64 = 65535;
 /// Loop iterations one invocation may run: lavapipe ends all loops of an invocation after 65535
 /// iterations in total, so long K is split into launches that accumulate.
 const MAX_LOOP_TRIPS: u64 = 32768;
+/// Products of at least this many multiply-adds (and every side at least 8) take the tuned
+/// kernel: the smallest the tune's kernels were first offered for, 64 × 64 × 32.
+const SGB_FROM_FLOPS: u64 = 64 * 64 * 32;
 
 /// The f32 kernel a device uses for large matmuls, chosen by a one-time tune.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,7 +247,15 @@ fn run(
         }
         Some(other) => Some(other),
         None if m == 1 || n == 1 => None,
-        None if a.dtype() == DType::F32 && m >= 64 && n >= 64 && k >= 32 && sgb_fits(dev, k, n) => {
+        // Narrow products too (a blocked factorization's panel times the trailing matrix,
+        // 1024 × 1024 × 32: 10× faster on lavapipe than the tiled kernel), but not products
+        // too small to be worth the first call's tune (the same cut for every call, so that a
+        // shape's kernel — and its bits — never depend on what ran before).
+        None if a.dtype() == DType::F32
+            && m.min(n).min(k) >= 8
+            && m * n * k >= SGB_FROM_FLOPS
+            && sgb_fits(dev, k, n) =>
+        {
             Some(tuned_kernel(dev, a.device())?.chosen)
         }
         None => Some(MatmulKernel::Tiled),

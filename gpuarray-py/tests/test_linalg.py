@@ -249,6 +249,12 @@ out["slogdet"] = [float(sign.get()), float(want[0]), float(logdet.get()), float(
 s = (a @ a.T / n + np.eye(n, dtype=np.float32)).astype(np.float32)
 l = np.linalg.cholesky(ga.asarray(s)).get()
 out["cholesky"] = float(np.abs(l.astype(np.float64) @ l.T - s).max())
+w, v = np.linalg.eigh(ga.asarray(s))
+w, v = w.get().astype(np.float64), v.get().astype(np.float64)
+want_w = np.linalg.eigvalsh(s.astype(np.float64))
+out["eigh"] = float(np.abs(w - want_w).max() / np.abs(want_w).max())
+out["eigh_vectors"] = float(np.abs(s @ v - v * w).max() / np.abs(want_w).max())
+out["eigvalsh"] = float(np.abs(np.linalg.eigvalsh(ga.asarray(s)).get() - w).max())
 tall = rng.uniform(-1, 1, (3000, 100)).astype(np.float32)
 q, r = np.linalg.qr(ga.asarray(tall))
 out["qr"] = float(np.abs(q.get().astype(np.float64) @ r.get() - tall).max())
@@ -265,8 +271,8 @@ print(json.dumps(out))
 
 def test_matrices_past_one_storage_binding():
     # A process whose bindings are capped at 1 MiB (GPUARRAY_MAX_BINDING): single matrices
-    # larger than one binding are factored in copied panels and blocks, as past the 128 MiB of
-    # lavapipe and browsers; NumPy's errors as usual.
+    # larger than one binding are factored in copied panels and blocks (eigh reduced over
+    # windows of rows), as past the 128 MiB of lavapipe and browsers; NumPy's errors as usual.
     env = dict(os.environ, GPUARRAY_MAX_BINDING="1M")
     done = subprocess.run([sys.executable, "-c", PAST_ONE_BINDING], env=env,
                           capture_output=True, text=True, timeout=600)
@@ -277,4 +283,6 @@ def test_matrices_past_one_storage_binding():
     sign, want_sign, logdet, want_logdet = out["slogdet"]
     assert sign == want_sign and abs(logdet - want_logdet) < 1e-3 * abs(want_logdet), out
     assert out["cholesky"] < 1e-3 and out["qr"] < 1e-4, out
+    # eigh against LAPACK's eigenvalues, its vectors by A·V = V·Λ; eigvalsh the same values.
+    assert out["eigh"] < 1e-5 and out["eigh_vectors"] < 1e-5 and out["eigvalsh"] == 0, out
     assert "Singular matrix" in out["singular"], out

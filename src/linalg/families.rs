@@ -135,18 +135,23 @@ pub(crate) static EIGH_ROUND_COLS: KernelDef = family("linalg_eigh_round_cols", 
     )
 });
 
-/// Householder tridiagonalisation for large `eigh`: a column's reflector and A·v
-/// (`shaders/linalg_tridiagonal.wgsl`, `reflect`) ...
-pub(crate) static TRIDIAGONAL_REFLECT: KernelDef =
-    family("linalg_tridiagonal_reflect", "reflect", |v| {
+/// Blocked Householder tridiagonalisation for large `eigh`: a column corrected by its panel and
+/// its reflector (`shaders/linalg_tridiagonal.wgsl`, `column`) ...
+pub(crate) static TRIDIAGONAL_COLUMN: KernelDef =
+    family("linalg_tridiagonal_column", "column", |v| {
         with_type(v, TRIDIAGONAL)
     });
 
-/// ... then the trailing matrix's rank-2 update (`update`).
-pub(crate) static TRIDIAGONAL_UPDATE: KernelDef =
-    family("linalg_tridiagonal_update", "update", |v| {
+/// ... then w from A22·v (`correct`).
+pub(crate) static TRIDIAGONAL_CORRECT: KernelDef =
+    family("linalg_tridiagonal_correct", "correct", |v| {
         with_type(v, TRIDIAGONAL)
     });
+
+/// ... with A22·v's partial sums between them (`shaders/linalg_symv.wgsl`).
+pub(crate) static TRIDIAGONAL_SYMV: KernelDef = family("linalg_symv", "symv", |v| {
+    with_type(v, include_str!("../../shaders/linalg_symv.wgsl"))
+});
 
 const TRIDIAGONAL: &str = concat!(
     include_str!("../../shaders/linalg_householder.wgsl"),

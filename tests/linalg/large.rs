@@ -430,3 +430,58 @@ fn qr_factors_matrices_past_one_storage_binding() {
     }
     assert!(dev.take_uncaptured_errors().is_empty());
 }
+
+#[test]
+fn eigh_of_matrices_past_one_storage_binding() {
+    // Bindings capped at 1 MiB: a 600 × 600 float32 matrix (1.44 MB) and a batch of two
+    // 517 × 517 ones (1.07 MB each; rows not a multiple of 4 long, padded) are reduced to tridiagonal
+    // form with A22·v over windows of rows, and their eigenvectors rotated as blocks of columns.
+    // A = H·diag(λ)·H with H = I − 2·u·uᵀ/‖u‖² has the eigenvalues λ exactly.
+    let Some(dev) = common::device_with_binding(1 << 20) else {
+        return;
+    };
+    for (n, batch) in [(600, 1), (517, 2)] {
+        let mut a = Vec::new();
+        let mut lambdas = Vec::new();
+        for m in 0..batch {
+            let u = data(n, (n + m) as u64);
+            let uu: f64 = u.iter().map(|x| x * x).sum();
+            let lambda: Vec<f64> = (0..n)
+                .map(|i| ((i * 7 + m) % n) as f64 - n as f64 / 3.0)
+                .collect();
+            // (H·Λ·H)[i][j] = Σ_t H[i][t]·λ_t·H[t][j].
+            let h = |i: usize, j: usize| f64::from(i == j) - 2.0 * u[i] * u[j] / uu;
+            let hl: Vec<f64> = (0..n * n)
+                .map(|t| h(t / n, t % n) * lambda[t % n])
+                .collect();
+            let hm: Vec<f64> = (0..n * n).map(|t| h(t / n, t % n)).collect();
+            a.extend(mm(&hl, &hm, n, n, n));
+            let mut sorted = lambda;
+            sorted.sort_by(f64::total_cmp);
+            lambdas.push(sorted);
+        }
+        let ga = upload(&dev, &a, &[batch, n, n], DType::F32);
+        let (w, v) = linalg::eigh(&ga, true).unwrap();
+        let (w, v) = (read(&w), read(&v));
+        let only = read(&linalg::eigvalsh(&ga, true).unwrap());
+        assert_eq!(only, w, "n={n}: eigvalsh differs from eigh");
+        for m in 0..batch {
+            let am = &a[m * n * n..(m + 1) * n * n];
+            let (wm, vm) = (&w[m * n..(m + 1) * n], &v[m * n * n..(m + 1) * n * n]);
+            let scale = max_abs(&lambdas[m]);
+            let tol = 8.0 * n as f64 * eps(DType::F32);
+            let err = max_diff(wm, &lambdas[m]);
+            assert!(
+                err < tol * scale,
+                "n={n} matrix {m}: eigenvalues off by {err}"
+            );
+            assert!(orthonormality(vm, n, n) < tol, "n={n} matrix {m}");
+            let av = mm(am, vm, n, n, n);
+            let vl: Vec<f64> = (0..n * n).map(|t| vm[t] * wm[t % n]).collect();
+            assert!(
+                max_diff(&av, &vl) < tol * scale,
+                "n={n} matrix {m}: A·V ≠ V·Λ"
+            );
+        }
+    }
+}

@@ -223,7 +223,8 @@ async fn batched_small_solves_in_the_browser() {
 }
 
 /// Matrices past one storage binding (capped at 1 MiB here; 128 MiB in many browsers): LU,
-/// Cholesky and QR factor panels and blocks copied out of the matrix, never binding the matrix.
+/// Cholesky and QR factor panels and blocks copied out of the matrix, eigh reduces by windows
+/// of rows: none binds the matrix.
 #[wasm_bindgen_test]
 async fn linalg_past_one_binding_in_the_browser() {
     let dev = Device::with_config_async(DeviceConfig {
@@ -263,6 +264,22 @@ async fn linalg_past_one_binding_in_the_browser() {
     let back: Vec<f64> = mm(&l, &lt, n, n, n);
     let want: Vec<f64> = spd.iter().map(|&v| v as f64).collect();
     assert!(worst(&back, &want) < 1e-3, "cholesky");
+    // eigh: tridiagonalised with A22·v over windows of rows, Zᵀ rotated as blocks of columns.
+    let (w, v) = linalg::eigh_async(&s, true).await.unwrap();
+    let (w, v) = (
+        w.to_vec_async::<f32>().await.unwrap(),
+        v.to_vec_async::<f32>().await.unwrap(),
+    );
+    let top = w.iter().fold(0.0f32, |m, x| m.max(x.abs())) as f64;
+    let vl: Vec<f64> = (0..n * n).map(|t| (v[t] * w[t % n]) as f64).collect();
+    assert!(
+        worst(&mm(&spd, &v, n, n, n), &vl) < 1e-4 * top,
+        "eigh: A·V = V·Λ"
+    );
+    assert!(
+        worst(&mm(&t(&v, n, n), &v, n, n, n), &eye(n)) < 1e-4,
+        "eigh: VᵀV = I"
+    );
     // A tall matrix (2400 × 120, 1.15 MB): QR blocked, its panels factored in copies.
     let (m, k) = (2400, 120);
     let tall: Vec<f32> = (0..m * k)

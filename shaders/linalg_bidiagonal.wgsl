@@ -1,74 +1,100 @@
-// Householder reduction of a batch of real square n × n matrices to upper bidiagonal form,
-// Q_Lᵀ·A·Q_R = B (LAPACK's dgebd2), for `svd` of large matrices. The host prepends
-// `alias T = ..;` and the dtype's constants, then linalg_householder.wgsl, and launches per
-// column k, many workgroups per matrix:
+// Blocked Householder reduction of a batch of real square n × n matrices to upper bidiagonal
+// form, Q_Lᵀ·A·Q_R = B, as LAPACK's dgebrd/dlabrd do it, for `svd` of large matrices. The host
+// prepends `alias T = ..;` and the dtype's constants, then linalg_householder.wgsl.
 //
-// `left`: the reflector H = I − τ·v·vᵀ (v_k = 1) mapping A[k.., k] to (d_k, 0, …), and
-// w = τ·A[k.., k+1..]ᵀ·v over the trailing columns; then `update` with (r, c) = (v, w) from row
-// k, column k + 1: A ← H·A.
+// Columns go in panels of NB. Within a panel A is not updated: column k and row k (the panel's
+// i-th) are corrected by the panel's earlier reflectors as they are reached, and beside the left
+// reflectors V and the right reflectors U the panel keeps Y = τ_q·(Aᵀv − …) and
+// X = τ_p·(A·u − …), so that after the panel the trailing matrix takes the whole panel at once,
+// A22 ← A22 − V·Yᵀ − X·Uᵀ: one matmul of [V X] by [Y; U]. The passes over the stale trailing
+// matrix, Aᵀ·v and A·u, are linalg_atv.wgsl's and linalg_av.wgsl's (over windows of rows, so no
+// launch binds the matrix). Per column k, one workgroup per matrix:
 //
-// `right` (k < n − 1): the reflector G = I − τ·u·uᵀ (u_{k+1} = 1) mapping A[k, k+1..] to
-// (e_k, 0, …), and x = τ·A[k+1.., k+1..]·u over the trailing rows, one row per invocation; then
-// `update` with (r, c) = (x, u) from row and column k + 1: A ← A·G.
+// `left`: `src` holds column k of the stale A; corrects it,
+//   a[k.., k] ← a[k.., k] − V·Y[k, :]ᵀ − X·U[:, k],
+// builds its reflector (d_k = β, τ_q) as dlarfg does and stores v (zeros before k, 1 at k) as
+// row i of V.
 //
-// A's rows are padded to `w4` vec4s (columns n.. zero, and kept zero): `left` and `update` take
-// four neighbouring columns per invocation and `right` walks its row four at a time, each
-// access one vec4 (on lavapipe every invocation's access is a scalar access of its own). The
-// update is a launch of its own, split over column blocks × row runs, so that a large matrix
-// fills the device (fusing each update into its reflector's launch, one column or row per
-// invocation, made 512² 15 % slower on lavapipe and leaves a GPU idle). Every workgroup builds
-// the reflector itself (a pass over the column or row) rather than waiting on another launch;
-// workgroup 0 stores it: v below the diagonal of column k of `h` (n × n, `left`; QR's layout,
-// so that Q_L is formed by QR's code) or u below the diagonal of column k of the
-// (n − 1) × (n − 1) `h` of `right` (Q_R = diag(1, Q')), τ, and d_k or e_k in `bd` (per matrix
-// d (n), e (n), then the threshold slot that linalg_bdsqr.wgsl fills: −1 here).
+// `right` (k < n − 1): `src` holds the partial sums of Aᵀ·v (from row k, linalg_atv.wgsl); forms
+//   y = τ_q·(Aᵀv − Y·(Vᵀv) − Uᵀ·(Xᵀv))   (columns k + 1..)
+// as row i of Y, then corrects row k of the stale A (`row`),
+//   a[k, k+1..] ← a[k, k+1..] − Y·V[k, :]ᵀ − Uᵀ·X[k, :]ᵀ   (the panel so far, y included),
+// and builds its reflector (e_k = β, τ_p), u (zeros up to k, 1 at k + 1) as row i of U.
+//
+// `finish` (k < n − 1): `src` holds A·u (rows k + 1.., linalg_av.wgsl); forms
+//   x = τ_p·(A·u − V·(Yᵀu) − X·(U·u))   (rows k + 1.., V and Y the panel so far, v included)
+// as row i of X.
+//
+// V and X are rows 0..NB and NB..2NB of `lx`, Y and U rows 0..NB and NB..2NB of `yu` (NB × ld
+// each per matrix, rows `ld` long), so that [V X] and [Y; U] are plain views for the matmul;
+// the invocations of a matrix read neighbouring words. `taus` holds τ_q (n) then τ_p (n) per
+// matrix; `bd` d (n), e (n), then the threshold slot that linalg_bdsqr.wgsl fills (−1 here).
 
 override WG: u32 = 64u;
+// The panel width, at most WG / 2 (`right` and `finish` take one dot per invocation).
+const NB: u32 = 32u;
 
 struct Params {
     n: u32,
-    // vec4s per row of A.
-    w4: u32,
+    // Row length of `src`, `row`, `lx` and `yu` (n rounded up to a multiple of 4).
+    ld: u32,
     batch: u32,
     k: u32,
-    // Workgroups per matrix, and in `update` how they split: column blocks × row runs.
-    groups: u32,
-    col_blocks: u32,
-    rows_per_group: u32,
-    // `update`'s first row and column.
-    r0: u32,
-    c0: u32,
-    // In vec4s.
-    a_base: u32,
-    r_base: u32,
-    c_base: u32,
-    h_base: u32,
-    tau_base: u32,
+    // Column k's place in its panel.
+    i: u32,
+    // `right`: the rows per chunk of linalg_atv.wgsl's partials, and chunks per matrix.
+    chunk_rows: u32,
+    part_chunks: u32,
+    src_base: u32,
+    lx_base: u32,
+    yu_base: u32,
+    taus_base: u32,
     bd_base: u32,
+    row_base: u32,
 }
 
 // Parameters through storage, as in linalg_tridiagonal.wgsl.
 @group(0) @binding(0) var<storage, read> params: Params;
 var<workgroup> shared_params: Params;
-@group(0) @binding(1) var<storage, read_write> a: array<vec4<T>>;
-// The update's row and column vectors (n per matrix).
-@group(0) @binding(2) var<storage, read_write> rvec: array<T>;
-@group(0) @binding(3) var<storage, read_write> cvec: array<T>;
-// Not bound by `update`.
-@group(0) @binding(4) var<storage, read_write> h: array<T>;
-@group(0) @binding(5) var<storage, read_write> tau: array<T>;
-@group(0) @binding(6) var<storage, read_write> bd: array<T>;
+// `left`: column k (ld per matrix). `right`: Aᵀ·v's partial sums (part_chunks × ld).
+// `finish`: A·u (ld).
+@group(0) @binding(1) var<storage, read_write> src: array<T>;
+@group(0) @binding(2) var<storage, read_write> lx: array<T>;
+@group(0) @binding(3) var<storage, read_write> yu: array<T>;
+@group(0) @binding(4) var<storage, read_write> taus: array<T>;
+// Not bound by `finish`.
+@group(0) @binding(5) var<storage, read_write> bd: array<T>;
+// Row k (ld per matrix); bound by `left` too, which reads `src` through `load`.
+@group(0) @binding(6) var<storage, read_write> row: array<T>;
 
-// Element i of the matrices (linalg_householder.wgsl's view), counted from the binding's
-// first vec4.
-fn load(i: u32) -> T {
-    return a[i >> 2u][i & 3u];
+// Wᵀ·v-like dots over the panel's reflectors, one per invocation.
+var<workgroup> dots: array<T, 64>;
+
+var<private> load_row: bool;
+var<private> load_base: u32;
+
+// linalg_householder.wgsl's view of the matrix: the corrected column (`left`) or row (`right`).
+fn load(c: u32) -> T {
+    if (load_row) {
+        return row[load_base + c];
+    }
+    return src[load_base + c];
 }
 
-// Which of the four columns 4q.. are in [lo, hi), as 1 or 0.
-fn inside(q: u32, lo: u32, hi: u32) -> vec4<T> {
-    let j = vec4<u32>(4u * q) + vec4<u32>(0u, 1u, 2u, 3u);
-    return select(vec4<T>(T(0.0)), vec4<T>(T(1.0)), (j >= vec4<u32>(lo)) & (j < vec4<u32>(hi)));
+fn uniform_params(lid: u32) -> Params {
+    if (lid == 0u) {
+        shared_params = params;
+    }
+    return workgroupUniformLoad(&shared_params);
+}
+
+// Row j of V (0..NB) or X (NB..2NB), and of Y or U, of matrix `mat`.
+fn lx_row(p: Params, mat: u32, j: u32) -> u32 {
+    return p.lx_base + (mat * 2u * NB + j) * p.ld;
+}
+
+fn yu_row(p: Params, mat: u32, j: u32) -> u32 {
+    return p.yu_base + (mat * 2u * NB + j) * p.ld;
 }
 
 @compute @workgroup_size(WG)
@@ -77,56 +103,43 @@ fn left(
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    if (lid == 0u) {
-        shared_params = params;
-    }
-    let p = workgroupUniformLoad(&shared_params);
-    let flat = wid.y * nwg.x + wid.x;
-    let mat = flat / p.groups;
-    let g = flat % p.groups;
+    let p = uniform_params(lid);
+    let mat = wid.y * nwg.x + wid.x;
     if (mat >= p.batch) {
         return;
     }
     let n = p.n;
-    let w4 = p.w4;
     let k = p.k;
-    let base = p.a_base + mat * n * w4;
-    // In elements: column k, row k.
-    let col = 4u * base + k;
-    let r = reflector_of(lid, load(col + k * 4u * w4), col + (k + 1u) * 4u * w4, 4u * w4, n - k - 1u);
-    // w_j = τ·(A[k, j] + Σ_{i>k} A[i, j]·v_i) for this invocation's four columns j.
-    let q = (k + 1u) / 4u + g * WG + lid;
-    if (q < w4) {
-        var w = vec4<T>(T(0.0));
-        if (r.tau != T(0.0)) {
-            var sum = a[base + k * w4 + q];
-            for (var i = k + 1u; i < n; i += 1u) {
-                sum += a[base + i * w4 + q] * (load(col + i * 4u * w4) * r.inv);
-            }
-            w = r.tau * sum;
+    load_row = false;
+    load_base = p.src_base + mat * p.ld;
+    for (var r = k + lid; r < n; r += WG) {
+        var x = src[load_base + r];
+        for (var l = 0u; l < p.i; l += 1u) {
+            x -= lx[lx_row(p, mat, l) + r] * yu[yu_row(p, mat, l) + k]
+                + lx[lx_row(p, mat, NB + l) + r] * yu[yu_row(p, mat, NB + l) + k];
         }
-        let keep = inside(q, k + 1u, n);
-        for (var c = 0u; c < 4u; c += 1u) {
-            if (keep[c] != T(0.0)) {
-                cvec[p.c_base + mat * n + 4u * q + c] = w[c];
-            }
-        }
+        src[load_base + r] = x;
     }
-    if (g == 0u) {
-        for (var i = k + 1u + lid; i < n; i += WG) {
-            let v = load(col + i * 4u * w4) * r.inv;
-            rvec[p.r_base + mat * n + i] = v;
-            h[p.h_base + mat * n * n + i * n + k] = v;
+    storageBarrier();
+    workgroupBarrier();
+    let h = reflector_of(lid, src[load_base + k], k + 1u, 1u, n - k - 1u);
+    let v = lx_row(p, mat, p.i);
+    for (var r = lid; r < n; r += WG) {
+        var x = T(0.0);
+        if (r == k) {
+            x = T(1.0);
+        } else if (r > k) {
+            x = src[load_base + r] * h.inv;
         }
-        if (lid == 0u) {
-            let bb = p.bd_base + mat * (2u * n + 1u);
-            rvec[p.r_base + mat * n + k] = T(1.0);
-            tau[p.tau_base + mat * n + k] = r.tau;
-            bd[bb + k] = r.beta;
-            if (k == 0u) {
-                bd[bb + 2u * n - 1u] = T(0.0);
-                bd[bb + 2u * n] = T(-1.0);
-            }
+        lx[v + r] = x;
+    }
+    if (lid == 0u) {
+        let bb = p.bd_base + mat * (2u * n + 1u);
+        taus[p.taus_base + mat * 2u * n + k] = h.tau;
+        bd[bb + k] = h.beta;
+        if (k == 0u) {
+            bd[bb + 2u * n - 1u] = T(0.0);
+            bd[bb + 2u * n] = T(-1.0);
         }
     }
 }
@@ -137,89 +150,111 @@ fn right(
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    if (lid == 0u) {
-        shared_params = params;
-    }
-    let p = workgroupUniformLoad(&shared_params);
-    let flat = wid.y * nwg.x + wid.x;
-    let mat = flat / p.groups;
-    let g = flat % p.groups;
+    let p = uniform_params(lid);
+    let mat = wid.y * nwg.x + wid.x;
     if (mat >= p.batch) {
         return;
     }
     let n = p.n;
-    let w4 = p.w4;
     let k = p.k;
-    let base = p.a_base + mat * n * w4;
-    // Row k, in vec4s and in elements.
-    let row = base + k * w4;
-    let r = reflector_of(lid, load(4u * row + k + 1u), 4u * row + k + 2u, 1u, n - k - 2u);
-    // x_i = τ·Σ_j A[i, j]·u_j for this invocation's row i: u is row k's entries past k + 1
-    // times inv, 1 at k + 1, 0 before (and 0 in the padding, which A keeps zero).
-    let i = k + 1u + g * WG + lid;
-    if (i < n) {
-        var x = T(0.0);
-        if (r.tau != T(0.0)) {
-            let q0 = (k + 1u) / 4u;
-            var sum = T(0.0);
-            for (var q = q0; q < w4; q += 1u) {
-                var u = a[row + q] * r.inv;
-                if (q == q0) {
-                    u = u * inside(q, k + 2u, 4u * w4) + inside(q, k + 1u, k + 2u);
-                }
-                sum += dot(a[base + i * w4 + q], u);
-            }
-            x = r.tau * sum;
+    let i = p.i;
+    let v = lx_row(p, mat, i);
+    // Vᵀv in dots[0..i], Xᵀv in dots[NB..NB + i] (rows k..), one per invocation.
+    let l = lid % NB;
+    if (lid < 2u * NB && l < i) {
+        let other = lx_row(p, mat, select(l, NB + l, lid >= NB));
+        var s = T(0.0);
+        for (var r = k; r < n; r += 1u) {
+            s += lx[other + r] * lx[v + r];
         }
-        rvec[p.r_base + mat * n + i] = x;
+        dots[lid] = s;
     }
-    if (g == 0u) {
-        let m = n - 1u;
-        for (var j = k + 2u + lid; j < n; j += WG) {
-            let u = load(4u * row + j) * r.inv;
-            cvec[p.c_base + mat * n + j] = u;
-            h[p.h_base + mat * m * m + (j - 1u) * m + k] = u;
+    workgroupBarrier();
+    let tq = taus[p.taus_base + mat * 2u * n + k];
+    let parts = p.src_base + mat * p.part_chunks * p.ld;
+    let y = yu_row(p, mat, i);
+    load_row = true;
+    load_base = p.row_base + mat * p.ld;
+    for (var c = k + 1u + lid; c < n; c += WG) {
+        // Aᵀv: the chunks' partial sums from the one holding row k, in order.
+        var yc = T(0.0);
+        for (var ch = k / p.chunk_rows; ch < p.part_chunks; ch += 1u) {
+            yc += src[parts + ch * p.ld + c];
         }
-        if (lid == 0u) {
-            cvec[p.c_base + mat * n + k + 1u] = T(1.0);
-            tau[p.tau_base + mat * m + k] = r.tau;
-            bd[p.bd_base + mat * (2u * n + 1u) + n + k] = r.beta;
+        for (var j = 0u; j < i; j += 1u) {
+            yc -= yu[yu_row(p, mat, j) + c] * dots[j] + yu[yu_row(p, mat, NB + j) + c] * dots[NB + j];
         }
+        yc *= tq;
+        yu[y + c] = yc;
+        // Row k less the panel so far (V[i, k] = 1).
+        var z = row[load_base + c] - yc;
+        for (var j = 0u; j < i; j += 1u) {
+            z -= yu[yu_row(p, mat, j) + c] * lx[lx_row(p, mat, j) + k]
+                + yu[yu_row(p, mat, NB + j) + c] * lx[lx_row(p, mat, NB + j) + k];
+        }
+        row[load_base + c] = z;
+    }
+    for (var c = lid; c <= k; c += WG) {
+        yu[y + c] = T(0.0);
+    }
+    storageBarrier();
+    workgroupBarrier();
+    let h = reflector_of(lid, row[load_base + k + 1u], k + 2u, 1u, n - k - 2u);
+    let u = yu_row(p, mat, NB + i);
+    for (var c = lid; c < n; c += WG) {
+        var x = T(0.0);
+        if (c == k + 1u) {
+            x = T(1.0);
+        } else if (c > k + 1u) {
+            x = row[load_base + c] * h.inv;
+        }
+        yu[u + c] = x;
+    }
+    if (lid == 0u) {
+        taus[p.taus_base + mat * 2u * n + n + k] = h.tau;
+        bd[p.bd_base + mat * (2u * n + 1u) + n + k] = h.beta;
     }
 }
 
-// A[i, j] −= r_i·c_j for i ≥ r0, j ≥ c0: four columns per invocation, a run of rows per
-// workgroup.
 @compute @workgroup_size(WG)
-fn update(
+fn finish(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let p = params;
-    let flat = wid.y * nwg.x + wid.x;
-    let mat = flat / p.groups;
-    let g = flat % p.groups;
+    let p = uniform_params(lid);
+    let mat = wid.y * nwg.x + wid.x;
     if (mat >= p.batch) {
         return;
     }
     let n = p.n;
-    let w4 = p.w4;
-    let q = p.c0 / 4u + (g % p.col_blocks) * WG + lid;
-    if (q >= w4) {
-        return;
-    }
-    let keep = inside(q, p.c0, n);
-    var c = vec4<T>(T(0.0));
-    for (var t = 0u; t < 4u; t += 1u) {
-        if (keep[t] != T(0.0)) {
-            c[t] = cvec[p.c_base + mat * n + 4u * q + t];
+    let k = p.k;
+    let i = p.i;
+    let u = yu_row(p, mat, NB + i);
+    // Yᵀu in dots[0..=i] (y included), U·u in dots[NB..NB + i] (columns k + 1..).
+    let l = lid % NB;
+    if ((lid < NB && l <= i) || (lid >= NB && lid < 2u * NB && l < i)) {
+        let other = yu_row(p, mat, select(l, NB + l, lid >= NB));
+        var s = T(0.0);
+        for (var c = k + 1u; c < n; c += 1u) {
+            s += yu[other + c] * yu[u + c];
         }
+        dots[lid] = s;
     }
-    let base = p.a_base + mat * n * w4;
-    let r0 = p.r0 + (g / p.col_blocks) * p.rows_per_group;
-    let r1 = min(n, r0 + p.rows_per_group);
-    for (var i = r0; i < r1; i += 1u) {
-        a[base + i * w4 + q] -= rvec[p.r_base + mat * n + i] * c;
+    workgroupBarrier();
+    let tp = taus[p.taus_base + mat * 2u * n + n + k];
+    let x = lx_row(p, mat, NB + i);
+    for (var r = k + 1u + lid; r < n; r += WG) {
+        var xr = src[p.src_base + mat * p.ld + r];
+        for (var j = 0u; j <= i; j += 1u) {
+            xr -= lx[lx_row(p, mat, j) + r] * dots[j];
+        }
+        for (var j = 0u; j < i; j += 1u) {
+            xr -= lx[lx_row(p, mat, NB + j) + r] * dots[NB + j];
+        }
+        lx[x + r] = tp * xr;
+    }
+    for (var r = lid; r <= k; r += WG) {
+        lx[x + r] = T(0.0);
     }
 }

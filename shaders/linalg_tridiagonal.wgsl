@@ -7,19 +7,19 @@
 //   a_k ← a_k − V·W[k, :]ᵀ − W·V[k, :]ᵀ,
 // its reflector H = I − τ·v·vᵀ built, and w = τ·(A22·v − V·(Wᵀv) − W·(Vᵀv)) − ½τ²(…ᵀv)·v kept
 // beside v, so that after the panel the trailing matrix takes the whole panel at once,
-// A22 ← A22 − V·Wᵀ − W·Vᵀ: one matmul. A22·v, the one pass over the matrix per column, is a
-// matrix-vector product of the array API (a launch over windows of rows, so no launch here binds
-// the matrix: matrices past one storage binding reduce too). The host launches per column:
+// A22 ← A22 − V·Wᵀ − W·Vᵀ: one matmul. A22·v, the one pass over the matrix per column, is
+// linalg_atv.wgsl's (launches over windows of rows, so no launch binds the matrix: matrices past
+// one storage binding reduce too). The host launches per column:
 //
 // `column` (one workgroup per matrix): `r` holds row k of the stale A (= column k: A is
 // symmetric); corrects it, stores d_k = a_kk, builds the reflector of a[k+1.., k] as dlarfg
 // does (linalg_householder.wgsl), stores e_k = β, τ_k and v (zeros up to k, 1 at k + 1) as row
 // i of `vt`. The pseudo-column k = n − 1 only stores d_{n−1}.
 //
-// `correct` (one workgroup per matrix): from y = A22·v (the partial sums of linalg_symv.wgsl,
+// `correct` (one workgroup per matrix): from y = A22·v (the partial sums of linalg_atv.wgsl,
 // added here in a fixed order), w as above, row i of `wt`.
 //
-// V and W are kept transposed (NB × n per matrix) so that the invocations of a matrix read
+// V and W are kept transposed (NB × ld per matrix) so that the invocations of a matrix read
 // neighbouring words.
 
 override WG: u32 = 64u;
@@ -34,7 +34,7 @@ struct Params {
     k: u32,
     // Column k's place in its panel: the reflectors before it in `vt`/`wt`.
     i: u32,
-    // `correct`: the rows per chunk of linalg_symv.wgsl's partials, and chunks per matrix.
+    // `correct`: the rows per chunk of linalg_atv.wgsl's partials, and chunks per matrix.
     chunk_rows: u32,
     part_chunks: u32,
     r_base: u32,

@@ -255,6 +255,12 @@ want_w = np.linalg.eigvalsh(s.astype(np.float64))
 out["eigh"] = float(np.abs(w - want_w).max() / np.abs(want_w).max())
 out["eigh_vectors"] = float(np.abs(s @ v - v * w).max() / np.abs(want_w).max())
 out["eigvalsh"] = float(np.abs(np.linalg.eigvalsh(ga.asarray(s)).get() - w).max())
+u, sv, vh = np.linalg.svd(g, full_matrices=False)
+u, sv, vh = u.get().astype(np.float64), sv.get().astype(np.float64), vh.get().astype(np.float64)
+want_s = np.linalg.svd(a.astype(np.float64), compute_uv=False)
+out["svd"] = float(np.abs(sv - want_s).max() / want_s[0])
+out["svd_vectors"] = float(np.abs((u * sv) @ vh - a).max() / want_s[0])
+out["rank"] = [int(np.linalg.matrix_rank(g)), int(np.linalg.matrix_rank(a.astype(np.float64)))]
 tall = rng.uniform(-1, 1, (3000, 100)).astype(np.float32)
 q, r = np.linalg.qr(ga.asarray(tall))
 out["qr"] = float(np.abs(q.get().astype(np.float64) @ r.get() - tall).max())
@@ -271,8 +277,8 @@ print(json.dumps(out))
 
 def test_matrices_past_one_storage_binding():
     # A process whose bindings are capped at 1 MiB (GPUARRAY_MAX_BINDING): single matrices
-    # larger than one binding are factored in copied panels and blocks (eigh reduced over
-    # windows of rows), as past the 128 MiB of lavapipe and browsers; NumPy's errors as usual.
+    # larger than one binding are factored in copied panels and blocks (eigh and svd reduced
+    # over windows of rows), as past the 128 MiB of lavapipe and browsers; NumPy's errors as usual.
     env = dict(os.environ, GPUARRAY_MAX_BINDING="1M")
     done = subprocess.run([sys.executable, "-c", PAST_ONE_BINDING], env=env,
                           capture_output=True, text=True, timeout=600)
@@ -285,4 +291,9 @@ def test_matrices_past_one_storage_binding():
     assert out["cholesky"] < 1e-3 and out["qr"] < 1e-4, out
     # eigh against LAPACK's eigenvalues, its vectors by A·V = V·Λ; eigvalsh the same values.
     assert out["eigh"] < 1e-5 and out["eigh_vectors"] < 1e-5 and out["eigvalsh"] == 0, out
+    # svd against LAPACK's singular values within n·ε·‖A‖₂ (600 · 2⁻²³), A = U·S·Vh;
+    # matrix_rank (built on svd) as NumPy's.
+    n_eps = 600 * np.finfo(np.float32).eps
+    assert out["svd"] < n_eps and out["svd_vectors"] < n_eps, out
+    assert out["rank"][0] == out["rank"][1], out
     assert "Singular matrix" in out["singular"], out

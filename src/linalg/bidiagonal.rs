@@ -1,16 +1,20 @@
-//! `svd` of large matrices as LAPACK's dgesvd does it: Householder reduction of the square
-//! factor to upper bidiagonal form (Q_Lᵀ·A·Q_R = B, `shaders/linalg_bidiagonal.wgsl`, four
-//! launches per column, many workgroups per matrix), Q_L and Q_R formed by QR's code from the
-//! reflectors (blocked, compact WY, on the matmul), then implicit-shift QR on B
-//! (`shaders/linalg_bdsqr.wgsl`): the serial iteration in one invocation per matrix recording
-//! its rotations, the rotations applied to Zᵀ = [Q_Lᵀ; Q_Rᵀ] in parallel
-//! (`shaders/linalg_rotate.wgsl`, shared with `eigh`). Rectangular matrices are first reduced
-//! to their square R by QR (`svd.rs`).
+//! `svd` of large matrices as LAPACK's dgesvd does it: blocked Householder reduction of the
+//! square factor to upper bidiagonal form (Q_Lᵀ·A·Q_R = B, dgebrd/dlabrd,
+//! `shaders/linalg_bidiagonal.wgsl`: per column three one-workgroup kernels that correct the
+//! column and the row by the panel so far and build both reflectors, the passes Aᵀ·v and A·u
+//! over the stale trailing matrix by `trailing.rs`, per panel of 32 one matmul for the trailing
+//! update), Q_L and Q_R formed by QR's code from the reflectors (blocked, compact WY, on the
+//! matmul), then implicit-shift QR on B (`shaders/linalg_bdsqr.wgsl`): the serial iteration in
+//! one invocation per matrix recording its rotations, the rotations applied to
+//! Zᵀ = [Q_Lᵀ; Q_Rᵀ] in parallel (`shaders/linalg_rotate.wgsl`, shared with `eigh`). No launch
+//! binds a whole matrix, so matrices past one storage binding reduce too. Rectangular matrices
+//! are first reduced to their square R by QR (`svd.rs`).
 
-use super::families::{BDSQR_STEPS, BIDIAGONAL_LEFT, BIDIAGONAL_RIGHT, BIDIAGONAL_UPDATE};
+use super::families::{BDSQR_STEPS, BIDIAGONAL_FINISH, BIDIAGONAL_LEFT, BIDIAGONAL_RIGHT};
 use super::jacobi::permute_rows;
 use super::lu::block;
-use super::rotations::{Rotations, padded};
+use super::rotations::{Rotations, Zt, padded};
+use super::trailing::{CHUNK_ROWS, Trailing, VectorRow};
 use super::{Operand, Stack, key, mt, per, per_matrix};
 use crate::array::Array;
 use crate::device::KernelDef;
@@ -21,112 +25,104 @@ use crate::error::Result;
 /// workgroup per matrix, which gives small singular values to high relative accuracy).
 pub(crate) const BIDIAGONAL_FROM: usize = super::tridiagonal::TRIDIAGONAL_FROM;
 
-/// Invocations per workgroup of the reduction's kernels.
+/// Invocations per workgroup of the per-column kernels.
 const WG: u32 = 64;
-/// Rows of the trailing matrix per workgroup of the rank-1 update.
-const UPDATE_ROWS: usize = 64;
+/// Columns per panel (`NB` in the shader).
+const NB: usize = 32;
 
 /// The QR iteration's state between launches.
 pub(crate) struct Bdsqr {
     /// Per matrix: d (n), e (n), the deflation threshold.
     bd: Array,
-    /// [Uᵀ; Vᵀ] (…, 2n, n rounded up to a multiple of 4), when vectors are wanted.
-    zt: Option<Array>,
+    /// [Uᵀ; Vᵀ] (…, 2n, n), when vectors are wanted.
+    zt: Option<Zt>,
     /// Per matrix the state [hi, sweeps, rotations of the last launch, status] (see the
     /// shader), and the rotations.
     pub rotations: Rotations,
     stack: Stack,
 }
 
-/// The reduction's arrays besides the reflectors, bound by its kernels.
-struct Scratch {
-    /// The matrices, rows padded to `w4` vec4s.
-    a: Array,
-    w4: usize,
-    rvec: Array,
-    cvec: Array,
+/// The per-column arrays of one reduction.
+struct Panel {
+    /// [V; X] and [Y; U], 2·NB rows of `ld` per matrix.
+    lx: Array,
+    yu: Array,
+    /// Column k and row k of the stale matrix (…, 1, ld).
+    col: Array,
+    row: Array,
+    /// Aᵀ·v's partial sums (…, chunks, ld) and A·u (…, 1, ld).
+    part: Array,
+    xs: Array,
+    /// τ_q (n) then τ_p (n) per matrix (…, 2, n).
+    taus: Array,
     bd: Array,
     n: usize,
+    ld: usize,
     count: usize,
 }
 
-impl Scratch {
-    /// One launch of `family` at column k: `(r0, c0)` the update's first row and column, or
-    /// a reflector's with its `h` and `tau`.
+impl Panel {
+    /// One launch of a per-column kernel, `src` its first binding.
     fn launch(
         &self,
         op: &'static str,
         family: &'static KernelDef,
-        k: usize,
-        (r0, c0): (usize, usize),
-        reflector: Option<(&Array, &Array)>,
+        (src, per_src): (&Array, usize),
+        (k, i): (usize, usize),
     ) -> Result<()> {
-        let n = self.n;
-        let (groups, col_blocks) = match reflector {
-            // Columns (rows) k + 1.. of the trailing matrix, one per invocation; at least one
-            // workgroup stores the reflector.
-            Some(_) if std::ptr::eq(family, &BIDIAGONAL_RIGHT) => {
-                (per(n - k - 1, WG).max(1) as usize, 1)
-            }
-            // Four columns per invocation.
-            Some(_) => (per(self.w4 - (k + 1) / 4, WG).max(1) as usize, 1),
-            None => {
-                let quads = per(self.w4 - c0 / 4, WG) as usize;
-                (quads * (n - r0).div_ceil(UPDATE_ROWS), quads)
-            }
-        };
-        let vector = |array| Operand {
-            array,
-            per: n as u64,
-        };
+        let (n, ld) = (self.n, self.ld);
+        let per_panel = (2 * NB * ld) as u64;
         let mut operands = vec![
             Operand {
-                array: &self.a,
-                per: (n * 4 * self.w4) as u64,
+                array: src,
+                per: per_src as u64,
             },
-            vector(&self.rvec),
-            vector(&self.cvec),
+            Operand {
+                array: &self.lx,
+                per: per_panel,
+            },
+            Operand {
+                array: &self.yu,
+                per: per_panel,
+            },
+            Operand {
+                array: &self.taus,
+                per: 2 * n as u64,
+            },
         ];
-        if let Some((h, tau)) = reflector {
-            let hn = h.shape()[h.ndim() - 1] as u64;
+        if !std::ptr::eq(family, &BIDIAGONAL_FINISH) {
             operands.extend([
-                Operand {
-                    array: h,
-                    per: hn * hn,
-                },
-                Operand {
-                    array: tau,
-                    per: hn,
-                },
                 Operand {
                     array: &self.bd,
                     per: 2 * n as u64 + 1,
                 },
+                Operand {
+                    array: &self.row,
+                    per: ld as u64,
+                },
             ]);
         }
+        let chunks = n.div_ceil(CHUNK_ROWS);
         per_matrix(
             op,
-            &key(family, self.a.dtype(), WG),
+            &key(family, self.lx.dtype(), WG),
             &operands,
             self.count as u64,
-            groups as u64,
-            2 * ((n - k) * (n - k)) as u64,
+            1,
+            (8 * (i + 1) * (n - k)) as u64,
             |b, run| {
                 Params::default()
                     .u32(n as u32)
-                    .u32(self.w4 as u32)
+                    .u32(ld as u32)
                     .u32(run)
                     .u32(k as u32)
-                    .u32(groups as u32)
-                    .u32(col_blocks as u32)
-                    .u32(UPDATE_ROWS as u32)
-                    .u32(r0 as u32)
-                    .u32(c0 as u32)
-                    // A window starts on a multiple of four elements: A's base in vec4s.
-                    .u32(b[0] / 4)
+                    .u32(i as u32)
+                    .u32(CHUNK_ROWS as u32)
+                    .u32(chunks as u32)
+                    .u32(b[0])
                     .u32(b[1])
                     .u32(b[2])
-                    .u32(b.get(3).copied().unwrap_or(0))
+                    .u32(b[3])
                     .u32(b.get(4).copied().unwrap_or(0))
                     .u32(b.get(5).copied().unwrap_or(0))
                     .bytes()
@@ -144,71 +140,124 @@ pub(crate) fn reduce(op: &'static str, a: &Array, stack: &Stack, vectors: bool) 
     let dtype = a.dtype();
     let dev = a.device();
     let m = n - 1;
-    // A reflector launch passes over its column (row) twice and a column (row) of the trailing
-    // matrix; the update runs its rows; the QR iteration's pass is at most 3n.
+    // An invocation of `right` or `finish` runs one dot over a row; the QR iteration's pass
+    // is at most 3n.
     super::steps_per_launch(
         op,
         a,
-        (n as u64 + 4 * per(n, WG) + 16).max(4 * n as u64 + 3),
+        (n as u64 + (2 * NB as u64 + 4) * per(n, WG) + 16).max(4 * n as u64 + 3),
     )?;
-    let w4 = padded(n) / 4;
-    let padded_a = Array::zeros(dev, &stack.shape(&[n, 4 * w4]), dtype)?;
+    // Rows of whole vec4s for the passes over the matrix.
+    let ld = padded(n);
+    let padded_a = Array::zeros(dev, &stack.shape(&[n, ld]), dtype)?;
     block(&padded_a, (0, n), (0, n))?.assign(a)?;
-    let s = Scratch {
-        a: padded_a,
-        w4,
-        rvec: Array::zeros(dev, &stack.shape(&[n]), dtype)?,
-        cvec: Array::zeros(dev, &stack.shape(&[n]), dtype)?,
-        bd: Array::zeros(dev, &stack.shape(&[2 * n + 1]), dtype)?,
+    let trailing = Trailing {
+        a: &padded_a,
         n,
+        ld,
         count,
     };
-    let hl = Array::zeros(dev, &stack.shape(&[n, n]), dtype)?;
-    let taul = Array::zeros(dev, &stack.shape(&[n]), dtype)?;
-    let hr = Array::zeros(dev, &stack.shape(&[m, m]), dtype)?;
-    let taur = Array::zeros(dev, &stack.shape(&[m]), dtype)?;
-    for k in 0..n {
-        s.launch(op, &BIDIAGONAL_LEFT, k, (0, 0), Some((&hl, &taul)))?;
-        if k + 1 < n {
-            s.launch(op, &BIDIAGONAL_UPDATE, k, (k, k + 1), None)?;
-            s.launch(op, &BIDIAGONAL_RIGHT, k, (0, 0), Some((&hr, &taur)))?;
-        }
-        if k + 2 < n {
-            s.launch(op, &BIDIAGONAL_UPDATE, k, (k + 1, k + 1), None)?;
-        }
-    }
-    let zt = if vectors {
-        let square = |rows| Stack {
-            batch: stack.batch.clone(),
-            count,
-            rows,
-            cols: rows,
-        };
-        // Q_R = diag(1, Q'), Q' from the row reflectors as a QR factorisation of
-        // (n − 1) × (n − 1).
-        let zt = Array::zeros(dev, &stack.shape(&[2 * n, padded(n)]), dtype)?;
-        block(&zt, (0, n), (0, n))?.assign(&mt(&super::qr::form_q(
-            op,
-            &hl,
-            &taul,
-            &square(n),
-            n,
-        )?)?)?;
-        let vt = block(&zt, (n, 2 * n), (0, n))?;
-        block(&vt, (0, 1), (0, 1))?.fill(1.0)?;
-        block(&vt, (1, n), (1, n))?.assign(&mt(&super::qr::form_q(
-            op,
-            &hr,
-            &taur,
-            &square(m),
-            m,
-        )?)?)?;
-        Some(zt)
+    let p = Panel {
+        lx: Array::zeros(dev, &stack.shape(&[2 * NB, ld]), dtype)?,
+        yu: Array::zeros(dev, &stack.shape(&[2 * NB, ld]), dtype)?,
+        col: Array::zeros(dev, &stack.shape(&[1, ld]), dtype)?,
+        row: Array::zeros(dev, &stack.shape(&[1, ld]), dtype)?,
+        part: Array::zeros(dev, &stack.shape(&[trailing.chunks(), ld]), dtype)?,
+        xs: Array::zeros(dev, &stack.shape(&[1, ld]), dtype)?,
+        taus: Array::zeros(dev, &stack.shape(&[2, n]), dtype)?,
+        bd: Array::zeros(dev, &stack.shape(&[2 * n + 1]), dtype)?,
+        n,
+        ld,
+        count,
+    };
+    // The reflectors as QR factorisations hold them: v below the diagonal of column k of an
+    // n × n matrix, u of an (n − 1) × (n − 1) one (Q_R = diag(1, Q')).
+    let h = if vectors {
+        Some((
+            Array::zeros(dev, &stack.shape(&[n, n]), dtype)?,
+            Array::zeros(dev, &stack.shape(&[m, m]), dtype)?,
+        ))
     } else {
         None
     };
+    let vector = |array, row| VectorRow {
+        array,
+        rows: 2 * NB,
+        row,
+    };
+    for k0 in (0..n).step_by(NB) {
+        let k1 = (k0 + NB).min(n);
+        for k in k0..k1 {
+            let i = k - k0;
+            block(&p.col, (0, 1), (0, n))?.assign(&mt(&block(&padded_a, (0, n), (k, k + 1))?)?)?;
+            p.launch(op, &BIDIAGONAL_LEFT, (&p.col, ld), (k, i))?;
+            if k + 1 == n {
+                break;
+            }
+            trailing.atv(op, &vector(&p.lx, i), (k, k + 1), &p.part)?;
+            p.row.assign(&block(&padded_a, (k, k + 1), (0, ld))?)?;
+            p.launch(
+                op,
+                &BIDIAGONAL_RIGHT,
+                (&p.part, trailing.chunks() * ld),
+                (k, i),
+            )?;
+            trailing.av(op, &vector(&p.yu, NB + i), (k + 1, k + 1), &p.xs)?;
+            p.launch(op, &BIDIAGONAL_FINISH, (&p.xs, ld), (k, i))?;
+        }
+        if let Some((hl, hr)) = &h {
+            block(hl, (k0, n), (k0, k1))?.assign(&mt(&block(&p.lx, (0, k1 - k0), (k0, n))?)?)?;
+            let width = k1.min(m).saturating_sub(k0);
+            if width > 0 {
+                block(hr, (k0, m), (k0, k0 + width))?.assign(&mt(&block(
+                    &p.yu,
+                    (NB, NB + width),
+                    (k0 + 1, n),
+                )?)?)?;
+            }
+        }
+        if k1 < n {
+            // A22 ← A22 − V·Yᵀ − X·Uᵀ = A22 − [V X]·[Y; U] past the panel.
+            let update = mt(&block(&p.lx, (0, 2 * NB), (k1, n))?)?.matmul(&block(
+                &p.yu,
+                (0, 2 * NB),
+                (k1, n),
+            )?)?;
+            let a22 = block(&padded_a, (k1, n), (k1, n))?;
+            a22.assign(&a22.sub(&update)?)?;
+        }
+    }
+    let zt = match h {
+        Some((hl, hr)) => {
+            let square = |rows| Stack {
+                batch: stack.batch.clone(),
+                count,
+                rows,
+                cols: rows,
+            };
+            let tau = |row, len| -> Result<Array> {
+                let shape: Vec<isize> = stack.shape(&[len]).iter().map(|&x| x as isize).collect();
+                block(&p.taus, (row, row + 1), (0, len))?
+                    .contiguous()?
+                    .reshape(&shape)
+            };
+            let ql = super::qr::form_q(op, &hl, &tau(0, n)?, &square(n), n)?;
+            // Q_R = diag(1, Q'), Q' from the row reflectors as a QR factorisation of
+            // (n − 1) × (n − 1).
+            let qr = super::identities(a, stack, n, n, dtype)?;
+            block(&qr, (1, n), (1, n))?.assign(&super::qr::form_q(
+                op,
+                &hr,
+                &tau(1, m)?,
+                &square(m),
+                m,
+            )?)?;
+            Some(Zt::of_columns(op, stack, 2 * n, n, &[(0, &ql), (n, &qr)])?)
+        }
+        None => None,
+    };
     Ok(Bdsqr {
-        bd: s.bd,
+        bd: p.bd,
         zt,
         // A pass records at most 2n rotations; the iteration starts with all n rows.
         rotations: Rotations::new(a, count, n, 2 * n, n as u32)?,
@@ -222,7 +271,7 @@ pub(crate) fn qr_launch(op: &'static str, t: &Bdsqr) -> Result<()> {
     let r = &t.rotations;
     r.steps(op, &BDSQR_STEPS, &t.bd, 2 * n as u64 + 1, n, t.zt.is_some())?;
     if let Some(zt) = &t.zt {
-        r.apply(op, zt, 2 * n, padded(n))?;
+        zt.turn(op, r)?;
     }
     Ok(())
 }
@@ -250,11 +299,11 @@ pub(crate) fn results(t: Bdsqr) -> Result<(Array, Option<(Array, Array)>)> {
     let vectors = match t.zt {
         None => None,
         Some(zt) => {
-            let ut = block(&zt, (0, n), (0, n))?;
+            let ut = zt.rows((0, n))?;
             // 1 − 2·[d < 0]
             let sign = d
                 .lt(0.0)?
-                .astype(zt.dtype())?
+                .astype(ut.dtype())?
                 .mul(-2.0)?
                 .add(1.0)?
                 .reshape(&{
@@ -262,7 +311,7 @@ pub(crate) fn results(t: Bdsqr) -> Result<(Array, Option<(Array, Array)>)> {
                     s.push(1);
                     s
                 })?;
-            let vt = block(&zt, (n, 2 * n), (0, n))?.mul(&sign)?;
+            let vt = zt.rows((n, 2 * n))?.mul(&sign)?;
             let u = mt(&permute_rows(&ut, &order, &t.stack, n)?)?;
             let vh = permute_rows(&vt, &order, &t.stack, n)?;
             Some((u, vh))

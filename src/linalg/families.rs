@@ -148,9 +148,15 @@ pub(crate) static TRIDIAGONAL_CORRECT: KernelDef =
         with_type(v, TRIDIAGONAL)
     });
 
-/// ... with A22·v's partial sums between them (`shaders/linalg_symv.wgsl`).
-pub(crate) static TRIDIAGONAL_SYMV: KernelDef = family("linalg_symv", "symv", |v| {
-    with_type(v, include_str!("../../shaders/linalg_symv.wgsl"))
+/// The blocked reductions' pass over the trailing matrix by columns, Aᵀ·v
+/// (`shaders/linalg_atv.wgsl`) ...
+pub(crate) static MATRIX_T_TIMES: KernelDef = family("linalg_atv", "atv", |v| {
+    with_type(v, include_str!("../../shaders/linalg_atv.wgsl"))
+});
+
+/// ... and by rows, A·u (`shaders/linalg_av.wgsl`).
+pub(crate) static MATRIX_ROWS_TIMES: KernelDef = family("linalg_av", "av", |v| {
+    with_type(v, include_str!("../../shaders/linalg_av.wgsl"))
 });
 
 const TRIDIAGONAL: &str = concat!(
@@ -158,20 +164,20 @@ const TRIDIAGONAL: &str = concat!(
     include_str!("../../shaders/linalg_tridiagonal.wgsl")
 );
 
-/// Householder bidiagonalisation for large `svd`: a column's reflector and Aᵀ·v
-/// (`shaders/linalg_bidiagonal.wgsl`, `left`) ...
+/// Blocked Householder bidiagonalisation for large `svd`: column k corrected by its panel and
+/// its reflector (`shaders/linalg_bidiagonal.wgsl`, `left`) ...
 pub(crate) static BIDIAGONAL_LEFT: KernelDef = family("linalg_bidiagonal_left", "left", |v| {
     with_type(v, BIDIAGONAL)
 });
 
-/// ... a row's reflector and A·u (`right`) ...
+/// ... Y from Aᵀ·v, row k corrected and its reflector (`right`) ...
 pub(crate) static BIDIAGONAL_RIGHT: KernelDef = family("linalg_bidiagonal_right", "right", |v| {
     with_type(v, BIDIAGONAL)
 });
 
-/// ... and the rank-1 update after either (`update`).
-pub(crate) static BIDIAGONAL_UPDATE: KernelDef =
-    family("linalg_bidiagonal_update", "update", |v| {
+/// ... and X from A·u (`finish`).
+pub(crate) static BIDIAGONAL_FINISH: KernelDef =
+    family("linalg_bidiagonal_finish", "finish", |v| {
         with_type(v, BIDIAGONAL)
     });
 

@@ -41,6 +41,7 @@ mod qr;
 mod rotations;
 mod svd;
 mod tiny;
+mod trailing;
 mod tridiagonal;
 
 #[cfg(not(target_arch = "wasm32"))]

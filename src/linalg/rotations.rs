@@ -5,7 +5,8 @@
 //! column of Zᵀ. The iteration is resumed launch after launch under the loop budget.
 
 use super::families::ROTATE;
-use super::{Operand, key, per, per_matrix};
+use super::lu::block;
+use super::{Operand, Stack, key, mt, per, per_matrix};
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::error::{Error, Result};
@@ -160,4 +161,91 @@ pub(crate) fn settled(op: &'static str, state: &[u32], msg: &str) -> Result<bool
         });
     }
     Ok(state.chunks(4).all(|s| s[3] == 1))
+}
+
+/// Zᵀ, the vectors the rotations turn (…, rows, n; a vector per row), kept as blocks of whole
+/// columns (each a multiple of 4 wide, its rows within one storage binding, together covering
+/// [`padded`]`(n)`): columns are independent, so every block takes the same rotations and no
+/// launch binds all of Zᵀ.
+pub(crate) struct Zt {
+    blocks: Vec<Array>,
+    rows: usize,
+    n: usize,
+    stack: Stack,
+}
+
+impl Zt {
+    /// Zᵀ whose rows `r0..r1` are the columns of `q` (…, n, r1 − r0), for each `(r0, q)` of
+    /// `parts`: Zᵀ[r0..r1, c] = q[c, :].
+    pub(crate) fn of_columns(
+        op: &'static str,
+        stack: &Stack,
+        rows: usize,
+        n: usize,
+        parts: &[(usize, &Array)],
+    ) -> Result<Zt> {
+        let like = parts[0].1;
+        let fit = (super::binding_elements(like) / rows.max(1)) / 4 * 4;
+        if fit == 0 {
+            return Err(Error::TooLarge {
+                op,
+                requested: (4 * rows) as u64 * like.dtype().size_bytes(),
+                max: like.device().inner.max_window(),
+                what: "bytes of four columns of the vectors (one storage binding)",
+            });
+        }
+        let total = padded(n);
+        let blocks = (0..total)
+            .step_by(fit)
+            .map(|c0| {
+                let cols = fit.min(total - c0);
+                let zt = Array::zeros(like.device(), &stack.shape(&[rows, cols]), like.dtype())?;
+                let w = cols.min(n - c0);
+                for &(r0, q) in parts {
+                    let r1 = r0 + q.shape()[q.ndim() - 1];
+                    block(&zt, (r0, r1), (0, w))?.assign(&mt(&block(
+                        q,
+                        (c0, c0 + w),
+                        (0, r1 - r0),
+                    )?)?)?;
+                }
+                Ok(zt)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Zt {
+            blocks,
+            rows,
+            n,
+            stack: stack.clone(),
+        })
+    }
+
+    /// The last launch's rotations of `r` applied to every block.
+    pub(crate) fn turn(&self, op: &'static str, r: &Rotations) -> Result<()> {
+        for zt in &self.blocks {
+            r.apply(op, zt, self.rows, zt.shape()[zt.ndim() - 1])?;
+        }
+        Ok(())
+    }
+
+    /// Rows `r0..r1` of Zᵀ, n columns (a view where Zᵀ is one block).
+    pub(crate) fn rows(&self, (r0, r1): (usize, usize)) -> Result<Array> {
+        let n = self.n;
+        if let [zt] = self.blocks.as_slice() {
+            return block(zt, (r0, r1), (0, n));
+        }
+        let dtype = self.blocks[0].dtype();
+        let out = Array::zeros(
+            self.blocks[0].device(),
+            &self.stack.shape(&[r1 - r0, n]),
+            dtype,
+        )?;
+        let mut c0 = 0;
+        for zt in &self.blocks {
+            let w = zt.shape()[zt.ndim() - 1].min(n - c0);
+            block(&out, (0, r1 - r0), (c0, c0 + w))?.assign(&block(zt, (r0, r1), (0, w))?)?;
+            c0 += w;
+        }
+        Ok(out)
+    }
 }

@@ -1,16 +1,17 @@
 //! `eigh` of large symmetric matrices as LAPACK's dsyevd/dsyev does it: blocked Householder
 //! reduction to a tridiagonal matrix (Qᵀ·A·Q = T, dsytrd/dlatrd, `shaders/linalg_tridiagonal.wgsl`:
-//! per column a correction and a reflector in one workgroup per matrix and A22·v as the array
-//! API's matrix-vector product, per panel of 32 columns one matmul for the trailing update), Q
+//! per column a correction and a reflector in one workgroup per matrix, A22·v by `trailing.rs`,
+//! per panel of 32 columns one matmul for the trailing update), Q
 //! formed by QR's code from the reflectors (blocked, compact WY, on the matmul), then the
 //! implicit QL method on T (`shaders/linalg_tql.wgsl`): the serial iteration in one invocation
 //! per matrix recording its rotations, the rotations applied to Z = Q in parallel, one invocation
 //! per four columns. No launch binds a whole matrix — A22·v and the trailing update run over
 //! windows, Zᵀ is kept as blocks of columns — so matrices past one storage binding reduce too.
 
-use super::families::{TQL_STEPS, TRIDIAGONAL_COLUMN, TRIDIAGONAL_CORRECT, TRIDIAGONAL_SYMV};
+use super::families::{TQL_STEPS, TRIDIAGONAL_COLUMN, TRIDIAGONAL_CORRECT};
 use super::lu::block;
-use super::rotations::{Rotations, padded};
+use super::rotations::{Rotations, Zt, padded};
+use super::trailing::{CHUNK_ROWS, Trailing, VectorRow};
 use super::{Operand, Stack, key, mt, per, per_matrix};
 use crate::array::Array;
 use crate::device::params::Params;
@@ -24,16 +25,13 @@ pub(crate) const TRIDIAGONAL_FROM: usize = 128;
 const WG: u32 = 64;
 /// Columns per panel (`NB` in the shader).
 const NB: usize = 32;
-/// Rows per chunk of A22·v's partial sums (`shaders/linalg_symv.wgsl`).
-const CHUNK_ROWS: usize = 64;
 
 /// The QL iteration's state between launches.
 pub(crate) struct Tql {
     /// Per matrix: d (n) then e (n).
     tri: Array,
-    /// Zᵀ (…, n, n rounded up to a multiple of 4) as blocks of whole columns, each within one
-    /// storage binding, when eigenvectors are wanted.
-    zt: Vec<Array>,
+    /// Zᵀ (…, n, n), when eigenvectors are wanted.
+    zt: Option<Zt>,
     /// Per matrix the state [l, iterations, rotations of the last launch, status] (see the
     /// shader), and the rotations.
     pub rotations: Rotations,
@@ -42,9 +40,7 @@ pub(crate) struct Tql {
 }
 
 /// The arrays of one reduction.
-struct Reduction<'a> {
-    /// The matrices, rows `ld` long (…, n, ld).
-    a: &'a Array,
+struct Reduction {
     /// V and W transposed (…, NB, ld).
     vt: Array,
     wt: Array,
@@ -59,7 +55,7 @@ struct Reduction<'a> {
     count: usize,
 }
 
-impl Reduction<'_> {
+impl Reduction {
     fn chunks(&self) -> usize {
         self.n.div_ceil(CHUNK_ROWS)
     }
@@ -132,99 +128,6 @@ impl Reduction<'_> {
             },
         )
     }
-
-    /// A22·v's partial sums (`shaders/linalg_symv.wgsl`) for the column k whose v is row i of
-    /// V: the chunks holding rows past k, over runs of matrices where a matrix fits one storage
-    /// binding, else over windows of whole chunks of one matrix.
-    fn symv(&self, op: &'static str, (k, i): (usize, usize)) -> Result<()> {
-        let (n, ld, count) = (self.n, self.ld, self.count);
-        let chunks = self.chunks();
-        let first = (k + 1) / CHUNK_ROWS;
-        let quad_groups = per(ld / 4 - (k + 1) / 4, WG);
-        let launch =
-            |a: &Array, vt: &Array, part: &Array, (row0, rows): (usize, usize), matrices| {
-                let (chunk0, launch_chunks) = (row0 / CHUNK_ROWS, rows.div_ceil(CHUNK_ROWS));
-                let chunk0 = chunk0.max(first);
-                let launch_chunks = (row0 / CHUNK_ROWS + launch_chunks) - chunk0;
-                per_matrix(
-                    op,
-                    &key(&TRIDIAGONAL_SYMV, a.dtype(), WG),
-                    &[
-                        Operand {
-                            array: a,
-                            per: (rows * ld) as u64,
-                        },
-                        Operand {
-                            array: vt,
-                            per: (NB * ld) as u64,
-                        },
-                        Operand {
-                            array: part,
-                            per: (chunks * ld) as u64,
-                        },
-                    ],
-                    matrices,
-                    launch_chunks as u64 * quad_groups,
-                    (2 * rows * (n - k)) as u64,
-                    |b, run| {
-                        // Windows start on multiples of four elements: bases in vec4s.
-                        Params::default()
-                            .u32(n as u32)
-                            .u32(ld as u32)
-                            .u32(run)
-                            .u32(k as u32)
-                            .u32(i as u32)
-                            .u32(CHUNK_ROWS as u32)
-                            .u32(chunk0 as u32)
-                            .u32(launch_chunks as u32)
-                            .u32(row0 as u32)
-                            .u32(quad_groups as u32)
-                            .u32(b[0] / 4)
-                            .u32(b[1])
-                            .u32(b[2] / 4)
-                            .u32(chunks as u32)
-                            .bytes()
-                            .to_vec()
-                    },
-                )
-            };
-        let fits = super::binding_elements(self.a);
-        if n * ld <= fits {
-            return launch(self.a, &self.vt, &self.part, (0, n), count as u64);
-        }
-        // Past one binding: each matrix by windows of whole chunks, from the chunk of row k + 1.
-        let window = (fits / ld) / CHUNK_ROWS * CHUNK_ROWS;
-        if window == 0 {
-            return Err(crate::error::Error::TooLarge {
-                op,
-                requested: (CHUNK_ROWS * ld) as u64 * self.a.dtype().size_bytes(),
-                max: self.a.device().inner.max_window(),
-                what: "bytes of one chunk of rows (one storage binding)",
-            });
-        }
-        let rows_of = |x: &Array, per: usize, b: usize| -> Result<Array> {
-            block(
-                &x.reshape(&[(count * per) as isize, ld as isize])?,
-                (b * per, (b + 1) * per),
-                (0, ld),
-            )
-        };
-        for b in 0..count {
-            let a = rows_of(self.a, n, b)?;
-            let (vt, part) = (rows_of(&self.vt, NB, b)?, rows_of(&self.part, chunks, b)?);
-            for row0 in (first * CHUNK_ROWS..n).step_by(window) {
-                let rows = window.min(n - row0);
-                launch(
-                    &block(&a, (row0, row0 + rows), (0, ld))?,
-                    &vt,
-                    &part,
-                    (row0, rows),
-                    1,
-                )?;
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Reduces `sym` (a contiguous stack of symmetric n × n matrices, overwritten) to tridiagonal
@@ -238,7 +141,7 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
     // An invocation of `correct` runs one dot over the column; the kernels' other loops are
     // shorter.
     super::steps_per_launch(op, sym, n as u64 + (NB as u64 + 4) * per(n, WG) + 16)?;
-    // Rows of whole vec4s for `symv`.
+    // Rows of whole vec4s for the pass over the matrix (`trailing.rs`).
     let ld = padded(n);
     let padded_a;
     let a = if ld == n {
@@ -249,7 +152,6 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
         &padded_a
     };
     let r = Reduction {
-        a,
         vt: Array::zeros(dev, &stack.shape(&[NB, ld]), dtype)?,
         wt: Array::zeros(dev, &stack.shape(&[NB, ld]), dtype)?,
         row: Array::zeros(dev, &stack.shape(&[1, ld]), dtype)?,
@@ -260,6 +162,7 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
         ld,
         count,
     };
+    let trailing = Trailing { a, n, ld, count };
     // The reflectors as a QR factorisation of (n − 1) × (n − 1) holds them (for Q).
     let h = if vectors {
         Some(Array::zeros(dev, &stack.shape(&[m, m]), dtype)?)
@@ -275,7 +178,17 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
             if k + 1 == n {
                 break;
             }
-            r.symv(op, (k, i))?;
+            // A22·v.
+            trailing.atv(
+                op,
+                &VectorRow {
+                    array: &r.vt,
+                    rows: NB,
+                    row: i,
+                },
+                (k + 1, k + 1),
+                &r.part,
+            )?;
             r.per_column(op, &TRIDIAGONAL_CORRECT, (k, i))?;
         }
         let width = k1.min(m).saturating_sub(k0);
@@ -310,18 +223,9 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
             };
             let q = super::identities(sym, stack, n, n, dtype)?;
             block(&q, (1, n), (1, n))?.assign(&super::qr::form_q(op, &h, &tau, &inner, m)?)?;
-            // Zᵀ[:, c0..c1] = (Q[c0..c1, :])ᵀ, block by block.
-            column_blocks(op, sym, n)?
-                .into_iter()
-                .map(|(c0, cols)| {
-                    let zt = Array::zeros(dev, &stack.shape(&[n, cols]), dtype)?;
-                    let w = cols.min(n - c0);
-                    block(&zt, (0, n), (0, w))?.assign(&mt(&block(&q, (c0, c0 + w), (0, n))?)?)?;
-                    Ok(zt)
-                })
-                .collect::<Result<Vec<_>>>()?
+            Some(Zt::of_columns(op, stack, n, n, &[(0, &q)])?)
         }
-        None => Vec::new(),
+        None => None,
     };
     Ok(Tql {
         tri,
@@ -333,25 +237,6 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
     })
 }
 
-/// Zᵀ's blocks of columns, (first column, columns): each a multiple of 4 columns (see
-/// [`padded`]) whose n rows fit one storage binding, together covering `padded(n)`.
-fn column_blocks(op: &'static str, like: &Array, n: usize) -> Result<Vec<(usize, usize)>> {
-    let fit = (super::binding_elements(like) / n.max(1)) / 4 * 4;
-    if fit == 0 {
-        return Err(crate::error::Error::TooLarge {
-            op,
-            requested: 4 * n as u64 * like.dtype().size_bytes(),
-            max: like.device().inner.max_window(),
-            what: "bytes of four eigenvector columns (one storage binding)",
-        });
-    }
-    let total = padded(n);
-    Ok((0..total)
-        .step_by(fit)
-        .map(|c0| (c0, fit.min(total - c0)))
-        .collect())
-}
-
 /// One launch of QL steps, then their rotations applied to Zᵀ.
 pub(crate) fn ql_launch(op: &'static str, t: &Tql) -> Result<()> {
     let n = t.stack.rows;
@@ -359,9 +244,8 @@ pub(crate) fn ql_launch(op: &'static str, t: &Tql) -> Result<()> {
     // The serial iteration: one invocation per matrix (a workgroup of one; batches of large
     // matrices are short).
     r.steps(op, &TQL_STEPS, &t.tri, 2 * n as u64, n, t.vectors)?;
-    // Columns of Zᵀ are independent: every block takes the same rotations.
-    for zt in &t.zt {
-        r.apply(op, zt, n, zt.shape()[zt.ndim() - 1])?;
+    if let Some(zt) = &t.zt {
+        zt.turn(op, r)?;
     }
     Ok(())
 }
@@ -387,20 +271,9 @@ pub(crate) fn results(t: Tql) -> Result<(Array, Option<Array>)> {
             .map(|&x| x as isize)
             .collect::<Vec<_>>(),
     )?;
-    let v = match t.zt.as_slice() {
-        [] => None,
-        [zt] => Some(mt(&block(zt, (0, n), (0, n))?)?),
-        blocks => {
-            // Z[c0..c1, :] = (Zᵀ[:, c0..c1])ᵀ.
-            let z = Array::zeros(blocks[0].device(), &t.stack.shape(&[n, n]), t.tri.dtype())?;
-            let mut c0 = 0;
-            for zt in blocks {
-                let w = zt.shape()[zt.ndim() - 1].min(n - c0);
-                block(&z, (c0, c0 + w), (0, n))?.assign(&mt(&block(zt, (0, n), (0, w))?)?)?;
-                c0 += w;
-            }
-            Some(z)
-        }
+    let v = match &t.zt {
+        Some(zt) => Some(mt(&zt.rows((0, n))?)?),
+        None => None,
     };
     Ok((w, v))
 }

@@ -485,3 +485,73 @@ fn eigh_of_matrices_past_one_storage_binding() {
         }
     }
 }
+
+#[test]
+fn svd_of_matrices_past_one_storage_binding() {
+    // Bindings capped at 1 MiB: a 600 × 600 float32 matrix (1.44 MB) and a wide 530 × 700 one
+    // (QR of its transpose first, then 530 × 530, 1.12 MB, rows padded to 532) are bidiagonalised
+    // with Aᵀ·v and A·u over windows of rows, their vectors rotated as blocks of columns; and
+    // matrix_rank, built on svd. A = H₁·diag(σ)·H₂ with Householder reflectors
+    // H = I − 2·u·uᵀ/‖u‖² has the singular values σ exactly.
+    let Some(dev) = common::device_with_binding(1 << 20) else {
+        return;
+    };
+    let reflector = |n: usize, seed: u64| {
+        let u = data(n, seed);
+        let uu: f64 = u.iter().map(|x| x * x).sum();
+        (0..n * n)
+            .map(|t| f64::from(t / n == t % n) - 2.0 * u[t / n] * u[t % n] / uu)
+            .collect::<Vec<f64>>()
+    };
+    for (m, n) in [(600, 600), (530, 700)] {
+        let k = m.min(n);
+        // σ: k distinct values from 1 to 4, ten of them zero (rank k − 10).
+        let sigma: Vec<f64> = (0..k)
+            .map(|i| {
+                if i % 53 == 7 {
+                    0.0
+                } else {
+                    1.0 + 3.0 * ((i * 37) % k) as f64 / k as f64
+                }
+            })
+            .collect();
+        let mut sd = vec![0.0; m * n];
+        for i in 0..k {
+            sd[i * n + i] = sigma[i];
+        }
+        let a = mm(
+            &mm(&reflector(m, 3), &sd, m, m, n),
+            &reflector(n, 4),
+            m,
+            n,
+            n,
+        );
+        let ga = upload(&dev, &a, &[m, n], DType::F32);
+        let (u, s, vh) = linalg::svd(&ga, false).unwrap();
+        let (u, s, vh) = (read(&u), read(&s), read(&vh));
+        let mut want = sigma.clone();
+        want.sort_by(|x, y| y.total_cmp(x));
+        let tol = 8.0 * n as f64 * eps(DType::F32);
+        assert!(max_diff(&s, &want) < tol * 4.0, "{m}×{n}: singular values");
+        assert_eq!(
+            read(&linalg::svdvals(&ga).unwrap()),
+            s,
+            "{m}×{n}: svdvals differs from svd"
+        );
+        assert!(orthonormality(&u, m, k) < tol, "{m}×{n}: UᵀU");
+        assert!(
+            orthonormality(&transpose(&vh, k, n), n, k) < tol,
+            "{m}×{n}: Vh·Vhᵀ"
+        );
+        let us: Vec<f64> = (0..m * k).map(|t| u[t] * s[t % k]).collect();
+        assert!(
+            max_diff(&mm(&us, &vh, m, k, n), &a) < tol * 4.0,
+            "{m}×{n}: A = U·S·Vh"
+        );
+        let rank = linalg::matrix_rank(&ga, None, None).unwrap();
+        assert_eq!(
+            rank.to_vec::<i64>().unwrap(),
+            vec![(k - sigma.iter().filter(|&&x| x == 0.0).count()) as i64]
+        );
+    }
+}

@@ -223,8 +223,8 @@ async fn batched_small_solves_in_the_browser() {
 }
 
 /// Matrices past one storage binding (capped at 1 MiB here; 128 MiB in many browsers): LU,
-/// Cholesky and QR factor panels and blocks copied out of the matrix, eigh reduces by windows
-/// of rows: none binds the matrix.
+/// Cholesky and QR factor panels and blocks copied out of the matrix, eigh and svd reduce by
+/// windows of rows: none binds the matrix.
 #[wasm_bindgen_test]
 async fn linalg_past_one_binding_in_the_browser() {
     let dev = Device::with_config_async(DeviceConfig {
@@ -279,6 +279,23 @@ async fn linalg_past_one_binding_in_the_browser() {
     assert!(
         worst(&mm(&t(&v, n, n), &v, n, n, n), &eye(n)) < 1e-4,
         "eigh: VᵀV = I"
+    );
+    // svd: bidiagonalised with Aᵀ·v and A·u over windows of rows.
+    let (u, sv, vh) = linalg::svd_async(&a, false).await.unwrap();
+    let (u, sv, vh) = (
+        u.to_vec_async::<f32>().await.unwrap(),
+        sv.to_vec_async::<f32>().await.unwrap(),
+        vh.to_vec_async::<f32>().await.unwrap(),
+    );
+    let us: Vec<f32> = (0..n * n).map(|t| u[t] * sv[t % n]).collect();
+    let want: Vec<f64> = host.iter().map(|&v| v as f64).collect();
+    assert!(
+        worst(&mm(&us, &vh, n, n, n), &want) < 1e-4 * sv[0] as f64,
+        "svd: A = U·S·Vh"
+    );
+    assert!(
+        worst(&mm(&t(&u, n, n), &u, n, n, n), &eye(n)) < 1e-4,
+        "svd: UᵀU = I"
     );
     // A tall matrix (2400 × 120, 1.15 MB): QR blocked, its panels factored in copies.
     let (m, k) = (2400, 120);

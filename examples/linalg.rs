@@ -13,6 +13,8 @@
 //! GPUARRAY_LINALG_BATCHED_ONLY=1 cargo run --release --example linalg   # the batched solves
 //! GPUARRAY_LINALG_N=6000 GPUARRAY_LINALG_LARGE_ONLY=1 cargo run --release --example linalg
 //!     # solve, cholesky and qr of one 6000² matrix: past a 128 MiB storage binding
+//! GPUARRAY_LINALG_EIGH_ONLY=1 GPUARRAY_MAX_BINDING=2M cargo run --release --example linalg
+//!     # eigh and svd only; here with 1024² matrices (4 MB) past a 2 MiB binding
 //! ```
 
 use gpuarray::linalg::{self, QrMode};
@@ -187,6 +189,9 @@ fn main() -> gpuarray::Result<()> {
     // Only the large solve, Cholesky and QR (at GPUARRAY_LINALG_N: 6000 is past lavapipe's
     // 128 MiB binding).
     let large_only = std::env::var_os("GPUARRAY_LINALG_LARGE_ONLY").is_some();
+    if std::env::var_os("GPUARRAY_LINALG_EIGH_ONLY").is_some() {
+        return eigh_and_svd(&dev, small);
+    }
     if !large_only {
         batched_solve(&dev, 10_000, 8)?;
         batched_solve(&dev, 10_000, 16)?;
@@ -288,6 +293,12 @@ fn main() -> gpuarray::Result<()> {
     if large_only {
         return Ok(());
     }
+    eigh_and_svd(&dev, small)
+}
+
+/// eigh and svd of a `small` matrix (Jacobi) and a large one (`GPUARRAY_LINALG_EIGH_N`,
+/// blocked reductions).
+fn eigh_and_svd(dev: &Device, small: usize) -> gpuarray::Result<()> {
     // eigh: tridiagonalisation and QL past 128 rows.
     let eigh_n: usize = std::env::var("GPUARRAY_LINALG_EIGH_N")
         .ok()

@@ -306,9 +306,9 @@ fn eigh_and_svd(dev: &Device, small: usize) -> gpuarray::Result<()> {
         .unwrap_or(1024);
     for n in [small, eigh_n] {
         let hs = matrices(1, n);
-        let s0 = Array::from_slice(&dev, &hs, &[n, n])?;
+        let s0 = Array::from_slice(dev, &hs, &[n, n])?;
         let sym = s0.add(&s0.t())?;
-        let ours = timing::bench(&dev, &format!("eigh {n}"), 2, || linalg::eigh(&sym, true))?;
+        let ours = timing::bench(dev, &format!("eigh {n}"), 2, || linalg::eigh(&sym, true))?;
         let (w, v) = linalg::eigh(&sym, true)?;
         let err = relative(&sym.matmul(&v)?, &v.mul(&w.reshape(&[1, n as isize])?)?, n)?;
         let setup = format!("{}\na = a[0]\ns = a + a.T", numpy_setup(1, n));
@@ -318,7 +318,7 @@ fn eigh_and_svd(dev: &Device, small: usize) -> gpuarray::Result<()> {
             numpy_ms(&setup, "np.linalg.eigh(s)"),
             format!("‖A·V − V·Λ‖ = {err:.3} n·ε·‖A‖"),
         );
-        let only = timing::bench(&dev, &format!("eigvalsh {n}"), 2, || {
+        let only = timing::bench(dev, &format!("eigvalsh {n}"), 2, || {
             linalg::eigvalsh(&sym, true)
         })?;
         report(
@@ -331,11 +331,11 @@ fn eigh_and_svd(dev: &Device, small: usize) -> gpuarray::Result<()> {
     // svd: one-sided Jacobi up to 128 columns, bidiagonalisation and implicit-shift QR past.
     for n in [small, eigh_n] {
         let hs = matrices(1, n);
-        let s0 = Array::from_slice(&dev, &hs, &[n, n])?;
-        let ours = timing::bench(&dev, &format!("svd {n}"), 2, || linalg::svd(&s0, false))?;
+        let s0 = Array::from_slice(dev, &hs, &[n, n])?;
+        let ours = timing::bench(dev, &format!("svd {n}"), 2, || linalg::svd(&s0, false))?;
         let (u, s, vh) = linalg::svd(&s0, false)?;
         let err = relative(&s0, &u.mul(&s.reshape(&[1, n as isize])?)?.matmul(&vh)?, n)?;
-        let eye = Array::eye_k(&dev, n, n, 0, gpuarray::DType::F32)?;
+        let eye = Array::eye_k(dev, n, n, 0, gpuarray::DType::F32)?;
         let orth = relative(&eye, &u.t().matmul(&u)?, n)?;
         let setup = format!("{}\na = a[0]", numpy_setup(1, n));
         report(
@@ -344,7 +344,7 @@ fn eigh_and_svd(dev: &Device, small: usize) -> gpuarray::Result<()> {
             numpy_ms(&setup, "np.linalg.svd(a, full_matrices=False)"),
             format!("‖A − U·S·Vh‖ = {err:.3}, ‖UᵀU − I‖ = {orth:.3} n·ε"),
         );
-        let only = timing::bench(&dev, &format!("svdvals {n}"), 2, || linalg::svdvals(&s0))?;
+        let only = timing::bench(dev, &format!("svdvals {n}"), 2, || linalg::svdvals(&s0))?;
         report(
             &format!("svdvals {n}² f32"),
             only,

@@ -14,11 +14,10 @@ use super::families::{BDSQR_STEPS, BIDIAGONAL_FINISH, BIDIAGONAL_LEFT, BIDIAGONA
 use super::jacobi::permute_rows;
 use super::lu::block;
 use super::rotations::{Rotations, Zt, padded};
-use super::trailing::{CHUNK_ROWS, Trailing, VectorRow};
-use super::{Operand, Stack, key, mt, per, per_matrix};
+use super::trailing::{Trailing, VectorRow, per_column};
+use super::{Operand, Stack, mt, per};
 use crate::array::Array;
 use crate::device::KernelDef;
-use crate::device::params::Params;
 use crate::error::Result;
 
 /// Matrices whose smaller side is longer go this way (smaller ones: one-sided Jacobi, one
@@ -102,33 +101,7 @@ impl Panel {
                 },
             ]);
         }
-        let chunks = n.div_ceil(CHUNK_ROWS);
-        per_matrix(
-            op,
-            &key(family, self.lx.dtype(), WG),
-            &operands,
-            self.count as u64,
-            1,
-            (8 * (i + 1) * (n - k)) as u64,
-            |b, run| {
-                Params::default()
-                    .u32(n as u32)
-                    .u32(ld as u32)
-                    .u32(run)
-                    .u32(k as u32)
-                    .u32(i as u32)
-                    .u32(CHUNK_ROWS as u32)
-                    .u32(chunks as u32)
-                    .u32(b[0])
-                    .u32(b[1])
-                    .u32(b[2])
-                    .u32(b[3])
-                    .u32(b.get(4).copied().unwrap_or(0))
-                    .u32(b.get(5).copied().unwrap_or(0))
-                    .bytes()
-                    .to_vec()
-            },
-        )
+        per_column(op, family, &operands, (n, ld, self.count), (k, i), 6)
     }
 }
 

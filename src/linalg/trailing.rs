@@ -24,11 +24,80 @@ pub(crate) struct Trailing<'a> {
     pub count: usize,
 }
 
+/// One launch of a blocked reduction's per-column kernel `family` (one workgroup per matrix)
+/// at column k, the i-th of its panel, over a stack of `count` matrices of n rows `ld` long.
+/// Params: n, ld, batch, k, i, [`CHUNK_ROWS`], chunks, then the bases of `operands`, `slots`
+/// of them (those not bound 0).
+pub(crate) fn per_column(
+    op: &'static str,
+    family: &'static crate::device::KernelDef,
+    operands: &[Operand],
+    (n, ld, count): (usize, usize, usize),
+    (k, i): (usize, usize),
+    slots: usize,
+) -> Result<()> {
+    per_matrix(
+        op,
+        &key(family, operands[0].array.dtype(), WG),
+        operands,
+        count as u64,
+        1,
+        (8 * (i + 1) * (n - k)) as u64,
+        |b, run| {
+            let mut p = Params::default();
+            p.u32(n as u32)
+                .u32(ld as u32)
+                .u32(run)
+                .u32(k as u32)
+                .u32(i as u32)
+                .u32(CHUNK_ROWS as u32)
+                .u32(n.div_ceil(CHUNK_ROWS) as u32);
+            for slot in 0..slots {
+                p.u32(b.get(slot).copied().unwrap_or(0));
+            }
+            p.bytes().to_vec()
+        },
+    )
+}
+
 /// The vector of a pass: row `row` of `array`, which holds `rows` rows of `ld` per matrix.
 pub(crate) struct VectorRow<'a> {
     pub array: &'a Array,
     pub rows: usize,
     pub row: usize,
+}
+
+/// A pass's bindings: the window of A (`rows` rows), its vectors and its output.
+fn pass_operands<'b>(
+    (a, rows): (&'b Array, usize),
+    (vector, vector_rows): (&'b Array, usize),
+    (out, out_rows): (&'b Array, usize),
+    ld: usize,
+) -> [Operand<'b>; 3] {
+    [(a, rows), (vector, vector_rows), (out, out_rows)].map(|(array, rows)| Operand {
+        array,
+        per: (rows * ld) as u64,
+    })
+}
+
+/// The params both passes start with: n, ld, batch, the first row and column, the vector's row
+/// and rows per matrix.
+fn pass_params(
+    n: usize,
+    ld: usize,
+    run: u32,
+    (row_first, col_first): (usize, usize),
+    v: &VectorRow,
+) -> Params {
+    let mut p = Params::default();
+    p.u32(n as u32)
+        .u32(ld as u32)
+        .u32(run)
+        .u32(row_first as u32)
+        .u32(col_first as u32)
+        .u32(v.row as u32)
+        .u32(v.rows as u32);
+    p
 }
 
 impl Trailing<'_> {
@@ -114,33 +183,13 @@ impl Trailing<'_> {
                 per_matrix(
                     op,
                     &key(&MATRIX_T_TIMES, a.dtype(), WG),
-                    &[
-                        Operand {
-                            array: a,
-                            per: (rows * ld) as u64,
-                        },
-                        Operand {
-                            array: vector,
-                            per: (v.rows * ld) as u64,
-                        },
-                        Operand {
-                            array: part,
-                            per: (chunks * ld) as u64,
-                        },
-                    ],
+                    &pass_operands((a, rows), (vector, v.rows), (part, chunks), ld),
                     matrices,
                     launch_chunks as u64 * quad_groups,
                     (2 * rows * (n - col_first)) as u64,
                     |b, run| {
                         // Windows start on multiples of four elements: bases in vec4s.
-                        Params::default()
-                            .u32(n as u32)
-                            .u32(ld as u32)
-                            .u32(run)
-                            .u32(row_first as u32)
-                            .u32(col_first as u32)
-                            .u32(v.row as u32)
-                            .u32(v.rows as u32)
+                        pass_params(n, ld, run, (row_first, col_first), v)
                             .u32(CHUNK_ROWS as u32)
                             .u32(chunk0 as u32)
                             .u32(launch_chunks as u32)
@@ -179,32 +228,12 @@ impl Trailing<'_> {
                 per_matrix(
                     op,
                     &key(&MATRIX_ROWS_TIMES, a.dtype(), WG),
-                    &[
-                        Operand {
-                            array: a,
-                            per: (rows * ld) as u64,
-                        },
-                        Operand {
-                            array: vector,
-                            per: (u.rows * ld) as u64,
-                        },
-                        Operand {
-                            array: out,
-                            per: ld as u64,
-                        },
-                    ],
+                    &pass_operands((a, rows), (vector, u.rows), (out, 1), ld),
                     matrices,
                     groups,
                     (2 * rows * (n - col_first)) as u64,
                     |b, run| {
-                        Params::default()
-                            .u32(n as u32)
-                            .u32(ld as u32)
-                            .u32(run)
-                            .u32(row_first as u32)
-                            .u32(col_first as u32)
-                            .u32(u.row as u32)
-                            .u32(u.rows as u32)
+                        pass_params(n, ld, run, (row_first, col_first), u)
                             .u32(rows as u32)
                             .u32(row0 as u32)
                             .u32(groups as u32)

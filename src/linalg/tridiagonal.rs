@@ -11,10 +11,9 @@
 use super::families::{TQL_STEPS, TRIDIAGONAL_COLUMN, TRIDIAGONAL_CORRECT};
 use super::lu::block;
 use super::rotations::{Rotations, Zt, padded};
-use super::trailing::{CHUNK_ROWS, Trailing, VectorRow};
-use super::{Operand, Stack, key, mt, per, per_matrix};
+use super::trailing::{CHUNK_ROWS, Trailing, VectorRow, per_column};
+use super::{Operand, Stack, mt, per};
 use crate::array::Array;
-use crate::device::params::Params;
 use crate::error::Result;
 
 /// Matrices with more rows take this path (smaller ones: Jacobi, one workgroup per matrix,
@@ -62,7 +61,7 @@ impl Reduction {
 
     /// One launch of a per-column kernel: `column` binds row k and the tridiagonal, `correct`
     /// the partial sums.
-    fn per_column(
+    fn launch(
         &self,
         op: &'static str,
         family: &'static crate::device::KernelDef,
@@ -102,31 +101,7 @@ impl Reduction {
                 per: 2 * n as u64,
             });
         }
-        per_matrix(
-            op,
-            &key(family, self.tau.dtype(), WG),
-            &operands,
-            self.count as u64,
-            1,
-            (4 * (i + 1) * (n - k)) as u64,
-            |b, run| {
-                Params::default()
-                    .u32(n as u32)
-                    .u32(ld as u32)
-                    .u32(run)
-                    .u32(k as u32)
-                    .u32(i as u32)
-                    .u32(CHUNK_ROWS as u32)
-                    .u32(self.chunks() as u32)
-                    .u32(b[0])
-                    .u32(b[1])
-                    .u32(b[2])
-                    .u32(b[3])
-                    .u32(b.get(4).copied().unwrap_or(0))
-                    .bytes()
-                    .to_vec()
-            },
-        )
+        per_column(op, family, &operands, (n, ld, self.count), (k, i), 5)
     }
 }
 
@@ -174,7 +149,7 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
         for k in k0..k1 {
             let i = k - k0;
             r.row.assign(&block(a, (k, k + 1), (0, ld))?)?;
-            r.per_column(op, &TRIDIAGONAL_COLUMN, (k, i))?;
+            r.launch(op, &TRIDIAGONAL_COLUMN, (k, i))?;
             if k + 1 == n {
                 break;
             }
@@ -189,7 +164,7 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
                 (k + 1, k + 1),
                 &r.part,
             )?;
-            r.per_column(op, &TRIDIAGONAL_CORRECT, (k, i))?;
+            r.launch(op, &TRIDIAGONAL_CORRECT, (k, i))?;
         }
         let width = k1.min(m).saturating_sub(k0);
         if let Some(h) = &h

@@ -433,14 +433,14 @@ fn qr_factors_matrices_past_one_storage_binding() {
 
 #[test]
 fn eigh_of_matrices_past_one_storage_binding() {
-    // Bindings capped at 1 MiB: a 600 × 600 float32 matrix (1.44 MB) and a batch of two
-    // 517 × 517 ones (1.07 MB each; rows not a multiple of 4 long, padded) are reduced to tridiagonal
-    // form with A22·v over windows of rows, and their eigenvectors rotated as blocks of columns.
-    // A = H·diag(λ)·H with H = I − 2·u·uᵀ/‖u‖² has the eigenvalues λ exactly.
-    let Some(dev) = common::device_with_binding(1 << 20) else {
+    // Bindings capped at 256 KiB: a 300 × 300 float32 matrix (360 KB) and a batch of two
+    // 261 × 261 ones (272 KB each; rows not a multiple of 4 long, padded to 264) are reduced to
+    // tridiagonal form with A22·v over windows of rows, and their eigenvectors rotated as blocks
+    // of columns. A = H·diag(λ)·H with H = I − 2·u·uᵀ/‖u‖² has the eigenvalues λ exactly.
+    let Some(dev) = common::device_with_binding(256 << 10) else {
         return;
     };
-    for (n, batch) in [(600, 1), (517, 2)] {
+    for (n, batch) in [(300, 1), (261, 2)] {
         let mut a = Vec::new();
         let mut lambdas = Vec::new();
         for m in 0..batch {
@@ -488,12 +488,12 @@ fn eigh_of_matrices_past_one_storage_binding() {
 
 #[test]
 fn svd_of_matrices_past_one_storage_binding() {
-    // Bindings capped at 1 MiB: a 600 × 600 float32 matrix (1.44 MB) and a wide 530 × 700 one
-    // (QR of its transpose first, then 530 × 530, 1.12 MB, rows padded to 532) are bidiagonalised
+    // Bindings capped at 256 KiB: a 300 × 300 float32 matrix (360 KB) and a wide 262 × 350 one
+    // (QR of its transpose first, then 262 × 262, 275 KB, rows padded to 264) are bidiagonalised
     // with Aᵀ·v and A·u over windows of rows, their vectors rotated as blocks of columns; and
     // matrix_rank, built on svd. A = H₁·diag(σ)·H₂ with Householder reflectors
     // H = I − 2·u·uᵀ/‖u‖² has the singular values σ exactly.
-    let Some(dev) = common::device_with_binding(1 << 20) else {
+    let Some(dev) = common::device_with_binding(256 << 10) else {
         return;
     };
     let reflector = |n: usize, seed: u64| {
@@ -503,9 +503,9 @@ fn svd_of_matrices_past_one_storage_binding() {
             .map(|t| f64::from(t / n == t % n) - 2.0 * u[t / n] * u[t % n] / uu)
             .collect::<Vec<f64>>()
     };
-    for (m, n) in [(600, 600), (530, 700)] {
+    for (m, n) in [(300, 300), (262, 350)] {
         let k = m.min(n);
-        // σ: k distinct values from 1 to 4, ten of them zero (rank k − 10).
+        // σ: distinct values from 1 to 4, every 53rd from the 8th zero (rank below k).
         let sigma: Vec<f64> = (0..k)
             .map(|i| {
                 if i % 53 == 7 {

@@ -138,7 +138,7 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
         count,
     };
     let trailing = Trailing { a, n, ld, count };
-    // The reflectors as a QR factorisation of (n − 1) × (n − 1) holds them (for Q).
+    // An (n − 1) × (n − 1) matrix holds the reflectors as a QR factorisation would (for Q).
     let h = if vectors {
         Some(Array::zeros(dev, &stack.shape(&[m, m]), dtype)?)
     } else {

@@ -15,6 +15,7 @@ use super::trailing::{CHUNK_ROWS, Trailing, VectorRow, per_column};
 use super::{Operand, Stack, mt, per};
 use crate::array::Array;
 use crate::error::Result;
+use crate::ops::join::concatenate;
 
 /// Matrices with more rows take this path (smaller ones: Jacobi, one workgroup per matrix,
 /// which gives small eigenvalues to high relative accuracy).
@@ -177,12 +178,14 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
             )?)?)?;
         }
         if k1 < n {
-            // A22 ← A22 − V·Wᵀ − W·Vᵀ on the rows and columns past the panel.
-            let v2 = mt(&block(&r.vt, (0, NB), (k1, n))?)?;
+            // A22 ← A22 − V·Wᵀ − W·Vᵀ = A22 − [V W]·[W V]ᵀ on the rows and columns past the
+            // panel: one matmul (K = 2·NB) and one pass over A22, as svd's update.
+            let v2 = block(&r.vt, (0, NB), (k1, n))?;
             let w2 = block(&r.wt, (0, NB), (k1, n))?;
-            let p = v2.matmul(&w2)?;
+            let update =
+                mt(&concatenate(&[&v2, &w2], -2)?)?.matmul(&concatenate(&[&w2, &v2], -2)?)?;
             let a22 = block(a, (k1, n), (k1, n))?;
-            a22.assign(&a22.sub(&p)?.sub(&mt(&p)?)?)?;
+            a22.assign(&a22.sub(&update)?)?;
         }
     }
     let tau = r.tau;

@@ -191,13 +191,11 @@ pub(crate) fn reduce(op: &'static str, a: &Array, stack: &Stack, vectors: bool) 
         }
         if k1 < n {
             // A22 ← A22 − V·Yᵀ − X·Uᵀ = A22 − [V X]·[Y; U] past the panel.
-            let update = mt(&block(&p.lx, (0, 2 * NB), (k1, n))?)?.matmul(&block(
-                &p.yu,
-                (0, 2 * NB),
-                (k1, n),
-            )?)?;
-            let a22 = block(&padded_a, (k1, n), (k1, n))?;
-            a22.assign(&a22.sub(&update)?)?;
+            crate::ops::matmul::matmul_sub_into(
+                &mt(&block(&p.lx, (0, 2 * NB), (k1, n))?)?,
+                &block(&p.yu, (0, 2 * NB), (k1, n))?,
+                &block(&padded_a, (k1, n), (k1, n))?,
+            )?;
         }
     }
     let zt = match h {

@@ -113,7 +113,7 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
             // panel's copy, where its rows are contiguous.
             let l21 = block(&panel, (width, rows), (0, width))?;
             let a22 = block(&l, (k1, n), (k1, n))?;
-            a22.sub_assign(&l21.matmul(&mt(&l21)?)?)?;
+            crate::ops::matmul::matmul_sub_into(&l21, &mt(&l21)?, &a22)?;
         }
     }
     let lower = l.tril(0)?;

@@ -87,7 +87,7 @@ fn reflectors(op: &'static str, a: &Array, dtype: DType, s: &Stack) -> Result<(A
             // A[k0.., k1..] ← (I − V·T·Vᵀ)ᵀ·A[k0.., k1..]
             let a2 = block(&h, (k0, m), (k1, n))?;
             let w = mt(&panel.t)?.matmul(&mt(&panel.v)?.matmul(&a2)?)?;
-            a2.sub_assign(&panel.v.matmul(&w)?)?;
+            crate::ops::matmul::matmul_sub_into(&panel.v, &w, &a2)?;
         }
     }
     Ok((h, tau))
@@ -262,7 +262,7 @@ pub(crate) fn form_q(
             let p = wy_panel(op, h, tau, s, (k0, k1))?;
             let qb = block(&q, (k0, m), (k0, qc))?;
             let w = p.t.matmul(&mt(&p.v)?.matmul(&qb)?)?;
-            qb.sub_assign(&p.v.matmul(&w)?)?;
+            crate::ops::matmul::matmul_sub_into(&p.v, &w, &qb)?;
         }
     } else if k > 0 && qc > 0 {
         let wg = workgroup_size(qc);

@@ -182,10 +182,11 @@ pub(crate) fn reduce(op: &'static str, sym: &Array, stack: &Stack, vectors: bool
             // panel: one matmul (K = 2·NB) and one pass over A22, as svd's update.
             let v2 = block(&r.vt, (0, NB), (k1, n))?;
             let w2 = block(&r.wt, (0, NB), (k1, n))?;
-            let update =
-                mt(&concatenate(&[&v2, &w2], -2)?)?.matmul(&concatenate(&[&w2, &v2], -2)?)?;
-            let a22 = block(a, (k1, n), (k1, n))?;
-            a22.assign(&a22.sub(&update)?)?;
+            crate::ops::matmul::matmul_sub_into(
+                &mt(&concatenate(&[&v2, &w2], -2)?)?,
+                &concatenate(&[&w2, &v2], -2)?,
+                &block(a, (k1, n), (k1, n))?,
+            )?;
         }
     }
     let tau = r.tau;

@@ -15,7 +15,7 @@ mod tune;
 
 use self::families::{MATMUL_NAIVE, MATMUL_PAIRS};
 use self::plan::for_each_batch;
-use self::sgb::{run_sgb, sgb_fits};
+use self::sgb::{Store, in_place_target, run_sgb, sgb_fits};
 use self::sgb_source::TILE_ROWS;
 use self::strided::{launch_gemv, launch_strided, launch_tiled};
 use self::tune::tuned_kernel;
@@ -216,6 +216,54 @@ pub(crate) fn matmul_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
     run(&c.device().inner, None, a, batched(a), b, batched(b), c)
 }
 
+/// `c -= a @ b` in place, for f32 or f64 views (`..., M, K`), (`..., K, N`) and (`..., M, N`) of
+/// equal batch shape (a blocked factorization's trailing update, A22 -= L21 @ U12). Where the
+/// tuned kernel takes the product and `c`'s rows are whole vec4s it subtracts as it stores,
+/// with no temporary and no second pass over `c`; otherwise the product is formed and
+/// subtracted. `a` and `b` may be views of `c`'s array (outside `c`): they are copied first,
+/// as a binding cannot be read and written by one launch.
+pub(crate) fn matmul_sub_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
+    let nd = c.ndim();
+    if c.is_empty() || a.shape()[nd - 1] == 0 {
+        return Ok(());
+    }
+    let dev = &c.device().inner;
+    let (m, n, k) = (
+        c.shape()[nd - 2] as u64,
+        c.shape()[nd - 1] as u64,
+        a.shape()[nd - 1] as u64,
+    );
+    let fused = c.dtype() == DType::F32
+        && a.dtype() == DType::F32
+        && b.dtype() == DType::F32
+        && m.min(n).min(k) >= 8
+        && m * n * k >= SGB_FROM_FLOPS
+        && n % 4 == 0
+        && sgb_fits(dev, k, n)
+        && in_place_target(c);
+    let rows = if fused {
+        match tuned_kernel(dev, c.device())?.chosen {
+            MatmulKernel::SubgroupBroadcast { rows } => Some(rows),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    let Some(rows) = rows else {
+        return c.sub_assign(&a.matmul(b)?);
+    };
+    let apart = |x: &Array| -> Result<Array> {
+        if x.may_share_memory(c) {
+            x.astype(x.dtype())
+        } else {
+            Ok(x.clone())
+        }
+    };
+    let (a, b) = (apart(a)?, apart(b)?);
+    let batched = nd > 2;
+    run_sgb(dev, rows, &a, batched, &b, batched, c, Store::Subtract)
+}
+
 /// `c = a @ b` for batch-broadcast 3+-d views of equal batch shape; `c` does not alias them.
 fn run(
     dev: &DeviceInner,
@@ -262,7 +310,7 @@ fn run(
     };
     match kernel {
         Some(MatmulKernel::SubgroupBroadcast { rows }) => {
-            run_sgb(dev, rows, a, batched_a, b, batched_b, c)
+            run_sgb(dev, rows, a, batched_a, b, batched_b, c, Store::Write)
         }
         // Software f64 of a large enough product: exact integer products on the f32 kernels
         // (the Ozaki scheme), unless a kernel was asked for.

@@ -41,8 +41,25 @@ pub(super) fn vec4_rows(x: &Array) -> bool {
         && batch_ok
 }
 
+/// What the subgroup-broadcast kernel does with C.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Store {
+    /// C = A @ B.
+    Write,
+    /// C -= A @ B, in place: C's rows must be whole vec4s ([`in_place_target`]).
+    Subtract,
+}
+
+/// Whether `c` can be the in-place target of [`Store::Subtract`]: its batch axes merge into one
+/// without a copy and its rows are whole vec4s.
+pub(super) fn in_place_target(c: &Array) -> bool {
+    c.reshape(&flat3(c.shape()))
+        .is_ok_and(|c3| c3.may_share_memory(c) && vec4_rows(&c3))
+}
+
 /// The subgroup-broadcast path. Operands whose rows are whole vec4s are read in place (the
 /// kernel handles any M, any K and the edges); others are packed once into such a layout.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run_sgb(
     dev: &DeviceInner,
     rows: u32,
@@ -51,6 +68,7 @@ pub(super) fn run_sgb(
     b: &Array,
     batched_b: bool,
     c: &Array,
+    store: Store,
 ) -> Result<()> {
     let nd = c.ndim();
     let (m, n, k) = (c.shape()[nd - 2], c.shape()[nd - 1], a.shape()[nd - 1]);
@@ -83,6 +101,15 @@ pub(super) fn run_sgb(
     // C's batch axes merged; when that needs a copy, C is written through a temporary.
     let c3 = c.reshape(&flat3(c.shape()))?;
     let in_place = c3.may_share_memory(c) && vec4_rows(&c3);
+    if store == Store::Subtract && !in_place {
+        return Err(Error::InvalidArgument {
+            op: OP,
+            msg: format!(
+                "an in-place update of a {:?} view whose rows are not whole vec4s",
+                c.shape()
+            ),
+        });
+    }
     let cp = if in_place {
         c3.clone()
     } else {
@@ -164,7 +191,10 @@ pub(super) fn run_sgb(
             }
             par.u32((bk / 8) as u32)
                 .u32((bk % 8) as u32)
-                .u32(*accumulate as u32);
+                .u32(match store {
+                    Store::Write => *accumulate as u32,
+                    Store::Subtract => 2,
+                });
             // Workgroups down M, then across N (see the kernel), folded into a 2-d grid.
             let row_blocks = bm.div_ceil(wg_rows);
             let blocks = row_blocks * bn.div_ceil(64);

@@ -39,7 +39,7 @@ struct Params {
     c_batch4: u32,
     ksteps: u32,        // whole 8-step chunks of K
     ktail: u32,         // k-steps in the last, partial chunk (0..7)
-    accumulate: u32,    // 1: C += A @ B (a later K chunk), 0: C = A @ B
+    accumulate: u32,    // 0: C = A @ B, 1: C += A @ B (a later K chunk), 2: C -= A @ B
     m: u32,             // rows of C
     n4: u32,            // vec4 columns of C
     row_blocks: u32,    // workgroups down M (WGY x TM rows each)
@@ -50,6 +50,19 @@ struct Params {
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> c: array<vec4<f32>>;
+
+// What a tile's sum makes of C: itself (0), C plus it (1: a later K chunk), C minus it (2: a
+// blocked factorization's trailing update, A22 -= L21 @ U12, with no temporary and no
+// separate pass over A22).
+fn store(old: vec4<f32>, sum: vec4<f32>, mode: u32) -> vec4<f32> {
+    if (mode == 1u) {
+        return old + sum;
+    }
+    if (mode == 2u) {
+        return old - sum;
+    }
+    return sum;
+}
 ";
 
 /// The complete WGSL for tiles of `rows` x 8: the shared declarations and one entry point.
@@ -173,7 +186,7 @@ fn main_{rows}x8(
             writeln!(s, "        if (col4 + {h}u < p.n4) {{").unwrap();
             writeln!(
                 s,
-                "            c[at + {h}u] = select(c{i}_{h}, c[at + {h}u] + c{i}_{h}, p.accumulate != 0u);"
+                "            c[at + {h}u] = store(c[at + {h}u], c{i}_{h}, p.accumulate);"
             )
             .unwrap();
             s.push_str("        }\n");

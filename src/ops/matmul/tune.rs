@@ -17,7 +17,7 @@ use web_time::Instant;
 use super::plan::for_each_batch;
 #[cfg(not(target_arch = "wasm32"))]
 use super::record::{RECORD, decode, encode};
-use super::sgb::run_sgb;
+use super::sgb::{Store, run_sgb};
 use super::strided::launch_strided;
 use super::{MatmulKernel, MatmulTuning, OP};
 
@@ -148,6 +148,7 @@ fn run_candidate(
             &b.expand_dims(0)?,
             true,
             &c.expand_dims(0)?,
+            Store::Write,
         ),
     }
 }

@@ -6,11 +6,10 @@
 // invocation once they have run 65535 iterations together).
 //
 // In place in a square matrix (rows = ld = n, off = 0): a small matrix is one panel (k1 = n). A
-// large one is factored in panels of columns; between two panels the host subtracts L21·U12
-// from the trailing matrix with the tuned matmul (blocked right-looking LU). So that the host
-// needs no triangular solve, each step here also eliminates in the panel's own rows right of the
-// panel (U12 = L11⁻¹·A12), and row swaps move whole rows (the L columns left of the panel too,
-// as getrf's laswp does).
+// large one is factored in panels of columns: row swaps move whole rows (the L columns left of
+// the panel too, as getrf's laswp does), then the host solves for the block row right of the
+// panel (U12 = L11⁻¹·A12, shaders/linalg_lu_u12.wgsl) and subtracts L21·U12 from the trailing
+// matrix with the tuned matmul (blocked right-looking LU).
 //
 // In a copy of one panel (a matrix larger than one storage binding: rows = n − off, ld = k1 =
 // the panel's width, `off` its first row and column): the swaps move the copy's rows only; the
@@ -68,6 +67,10 @@ fn main(
     let rows = p.rows;
     let ld = p.ld;
     let base = p.a_base + m * rows * ld;
+    // The grid of the rank-1 updates: `lanes` columns (WG is a power of two).
+    let lanes = min(WG, 32u);
+    let lane = lid % lanes;
+    let lane_row = lid / lanes;
     for (var j = p.j0; j < p.j1; j += 1u) {
         // The pivot: each invocation scans its rows, then a tree keeps the largest magnitude,
         // the smaller row on ties (a NaN below the diagonal never wins, as in idamax).
@@ -109,34 +112,27 @@ fn main(
         }
         storageBarrier();
         let d = a[base + j * ld + j];
-        if (d == T(0.0) && !is_nan(d)) {
-            if (lid == 0u && info[p.info_base + m] == 0) {
-                info[p.info_base + m] = i32(p.off + j + 1u);
-            }
-        } else {
+        let singular = d == T(0.0) && !is_nan(d);
+        if (singular && lid == 0u && info[p.info_base + m] == 0) {
+            info[p.info_base + m] = i32(p.off + j + 1u);
+        }
+        // The multipliers, then the rank-1 update of the rows below j in the panel's columns
+        // right of j, with the invocations as a grid of `lanes` columns × `WG / lanes` rows so
+        // that neighbouring invocations touch neighbouring elements of a row (llvmpipe runs 8
+        // invocations as one SIMD thread, and a workgroup on one CPU thread) and no index is
+        // divided per element. A zero pivot scales nothing and the update still runs, as in
+        // LAPACK's getf2.
+        let pivot_row = base + j * ld;
+        if (!singular) {
             for (var r = j + 1u + lid; r < rows; r += WG) {
                 a[base + r * ld + j] = a[base + r * ld + j] / d;
             }
         }
         storageBarrier();
-        // Rank-1 update of the rows below j in the panel's columns right of j ...
-        let cols = p.k1 - j - 1u;
-        if (cols > 0u) {
-            let pairs = (rows - j - 1u) * cols;
-            for (var t = lid; t < pairs; t += WG) {
-                let r = j + 1u + t / cols;
-                let c = j + 1u + t % cols;
-                a[base + r * ld + c] -= a[base + r * ld + j] * a[base + j * ld + c];
-            }
-        }
-        // ... and of the panel's rows below j in the columns right of the panel (U12).
-        let rest = ld - p.k1;
-        if (rest > 0u && cols > 0u) {
-            let pairs = cols * rest;
-            for (var t = lid; t < pairs; t += WG) {
-                let r = j + 1u + t / rest;
-                let c = p.k1 + t % rest;
-                a[base + r * ld + c] -= a[base + r * ld + j] * a[base + j * ld + c];
+        for (var c = j + 1u + lane; c < p.k1; c += lanes) {
+            let u = a[pivot_row + c];
+            for (var r = j + 1u + lane_row; r < rows; r += WG / lanes) {
+                a[base + r * ld + c] -= a[base + r * ld + j] * u;
             }
         }
         storageBarrier();

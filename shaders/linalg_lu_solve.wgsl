@@ -3,13 +3,14 @@
 // substitution with the unit lower L, then back substitution with U. One workgroup per (matrix,
 // run of `cw` columns of B); the host prepends `alias T = ..;`.
 //
-// The swaps are sequential per column, so each invocation owns columns; the substitutions step
-// through the rows (one barrier per step) with the invocations over (row, column) pairs of the
-// rows still to update. `phase` 0 is the swaps, 1 the forward steps [j0, j1), 2 the backward
-// steps for rows [j0, j1) (from j1 − 1 down): the host splits the steps over launches within
-// the adapter's loop budget (see linalg_lu.wgsl).
+// The swaps are sequential per column, so each invocation owns columns; the substitutions go
+// through the rows in blocks (two barriers a block). `phase` 0 is the swaps, 1 the forward
+// steps for rows [j0, j1), 2 the backward steps for rows [j0, j1) (from j1 − 1 up): the host
+// splits the rows over launches within the adapter's loop budget (see linalg_lu.wgsl).
 
 override WG: u32 = 64u;
+// Rows per block of the substitutions.
+const BLOCK: u32 = 32u;
 
 struct Params {
     n: u32,
@@ -70,30 +71,62 @@ fn main(
         return;
     }
     if (p.phase == 1u) {
-        // L·Y = P·B, L unit lower.
-        for (var j = p.j0; j < p.j1; j += 1u) {
-            let pairs = (n - j - 1u) * cw;
+        // L·Y = P·B, L unit lower, in blocks of BLOCK rows: the block's own rows one after
+        // another (invocations over columns), then every row below takes the block's terms at
+        // once (invocations over (row, column) pairs), reading L by rows. Each element takes
+        // its terms in the same order as one row at a time would (q ascending), so the bits
+        // do not depend on the blocking or on how the host splits the steps.
+        for (var i0 = p.j0; i0 < p.j1; i0 += BLOCK) {
+            let i1 = min(i0 + BLOCK, p.j1);
+            for (var c = lid; c < cw; c += WG) {
+                for (var r = i0 + 1u; r < i1; r += 1u) {
+                    var x = b[bb + r * m + c];
+                    for (var q = i0; q < r; q += 1u) {
+                        x -= lu[la + r * n + q] * b[bb + q * m + c];
+                    }
+                    b[bb + r * m + c] = x;
+                }
+            }
+            storageBarrier();
+            let pairs = (n - i1) * cw;
             for (var t = lid; t < pairs; t += WG) {
-                let r = j + 1u + t / cw;
+                let r = i1 + t / cw;
                 let c = t % cw;
-                b[bb + r * m + c] -= lu[la + r * n + j] * b[bb + j * m + c];
+                var x = b[bb + r * m + c];
+                for (var q = i0; q < i1; q += 1u) {
+                    x -= lu[la + r * n + q] * b[bb + q * m + c];
+                }
+                b[bb + r * m + c] = x;
             }
             storageBarrier();
         }
         return;
     }
-    // U·X = Y.
-    for (var jj = p.j0; jj < p.j1; jj += 1u) {
-        let j = p.j1 - 1u - (jj - p.j0);
+    // U·X = Y for rows [j0, j1), from the bottom up in blocks of BLOCK rows: the block's rows
+    // from its last up (each divided by its diagonal once its terms are in), then every row
+    // above takes the block's terms, q descending (the order of one row at a time).
+    for (var i1 = p.j1; i1 > p.j0; i1 -= min(BLOCK, i1 - p.j0)) {
+        let i0 = max(i1, p.j0 + BLOCK) - BLOCK;
         for (var c = lid; c < cw; c += WG) {
-            b[bb + j * m + c] = b[bb + j * m + c] / lu[la + j * n + j];
+            for (var r = i1; r > i0; r -= 1u) {
+                let row = r - 1u;
+                var x = b[bb + row * m + c];
+                for (var q = i1; q > r; q -= 1u) {
+                    x -= lu[la + row * n + q - 1u] * b[bb + (q - 1u) * m + c];
+                }
+                b[bb + row * m + c] = x / lu[la + row * n + row];
+            }
         }
         storageBarrier();
-        let pairs = j * cw;
+        let pairs = i0 * cw;
         for (var t = lid; t < pairs; t += WG) {
             let r = t / cw;
             let c = t % cw;
-            b[bb + r * m + c] -= lu[la + r * n + j] * b[bb + j * m + c];
+            var x = b[bb + r * m + c];
+            for (var q = i1; q > i0; q -= 1u) {
+                x -= lu[la + r * n + q - 1u] * b[bb + (q - 1u) * m + c];
+            }
+            b[bb + r * m + c] = x;
         }
         storageBarrier();
     }

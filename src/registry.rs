@@ -86,6 +86,7 @@ static FAMILIES: &[&KernelDef] = &[
     &crate::fft::kernels::FFT_REAL_PRE,
     &crate::fft::local::FFT_LOCAL,
     &crate::linalg::families::LU_PANEL,
+    &crate::linalg::families::LU_U12,
     &crate::linalg::families::LU_SOLVE,
     &crate::linalg::families::CHOLESKY_PANEL,
     &crate::linalg::families::QR_FACTOR,

@@ -33,11 +33,22 @@ fn solve_has_a_small_backward_error_at_every_size() {
             (33, 2),
             (64, 1),
             (65, 1),
+            // Blocked (panels of 32): rows of whole vec4s take the fused trailing update, 203
+            // the product-then-subtract one; batches of two step their panels together.
             (200, 1),
+            (203, 2),
+            (260, 2),
         ] {
             let mut a = Vec::new();
             for m in 0..batch {
-                a.extend(well_conditioned(n, (n * 31 + m) as u64));
+                // Past 200 rows plain random matrices, which pivot at nearly every step (the
+                // blocked path's row swaps must reach the whole row).
+                let seed = (n * 31 + m) as u64;
+                a.extend(if n > 200 {
+                    data(n * n, seed)
+                } else {
+                    well_conditioned(n, seed)
+                });
             }
             let b = data(batch * n * 3, n as u64);
             let ga = upload(&dev, &a, &[batch, n, n], dtype);

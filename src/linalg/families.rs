@@ -37,6 +37,12 @@ pub(crate) static LU_PANEL: KernelDef = family("linalg_lu", "main", |v| {
     with_type(v, include_str!("../../shaders/linalg_lu.wgsl"))
 });
 
+/// The block row U12 = L11⁻¹·A12 after each panel of the blocked LU
+/// (`shaders/linalg_lu_u12.wgsl`).
+pub(crate) static LU_U12: KernelDef = family("linalg_lu_u12", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_lu_u12.wgsl"))
+});
+
 /// The substitutions after LU (`shaders/linalg_lu_solve.wgsl`).
 pub(crate) static LU_SOLVE: KernelDef = family("linalg_lu_solve", "main", |v| {
     with_type(v, include_str!("../../shaders/linalg_lu_solve.wgsl"))

@@ -4,7 +4,7 @@
 //! larger ones in panels of [`PANEL`] columns, the trailing matrix updated by the tuned matmul
 //! between panels (blocked right-looking LU, as LAPACK's getrf).
 
-use super::families::{LU_PANEL, LU_SOLVE, SMALL_SOLVE};
+use super::families::{LU_PANEL, LU_SOLVE, LU_U12, SMALL_SOLVE};
 use super::{Kernel, tiny};
 use super::{
     Operand, SMALL_WG, Stack, compute_dtype, compute_dtype2, key, one_invocation_each, per,
@@ -22,6 +22,8 @@ const BLOCKED_FROM: usize = 128;
 const PANEL: usize = 32;
 /// Columns of the right-hand side per workgroup of the substitutions.
 const RHS_RUN: usize = 64;
+/// Rows per block of the substitutions (`BLOCK` in `shaders/linalg_lu_solve.wgsl`).
+const SOLVE_BLOCK: usize = 32;
 
 /// P·A = L·U of a stack of square matrices, in place in a copy.
 pub(crate) struct Lu {
@@ -89,10 +91,13 @@ pub(crate) fn factor(op: &'static str, a: &Array, dtype: DType) -> Result<Lu> {
     for (k0, k1) in panels(n) {
         factor_panel(op, &lu, &piv, &info, stack.count, (n, n), (k0, k1), 0)?;
         if k1 < n {
-            // A22 -= L21 · U12 (U12 was solved for by the panel's launch).
-            let a22 = block(&lu, (k1, n), (k1, n))?;
-            let update = block(&lu, (k1, n), (k0, k1))?.matmul(&block(&lu, (k0, k1), (k1, n))?)?;
-            a22.sub_assign(&update)?;
+            solve_block_row(op, &lu, stack.count, (k0, k1))?;
+            // A22 -= L21 · U12.
+            crate::ops::matmul::matmul_sub_into(
+                &block(&lu, (k1, n), (k0, k1))?,
+                &block(&lu, (k0, k1), (k1, n))?,
+                &block(&lu, (k1, n), (k1, n))?,
+            )?;
         }
     }
     Ok(Lu {
@@ -122,8 +127,10 @@ pub(crate) fn factor_panel(
     let wg = workgroup_size(rows);
     let key = key(&LU_PANEL, a.dtype(), wg);
     let w = k1 - k0;
-    // Per step: the pivot search, the swap, the scaling, the updates in and right of the panel.
-    let per_step = 2 * per(rows, wg) + per(ld, wg) + 16 + per(rows * w, wg) + per(w * ld, wg);
+    // Per step: the pivot search and its tree, the swap, the scaling, and the update on a grid
+    // of `lanes` columns × wg / lanes rows (as in the kernel).
+    let lanes = wg.min(32);
+    let per_step = 2 * per(rows, wg) + 16 + per(ld, wg) + per(w, lanes) * per(rows, wg / lanes);
     let run = steps_per_launch(op, a, per_step)?;
     for (j0, j1) in runs(k0, k1, run) {
         let flops = 2 * (rows * ld * (j1 - j0)) as u64;
@@ -168,6 +175,42 @@ pub(crate) fn factor_panel(
     Ok(())
 }
 
+/// U12 = L11⁻¹·A12 in place (`shaders/linalg_lu_u12.wgsl`): the rows [k0, k1) right of the
+/// panel just factored in `count` contiguous n × n matrices `a`.
+fn solve_block_row(
+    op: &'static str,
+    a: &Array,
+    count: usize,
+    (k0, k1): (usize, usize),
+) -> Result<()> {
+    let n = a.shape()[a.ndim() - 1];
+    let wg = SMALL_WG;
+    let groups = (n - k1).div_ceil(wg as usize);
+    let w = (k1 - k0) as u64;
+    per_matrix(
+        op,
+        &key(&LU_U12, a.dtype(), wg),
+        &[Operand {
+            array: a,
+            per: (n * n) as u64,
+        }],
+        count as u64,
+        groups as u64,
+        w * w * (n - k1) as u64,
+        |bases, run| {
+            Params::default()
+                .u32(n as u32)
+                .u32(k0 as u32)
+                .u32(k1 as u32)
+                .u32(groups as u32)
+                .u32(run)
+                .u32(bases[0])
+                .bytes()
+                .to_vec()
+        },
+    )
+}
+
 /// Overwrites `x` (batch × n × m, contiguous, the factor's dtype) with the solution of
 /// A·X = X from `f`.
 pub(crate) fn substitute(op: &'static str, f: &Lu, x: &Array) -> Result<()> {
@@ -202,10 +245,15 @@ pub(crate) fn substitute_phases(
     let chunks = m.div_ceil(cw);
     let wg = workgroup_size(n.max(cw));
     let key = key(&LU_SOLVE, lu.dtype(), wg);
-    // The swaps run every row for each of an invocation's columns; each substitution step one
-    // pass over the rows below (or above) it.
+    // The swaps run every row for each of an invocation's columns; each row of a substitution
+    // its share of its block's rows (at most SOLVE_BLOCK terms for each of an invocation's
+    // columns) and of the pass over the rows below (or above) the block.
     steps_per_launch(op, x, n as u64 * per(cw, wg) + 2)?;
-    let run = steps_per_launch(op, x, 2 * per(n * cw, wg) + per(cw, wg) + 4)?;
+    let run = steps_per_launch(
+        op,
+        x,
+        per(n * cw, wg) + per(cw, wg) * SOLVE_BLOCK as u64 + 4,
+    )?;
     let mut launches = vec![(0u32, 0, 0)];
     launches.extend(runs(0, n, run).into_iter().map(|(a, b)| (1, a, b)));
     launches.extend(runs(0, n, run).into_iter().rev().map(|(a, b)| (2, a, b)));

@@ -62,7 +62,7 @@ pub(super) fn factor(
             block(lu, (k0, k1), (k1, n))?.assign(&u12)?;
             // A22 -= L21·U12, L21 read from the panel's copy (contiguous rows).
             let l21 = block(&panel, (width, rows), (0, width))?;
-            block(lu, (k1, n), (k1, n))?.sub_assign(&l21.matmul(&u12)?)?;
+            crate::ops::matmul::matmul_sub_into(&l21, &u12, &block(lu, (k1, n), (k1, n))?)?;
         }
     }
     Ok(())

@@ -4,8 +4,8 @@
 // `factor`: for each column j < k = min(m, n) the reflector H_j = I − τ·v·vᵀ (v_j = 1) that
 // maps a[j.., j] to (β, 0, ...) with β = −sign(α)·‖a[j.., j]‖, as dlarfg builds it (so R's
 // diagonal has LAPACK's signs and Q, R are NumPy's up to rounding); v goes below the diagonal,
-// τ to `tau`, β to the diagonal, and H_j is applied to the columns right of j, one invocation
-// per column. The norm is scaled by the column's largest magnitude, so squares neither
+// τ to `tau`, β to the diagonal, and H_j is applied to the columns right of j by the whole
+// workgroup (a grid of columns × rows). The norm is scaled by the column's largest magnitude, so squares neither
 // overflow nor underflow.
 //
 // `form_q`: Q = H_0·H_1·…·H_{k−1} applied to the first `qc` columns of the identity (the host
@@ -53,6 +53,9 @@ fn load(i: u32) -> T {
     return a[i];
 }
 
+// `factor`'s partial sums of vᵀ·a[.., c], one per invocation.
+var<workgroup> partial: array<T, WG>;
+
 @compute @workgroup_size(WG)
 fn factor(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -71,6 +74,11 @@ fn factor(
     let n = p.n;
     let k = min(m, n);
     let base = p.a_base + mat * m * n;
+    // The grid of the reflector's application: `lanes` columns × `row_groups` rows.
+    let lanes = min(WG, 32u);
+    let lane = lid % lanes;
+    let lane_row = lid / lanes;
+    let row_groups = WG / lanes;
     for (var j = p.j0; j < p.j1; j += 1u) {
         let h = reflector_of(lid, a[base + j * n + j], base + (j + 1u) * n + j, n, m - j - 1u);
         let t = h.tau;
@@ -89,15 +97,40 @@ fn factor(
             tau[p.tau_base + mat * k + j] = t;
         }
         storageBarrier();
-        if (t != T(0.0)) {
-            for (var c = j + 1u + lid; c < p.c_end; c += WG) {
-                var w = a[base + j * n + c];
-                for (var r = j + 1u; r < m; r += 1u) {
-                    w += a[base + r * n + j] * a[base + r * n + c];
+        // H_j through the columns right of j, `lanes` of them at a time, the rows split over
+        // the workgroup's `WG / lanes` row groups: each invocation sums v·a[.., c] over its
+        // rows, the column's partial sums are added in row-group order (the same bits however
+        // the adapter schedules), and each invocation updates its rows. Neighbouring
+        // invocations touch neighbouring elements of a row. (One invocation per column, its
+        // two passes over all m rows in turn, left most of a 256-wide workgroup idle in a
+        // panel of 32 columns.) The barriers sit outside the branches on τ, which is not
+        // uniform to the WGSL analysis.
+        for (var c0 = j + 1u; c0 < p.c_end; c0 += lanes) {
+            let c = c0 + lane;
+            let live = c < p.c_end && t != T(0.0);
+            var s = T(0.0);
+            if (live) {
+                for (var r = j + 1u + lane_row; r < m; r += row_groups) {
+                    s += a[base + r * n + j] * a[base + r * n + c];
+                }
+            }
+            partial[lid] = s;
+            workgroupBarrier();
+            var w = T(0.0);
+            if (live) {
+                w = a[base + j * n + c];
+                for (var g = 0u; g < row_groups; g += 1u) {
+                    w += partial[g * lanes + lane];
                 }
                 w = w * t;
-                a[base + j * n + c] -= w;
-                for (var r = j + 1u; r < m; r += 1u) {
+            }
+            // Every invocation has read a[j, c] and the partial sums before they change.
+            workgroupBarrier();
+            if (live) {
+                if (lane_row == 0u) {
+                    a[base + j * n + c] -= w;
+                }
+                for (var r = j + 1u + lane_row; r < m; r += row_groups) {
                     a[base + r * n + c] -= a[base + r * n + j] * w;
                 }
             }

@@ -150,12 +150,17 @@ fn factor_columns(
     let k = m.min(n);
     let dtype = h.dtype();
     let wg = workgroup_size(m.max(c_end - k0));
-    // A step: two reductions over the column, then each invocation's columns through the
-    // reflector (two passes over the rows each).
+    // A step: two reductions over the column and its scaling, then the reflector through the
+    // columns, `lanes` at a time, on a grid of `lanes` × wg / lanes (as in the kernel): two
+    // passes over an invocation's rows and the sum of the row groups' partials.
+    let lanes = wg.min(32);
+    let row_groups = wg / lanes;
     let run = steps_per_launch(
         op,
         h,
-        2 * per(m, wg) + 40 + per(c_end - k0, wg) * (2 * m as u64 + 2),
+        3 * per(m, wg)
+            + 40
+            + per(c_end - k0, lanes) * (2 * per(m, row_groups) + row_groups as u64 + 4),
     )?;
     for (j0, j1) in runs(k0, k1, run) {
         per_matrix(

@@ -53,6 +53,9 @@ fn main(
     let rows = p.rows;
     let w = p.width;
     let base = p.a_base + m * rows * w;
+    let lanes = min(WG, 32u);
+    let lane = lid % lanes;
+    let lane_row = lid / lanes;
     for (var j = p.j0; j < p.j1; j += 1u) {
         let d = a[base + j * w + j];
         if ((is_nan(d) || !(d > T(0.0))) && lid == 0u && info[p.info_base + m] == 0) {
@@ -68,16 +71,13 @@ fn main(
             }
         }
         storageBarrier();
-        // The panel's columns right of j, on and below their diagonal.
-        let cols = w - j - 1u;
-        if (cols > 0u) {
-            let pairs = (rows - j - 1u) * cols;
-            for (var t = lid; t < pairs; t += WG) {
-                let r = j + 1u + t / cols;
-                let c = j + 1u + t % cols;
-                if (c <= r) {
-                    a[base + r * w + c] -= a[base + r * w + j] * a[base + c * w + j];
-                }
+        // The panel's columns right of j, on and below their diagonal, with the invocations as
+        // a grid of `lanes` columns × `WG / lanes` rows: neighbouring invocations touch
+        // neighbouring elements of a row, and no index is divided per element.
+        for (var c = j + 1u + lane; c < w; c += lanes) {
+            let u = a[base + c * w + j];
+            for (var r = c + lane_row; r < rows; r += WG / lanes) {
+                a[base + r * w + c] -= a[base + r * w + j] * u;
             }
         }
         storageBarrier();

@@ -72,7 +72,14 @@ fn cholesky_unchecked(a: &Array, upper: bool) -> Result<(Array, Array)> {
         } else {
             block(&l, (k0, n), (k0, k1))?.contiguous()?
         };
-        let run = steps_per_launch(op, a, per(rows, wg) + per(rows * width, wg) + 8)?;
+        // Per step: the scaling of the column, then the update on a grid of `lanes` columns ×
+        // wg / lanes rows (as in the kernel).
+        let lanes = wg.min(32);
+        let run = steps_per_launch(
+            op,
+            a,
+            per(rows, wg) + per(width, lanes) * per(rows, wg / lanes) + 8,
+        )?;
         for (j0, j1) in runs(0, width, run) {
             per_matrix(
                 op,

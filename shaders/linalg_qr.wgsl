@@ -5,8 +5,8 @@
 // maps a[j.., j] to (β, 0, ...) with β = −sign(α)·‖a[j.., j]‖, as dlarfg builds it (so R's
 // diagonal has LAPACK's signs and Q, R are NumPy's up to rounding); v goes below the diagonal,
 // τ to `tau`, β to the diagonal, and H_j is applied to the columns right of j by the whole
-// workgroup (a grid of columns × rows). The norm is scaled by the column's largest magnitude, so squares neither
-// overflow nor underflow.
+// workgroup (a grid of columns × rows). The norm is scaled by the column's largest magnitude,
+// so squares neither overflow nor underflow.
 //
 // `form_q`: Q = H_0·H_1·…·H_{k−1} applied to the first `qc` columns of the identity (the host
 // fills `q` with them), backwards as org2r does; every column of Q is independent, so each

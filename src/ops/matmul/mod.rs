@@ -233,13 +233,9 @@ pub(crate) fn matmul_sub_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
         c.shape()[nd - 1] as u64,
         a.shape()[nd - 1] as u64,
     );
-    let fused = c.dtype() == DType::F32
-        && a.dtype() == DType::F32
-        && b.dtype() == DType::F32
-        && m.min(n).min(k) >= 8
-        && m * n * k >= SGB_FROM_FLOPS
-        && n % 4 == 0
-        && sgb_fits(dev, k, n)
+    let fused = a.dtype() == b.dtype()
+        && a.dtype() == c.dtype()
+        && takes_tuned(dev, c.dtype(), m, n, k)
         && in_place_target(c);
     let rows = if fused {
         match tuned_kernel(dev, c.device())?.chosen {
@@ -262,6 +258,16 @@ pub(crate) fn matmul_sub_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
     let (a, b) = (apart(a)?, apart(b)?);
     let batched = nd > 2;
     run_sgb(dev, rows, &a, batched, &b, batched, c, Store::Subtract)
+}
+
+/// Whether the tuned kernel takes an M × K by K × N product of `dtype` (when no kernel is
+/// forced): f32, every side at least 8, at least 64·64·32 multiply-adds, and the kernel's
+/// smallest launch within one binding.
+fn takes_tuned(dev: &DeviceInner, dtype: DType, m: u64, n: u64, k: u64) -> bool {
+    dtype == DType::F32
+        && m.min(n).min(k) >= 8
+        && m * n * k >= SGB_FROM_FLOPS
+        && sgb_fits(dev, k, n)
 }
 
 /// `c = a @ b` for batch-broadcast 3+-d views of equal batch shape; `c` does not alias them.
@@ -299,13 +305,7 @@ fn run(
         // 1024 × 1024 × 32: 10× faster on lavapipe than the tiled kernel), but not products
         // too small to be worth the first call's tune (the same cut for every call, so that a
         // shape's kernel — and its bits — never depend on what ran before).
-        None if a.dtype() == DType::F32
-            && m.min(n).min(k) >= 8
-            && m * n * k >= SGB_FROM_FLOPS
-            && sgb_fits(dev, k, n) =>
-        {
-            Some(tuned_kernel(dev, a.device())?.chosen)
-        }
+        None if takes_tuned(dev, a.dtype(), m, n, k) => Some(tuned_kernel(dev, a.device())?.chosen),
         None => Some(MatmulKernel::Tiled),
     };
     match kernel {

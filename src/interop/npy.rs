@@ -1,8 +1,8 @@
-//! NumPy's `.npy` and `.npz` files (feature `npy`), through the `npyz` crate: load and save
-//! arrays of every gpuarray dtype (bool as NumPy's `|b1`), C or Fortran order, little- or
-//! big-endian. Other dtypes (complex, strings, structured, ...) are `Err(Unsupported)`
-//! naming them; a truncated or corrupt file is `Err(InvalidFile)`, never a panic, and data is
-//! never allocated for more elements than the file really holds.
+//! NumPy's `.npy` and `.npz` files (feature `npy`), through the `npyz` crate (the archive
+//! through `zip`): load and save arrays of every gpuarray dtype (bool as NumPy's `|b1`), C or
+//! Fortran order, little- or big-endian. Other dtypes (complex, strings, structured, ...) are
+//! `Err(Unsupported)` naming them; a truncated or corrupt file is `Err(InvalidFile)`, never a
+//! panic, and data is never allocated for more elements than the file really holds.
 //!
 //! Native only: reading an array back to write it blocks.
 
@@ -356,7 +356,7 @@ pub fn savez(path: impl AsRef<Path>, arrays: &[(&str, &Array)]) -> Result<()> {
         "savez",
         path.as_ref(),
         arrays,
-        npyz::zip::CompressionMethod::Stored,
+        zip::CompressionMethod::Stored,
     )
 }
 
@@ -378,7 +378,7 @@ pub fn savez_compressed(path: impl AsRef<Path>, arrays: &[(&str, &Array)]) -> Re
         "savez_compressed",
         path.as_ref(),
         arrays,
-        npyz::zip::CompressionMethod::Deflated,
+        zip::CompressionMethod::Deflated,
     )
 }
 
@@ -386,7 +386,7 @@ fn save_archive(
     op: &'static str,
     path: &Path,
     arrays: &[(&str, &Array)],
-    method: npyz::zip::CompressionMethod,
+    method: zip::CompressionMethod,
 ) -> Result<()> {
     let mut seen = std::collections::HashSet::new();
     for (name, _) in arrays {
@@ -398,8 +398,8 @@ fn save_archive(
         }
     }
     let file = File::create(path).map_err(|e| io_error(op, path, e))?;
-    let mut zip = npyz::zip::ZipWriter::new(BufWriter::new(file));
-    let options = npyz::zip::write::FileOptions::default()
+    let mut zip = zip::ZipWriter::new(BufWriter::new(file));
+    let options = zip::write::FileOptions::default()
         .compression_method(method)
         .large_file(
             arrays
@@ -434,7 +434,7 @@ pub fn load_npz(device: &Device, path: impl AsRef<Path>) -> Result<Vec<(String, 
     let op = "load_npz";
     let path = path.as_ref();
     let file = File::open(path).map_err(|e| io_error(op, path, e))?;
-    let mut zip = npyz::zip::ZipArchive::new(BufReader::new(file))
+    let mut zip = zip::ZipArchive::new(BufReader::new(file))
         .map_err(|e| invalid(op, path, format!("not a .npz (zip) archive: {e}")))?;
     let mut out = Vec::with_capacity(zip.len());
     for i in 0..zip.len() {

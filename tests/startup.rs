@@ -528,6 +528,7 @@ fn no_cache_means_no_files() {
             compile: CompileMode::Families,
             cache_dir: Some(dir.clone()),
             disable_cache: true,
+            retune: true,
             ..config
         })
     });
@@ -535,9 +536,31 @@ fn no_cache_means_no_files() {
         common::skip("the cache-less device test", "no device");
         return;
     };
-    dev.matmul_tuning().unwrap();
+    // Told to tune (another test of this process may have tuned a cache-less device already).
+    let t = dev.matmul_tuning().unwrap();
+    assert!(!t.from_cache);
     dev.wait_compiled().unwrap();
     drop(dev);
+    assert!(!dir.exists());
+    // A second cache-less device of this process on the adapter takes that tune from memory, and
+    // still writes nothing.
+    let again = DeviceConfig::from_env()
+        .and_then(|config| {
+            Device::with_config(DeviceConfig {
+                compile: CompileMode::Lazy,
+                cache_dir: Some(dir.clone()),
+                disable_cache: true,
+                ..config
+            })
+        })
+        .unwrap();
+    let shared = again.matmul_tuning().unwrap();
+    assert!(shared.from_cache);
+    assert_eq!(
+        (shared.chosen, shared.elapsed.as_micros()),
+        (t.chosen, t.elapsed.as_micros())
+    );
+    drop(again);
     assert!(!dir.exists());
 }
 

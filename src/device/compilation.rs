@@ -247,8 +247,9 @@ impl DeviceInner {
         }
     }
 
-    /// Record `name` that an op saved in an earlier run on this adapter, driver and build
-    /// (`None` if none, caching is off, or the file fails its checks).
+    /// Record `name` that an op saved in an earlier run on this adapter, driver and build — with
+    /// caching off, by an earlier device of this process — (`None` if none, or the file fails
+    /// its checks).
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn load_record(&self, name: &str) -> Option<Vec<u8>> {
         self.compiler.disk.load(name)

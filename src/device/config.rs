@@ -157,7 +157,8 @@ pub struct DeviceConfig {
     /// `GPUARRAY_CACHE_DIR`, else the platform's cache directory (`~/.cache/gpuarray`,
     /// `%LOCALAPPDATA%\gpuarray`, `~/Library/Caches/gpuarray`).
     pub cache_dir: Option<std::path::PathBuf>,
-    /// Keep no cache on disk (`GPUARRAY_CACHE=0`): every start compiles and tunes afresh.
+    /// Keep no cache on disk (`GPUARRAY_CACHE=0`): every process compiles and tunes afresh
+    /// (its devices on one adapter share the matmul tune in memory).
     pub disable_cache: bool,
     /// Ignore a saved matmul tune and tune again at the first large matmul, saving the new
     /// result (`GPUARRAY_RETUNE=1`).

@@ -13,11 +13,14 @@
 //!
 //! Location: [`DeviceConfig::cache_dir`](crate::DeviceConfig::cache_dir), else
 //! `GPUARRAY_CACHE_DIR`, else the platform cache directory (`dirs::cache_dir()/gpuarray`);
-//! `GPUARRAY_CACHE=0` (or `disable_cache`) keeps nothing.
+//! `GPUARRAY_CACHE=0` (or `disable_cache`) keeps nothing on disk; the records then live in the
+//! process's memory (keyed the same way), so that its devices on one adapter still share them —
+//! a second device does not tune again — and nothing outlives the process.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// The first line of every cache file, with the format's version.
 const MAGIC: &str = "gpuarray-cache 1";
@@ -75,10 +78,15 @@ impl DiskCache {
             .map(|d| d.join(format!("{what}-{}.bin", self.stem)))
     }
 
-    /// Record `what` as saved by an earlier run, or `None` (none saved, caching off, or a file
-    /// that fails its checks: that one is reported with `log::warn!`).
+    /// Record `what` as saved by an earlier run (with caching off: by an earlier device of this
+    /// process), or `None` (none saved, or a file that fails its checks: that one is reported
+    /// with `log::warn!`).
     pub fn load(&self, what: &str) -> Option<Vec<u8>> {
-        let path = self.path(what)?;
+        let Some(path) = self.path(what) else {
+            return in_memory(|records| {
+                records.get(&(self.key.clone(), what.to_string())).cloned()
+            });
+        };
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
@@ -103,10 +111,15 @@ impl DiskCache {
     }
 
     /// Saves record `what`, replacing the old one atomically. Returns the bytes written, or
-    /// `None` (caching off, or the directory or file could not be written: reported with
-    /// `log::warn!`, never an error).
+    /// `None` (caching off — the record is then kept in this process's memory —, or the
+    /// directory or file could not be written: reported with `log::warn!`, never an error).
     pub fn store(&self, what: &str, payload: &[u8]) -> Option<u64> {
-        let path = self.path(what)?;
+        let Some(path) = self.path(what) else {
+            in_memory(|records| {
+                records.insert((self.key.clone(), what.to_string()), payload.to_vec())
+            });
+            return None;
+        };
         let dir = self.dir.as_ref()?;
         let bytes = self.encode(payload);
         // Unique per process and save, so concurrent writers never share a temporary file.
@@ -179,6 +192,21 @@ impl DiskCache {
         }
         Ok(rest)
     }
+}
+
+/// The records of caches without a directory, by (key, record name).
+type MemoryRecords = HashMap<(String, String), Vec<u8>>;
+
+/// `f` on the records of caches without a directory: the ops' small records (the matmul tune,
+/// the start-up choice), never pipeline binaries (the driver's cache needs a directory), keyed by
+/// the files' key and the record's name.
+fn in_memory<T>(f: impl FnOnce(&mut MemoryRecords) -> T) -> T {
+    static RECORDS: OnceLock<Mutex<MemoryRecords>> = OnceLock::new();
+    let mut records = RECORDS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    f(&mut records)
 }
 
 /// FNV-1a, 64 bits: a checksum against damaged files and a name for keys (not a defence
@@ -255,11 +283,25 @@ mod tests {
     }
 
     #[test]
-    fn off_means_nothing_on_disk() {
+    fn off_means_nothing_on_disk_and_records_for_this_process_only() {
         let dir = std::env::temp_dir().join(format!("gpuarray-cache-off-{}", std::process::id()));
-        let mut c = cache(&dir);
-        c.dir = None;
-        assert_eq!(c.store("x", b"1"), None);
+        let off = |name: &str| {
+            let mut c = cache(&dir);
+            c.dir = None;
+            c.key = c.key.replace("test adapter", name);
+            c
+        };
+        let c = off("test adapter");
+        assert_eq!(c.load("off-x"), None);
+        assert_eq!(c.store("off-x", b"1"), None);
+        assert!(!dir.exists());
+        // Another device of this process on the same adapter reads it back; one on another
+        // adapter does not.
+        assert_eq!(
+            off("test adapter").load("off-x").as_deref(),
+            Some(&b"1"[..])
+        );
+        assert_eq!(off("other adapter").load("off-x"), None);
         assert!(!dir.exists());
     }
 }

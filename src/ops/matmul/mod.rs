@@ -80,8 +80,9 @@ pub struct MatmulTuning {
     /// that breaks a kernel's assumptions), with the reason. Normally empty; the test suite fails
     /// when it is not, so a broken kernel cannot drop out of use unnoticed.
     pub rejected: Vec<(MatmulKernel, String)>,
-    /// Read from the cache a previous run on this adapter, driver and build saved (the figures
-    /// are that run's; `elapsed` is its tune's). `GPUARRAY_RETUNE=1` tunes again.
+    /// Read from the cache a previous run on this adapter, driver and build saved — with the
+    /// disk cache off, an earlier device of this process — (the figures are that run's;
+    /// `elapsed` is its tune's). `GPUARRAY_RETUNE=1` tunes again.
     pub from_cache: bool,
 }
 

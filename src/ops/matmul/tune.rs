@@ -217,8 +217,16 @@ pub(super) fn tune(dev: &DeviceInner, device: &crate::Device) -> Result<MatmulTu
     // Timed in interleaved rounds (each candidate once per round, best of the rounds): a burst
     // of load from elsewhere then slows every candidate alike instead of deciding the choice,
     // which matters now that the choice is saved for later runs.
-    for _ in 0..TUNE_ROUNDS {
+    for round in 0..TUNE_ROUNDS {
+        // A candidate more than twice as slow as the fastest after a round cannot come within
+        // the 5 % `choose` looks at unless noise had doubled its time: it is not run again (on
+        // a CPU adapter the tiled kernel is ~10× slower than the subgroup ones, and its rounds
+        // were most of the tune — paid by every device that starts without a saved tune).
+        let fastest = accepted.iter().map(|x| x.2).fold(f64::INFINITY, f64::min);
         for (cand, c, best) in &mut accepted {
+            if round > 0 && *best > 2.0 * fastest {
+                continue;
+            }
             let t = Instant::now();
             run_candidate(dev, *cand, &a, &b, c)?;
             device.synchronize()?;

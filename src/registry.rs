@@ -33,6 +33,7 @@ static FAMILIES: &[&KernelDef] = &[
     &crate::random::families::PHILOX64,
     &crate::random::families::PHILOX,
     // Eager.
+    &crate::array::copy::CAST,
     &ew::BINARY_FLOAT_VEC4,
     &ew::BINARY_INT_VEC4,
     &ew::COMPARE_VEC4,
@@ -228,7 +229,7 @@ impl Device {
 ///
 /// ```
 /// let variants = gpuarray::shader_variants();
-/// assert!(variants.iter().any(|v| v.label == "copy[f32->f64]"));
+/// assert!(variants.iter().any(|v| v.label == "cast[f32->f64]"));
 /// ```
 pub fn shader_variants() -> Vec<ShaderVariant> {
     crate::device::shader_variants(families())

@@ -87,7 +87,8 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
         },
     ];
     let blocks = plan(op, &shape, &operands, dev.block_limits())?;
-    let key = PipelineKey::new(&COPY, Variant::pair(src.dtype, dst.dtype));
+    let family = if src.dtype == dst.dtype { &COPY } else { &CAST };
+    let key = PipelineKey::new(family, Variant::pair(src.dtype, dst.dtype));
     dev.guarded(op, || {
         for b in &blocks {
             let mut p = Params::default();
@@ -105,21 +106,18 @@ pub(crate) fn copy_into(op: &'static str, src: &Array, dst: &Array) -> Result<()
     })
 }
 
-/// The strided copy with conversion (`contiguous`, `astype`, assignment), declared for the
-/// device: every (source, destination) dtype pair, compiled before `Device::new` returns (what
-/// creating and reading arrays needs).
-pub(crate) static COPY: KernelDef = KernelDef {
+/// The strided copy within one dtype (`contiguous`, assignment, reads of views), declared for
+/// the device: one variant per dtype, compiled before `Device::new` returns (what creating and
+/// reading arrays needs).
+pub(crate) static COPY: KernelDef = SAME_DTYPE;
+
+const SAME_DTYPE: KernelDef = KernelDef {
     name: "copy",
     entry: "main",
     constants: &[("EPT", DEFAULT_EPT), ("WG", DEFAULT_WG)],
     ops_per_element: 0,
     uses_f32_math: KernelDef::no_f32_math,
-    variants: |dtypes| {
-        dtypes
-            .iter()
-            .flat_map(|&s| dtypes.iter().map(move |&d| Variant::pair(s, d)))
-            .collect()
-    },
+    variants: |dtypes| dtypes.iter().map(|&d| Variant::pair(d, d)).collect(),
     wgsl: copy_wgsl,
     when: When::Immediate,
     eager: KernelDef::as_declared,
@@ -127,6 +125,28 @@ pub(crate) static COPY: KernelDef = KernelDef {
     soft_f64: true,
     packed_f16: true,
     warm_up: false,
+};
+
+/// The strided copy from one dtype to another (`astype`, assignment across dtypes), the same
+/// kernel as [`COPY`] for every (source, destination) pair of different dtypes: compiled in the
+/// eager plan, else on first use. Kept out of what `Device::new` compiles: the 30 pairs of the
+/// word dtypes were two thirds of its pipelines, paid by every process (about 0.2 s on
+/// lavapipe) whether it casts or not.
+pub(crate) static CAST: KernelDef = KernelDef {
+    name: "cast",
+    when: When::Eager,
+    variants: |dtypes| {
+        dtypes
+            .iter()
+            .flat_map(|&s| {
+                dtypes
+                    .iter()
+                    .filter(move |&&d| d != s)
+                    .map(move |&d| Variant::pair(s, d))
+            })
+            .collect()
+    },
+    ..SAME_DTYPE
 };
 
 /// The bindings with their element access, the conversion, then the kernel.

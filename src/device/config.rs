@@ -409,13 +409,14 @@ pub enum CompileMode {
     /// Every kernel family: copy/fill first (before `Device::new` returns), then in the
     /// background, on one thread per core, matmul (tiled, GEMV, the subgroup kernels where
     /// subgroups are 8 wide; only the tuned one when a saved tune exists), Philox for every
-    /// distribution and dtype, and every element-wise, reduction and scan variant of the
+    /// distribution and dtype, and every cast, element-wise, reduction and scan variant of the
     /// adapter's dtypes.
     Eager,
     /// Only the three families a start-up should not wait for — matmul, the einsum contraction
     /// (matmul's kernels and copy) and Philox — in the background; the rest on first use.
     Families,
-    /// Only copy/fill/sequence at start; everything else compiles on first use (the default).
+    /// Only copy (within a dtype), fill and sequence at start; everything else, casts between
+    /// dtypes included, compiles on first use (the default).
     #[default]
     Lazy,
 }

@@ -91,7 +91,7 @@ pub(crate) fn background(
         // dtype (argsort, argmax, nonzero, ...): the one emulated-dtype pipeline nearly every
         // program's index-returning calls share.
         let index_cast = Variant::pair(DType::I32, DType::I64);
-        for f in offered(When::Immediate) {
+        for f in offered(When::Eager) {
             if (f.variants)(&[DType::I32, DType::I64]).contains(&index_cast) {
                 keys.extend(keys_of(f, index_cast, (f.eager)(a, index_cast)));
             }

@@ -541,6 +541,93 @@ fn skinny_products_with_long_k_split_k_exactly() {
 }
 
 #[test]
+fn narrow_products_take_one_gemv_per_column_exactly() {
+    // C with 2 to 7 columns (or rows, the transposed product): one GEMV launch per column,
+    // including transposed and batched operands and a K long enough to be chunked. Integer
+    // data: every path is exact, so the result must equal the reference bit for bit.
+    let Some(dev) = common::device() else { return };
+    for &(batch, m, k, n) in &[
+        (1usize, 5usize, 3usize, 2usize),
+        (1, 2, 9, 700),
+        (1, 7, 70_001, 7),
+        (1, 100_000, 4, 3),
+        (3, 33, 17, 6),
+        (2, 4, 300, 65),
+    ] {
+        let ha = ints(batch * m * k, 3);
+        let hb = ints(batch * k * n, 4);
+        let want = reference(&ha, &hb, batch, batch, m, k, n);
+        let a = Array::from_slice(&dev, &to_f32(&ha), &[batch, m, k]).unwrap();
+        let b = Array::from_slice(&dev, &to_f32(&hb), &[batch, k, n]).unwrap();
+        let c = a.matmul(&b).unwrap();
+        assert_eq!(
+            c.to_vec::<f32>().unwrap(),
+            to_f32(&want),
+            "{batch}x({m}x{k} @ {k}x{n})"
+        );
+        // The same product from transposed storage (Aᵀ and Bᵀ stored, read through views).
+        let at = Array::from_slice(&dev, &to_f32(&ha), &[batch, m, k])
+            .unwrap()
+            .transpose(&[0, 2, 1])
+            .unwrap()
+            .contiguous()
+            .unwrap()
+            .transpose(&[0, 2, 1])
+            .unwrap();
+        let bt = b
+            .transpose(&[0, 2, 1])
+            .unwrap()
+            .contiguous()
+            .unwrap()
+            .transpose(&[0, 2, 1])
+            .unwrap();
+        assert_eq!(
+            at.matmul(&bt).unwrap().to_vec::<f32>().unwrap(),
+            to_f32(&want),
+            "{batch}x({m}x{k} @ {k}x{n}) from transposed storage"
+        );
+        // int32 (the GEMV's integer variant).
+        let ai: Vec<i32> = ha.iter().map(|&x| x as i32).collect();
+        let bi: Vec<i32> = hb.iter().map(|&x| x as i32).collect();
+        let c = Array::from_slice(&dev, &ai, &[batch, m, k])
+            .unwrap()
+            .matmul(&Array::from_slice(&dev, &bi, &[batch, k, n]).unwrap())
+            .unwrap();
+        assert_eq!(
+            c.to_vec::<i32>().unwrap(),
+            want.iter().map(|&x| x as i32).collect::<Vec<_>>(),
+            "i32 {batch}x({m}x{k} @ {k}x{n})"
+        );
+    }
+}
+
+#[test]
+fn products_whose_64_rows_pass_one_binding_fall_back_to_the_tiled_kernel() {
+    // Bindings capped at 256 KiB: C (60 × 1500 float32, 360 KB) has fewer rows than the
+    // subgroup kernel's smallest launch (64), and those rows span more than one binding, so no
+    // launch of that kernel fits; the tiled kernel, which splits to single rows, runs instead
+    // (the tuned choice is not forced) and gives its own bits exactly.
+    let Some(dev) = common::device_with_binding(256 << 10) else {
+        return;
+    };
+    for &(m, k, n) in &[(60usize, 60usize, 1500usize), (60, 64, 1201)] {
+        let ha = ints(m * k, 5);
+        let hb = ints(k * n, 6);
+        let a = Array::from_slice(&dev, &to_f32(&ha), &[m, k]).unwrap();
+        let b = Array::from_slice(&dev, &to_f32(&hb), &[k, n]).unwrap();
+        let c = a.matmul(&b).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(
+            c,
+            to_f32(&reference(&ha, &hb, 1, 1, m, k, n)),
+            "{m}x{k}x{n}"
+        );
+        let tiled = a.matmul_with(&b, MatmulKernel::Tiled).unwrap();
+        assert_eq!(c, tiled.to_vec::<f32>().unwrap(), "{m}x{k}x{n} vs tiled");
+    }
+    assert!(dev.take_uncaptured_errors().is_empty());
+}
+
+#[test]
 fn errors_and_empty_operands() {
     let Some(dev) = common::device() else { return };
     // Taken before any array exists: every array made below must be freed by the end.

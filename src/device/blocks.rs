@@ -140,6 +140,9 @@ fn lcm(a: u64, b: u64) -> u64 {
     a / gcd(a, b) * b
 }
 
+/// What [`plan_granular`]'s `Err(TooLarge)` names when no split of the launch fits one binding.
+pub(crate) const UNSPLITTABLE: &str = "storage binding size (even after splitting the launch)";
+
 /// Plans the blocks of a launch over `shape` (already collapsed or not).
 pub(crate) fn plan(
     op: &'static str,
@@ -173,7 +176,7 @@ pub(crate) fn plan_granular(
                     op,
                     requested: extent.iter().product(),
                     max: limits.max_binding,
-                    what: "storage binding size (even after splitting the launch)",
+                    what: UNSPLITTABLE,
                 });
             }
             Err(Some(axis)) => {

@@ -15,9 +15,9 @@ mod tune;
 
 use self::families::{MATMUL_NAIVE, MATMUL_PAIRS};
 use self::plan::for_each_batch;
-use self::sgb::{Store, in_place_target, run_sgb, sgb_fits};
+use self::sgb::{Store, in_place_target, run_sgb, sgb_fits, unfit};
 use self::sgb_source::TILE_ROWS;
-use self::strided::{launch_gemv, launch_strided, launch_tiled};
+use self::strided::{launch_narrow, launch_strided, launch_tiled};
 use self::tune::tuned_kernel;
 use crate::array::Array;
 use crate::device::DeviceInner;
@@ -37,6 +37,9 @@ const MAX_LOOP_TRIPS: u64 = 32768;
 /// Products of at least this many multiply-adds (and every side at least 8) take the tuned
 /// kernel: the smallest the tune's kernels were first offered for, 64 × 64 × 32.
 const SGB_FROM_FLOPS: u64 = 64 * 64 * 32;
+/// Products whose C has fewer columns or rows than this take the GEMV kernel per column (or
+/// row) of C (`strided::launch_narrow`) unless a kernel is asked for.
+const NARROW_BELOW: u64 = 8;
 
 /// The f32 kernel a device uses for large matmuls, chosen by a one-time tune.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,7 +261,10 @@ pub(crate) fn matmul_sub_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
     };
     let (a, b) = (apart(a)?, apart(b)?);
     let batched = nd > 2;
-    run_sgb(dev, rows, &a, batched, &b, batched, c, Store::Subtract)
+    match run_sgb(dev, rows, &a, batched, &b, batched, c, Store::Subtract) {
+        Err(e) if unfit(&e) => c.sub_assign(&a.matmul(&b)?),
+        done => done,
+    }
 }
 
 /// Whether the tuned kernel takes an M × K by K × N product of `dtype` (when no kernel is
@@ -301,7 +307,7 @@ fn run(
             Some(MatmulKernel::SubgroupBroadcast { rows })
         }
         Some(other) => Some(other),
-        None if m == 1 || n == 1 => None,
+        None if m.min(n) < NARROW_BELOW => None,
         // Narrow products too (a blocked factorization's panel times the trailing matrix,
         // 1024 × 1024 × 32: 10× faster on lavapipe than the tiled kernel), but not products
         // too small to be worth the first call's tune (the same cut for every call, so that a
@@ -311,7 +317,13 @@ fn run(
     };
     match kernel {
         Some(MatmulKernel::SubgroupBroadcast { rows }) => {
-            run_sgb(dev, rows, a, batched_a, b, batched_b, c, Store::Write)
+            match run_sgb(dev, rows, a, batched_a, b, batched_b, c, Store::Write) {
+                // The tuned choice, not one asked for: the tiled kernel where no launch fits.
+                Err(e) if forced.is_none() && unfit(&e) => {
+                    for_each_batch(a, b, c, |p| launch_tiled(dev, &p))
+                }
+                done => done,
+            }
         }
         // Software f64 of a large enough product: exact integer products on the f32 kernels
         // (the Ozaki scheme), unless a kernel was asked for.
@@ -339,6 +351,6 @@ fn run(
         Some(MatmulKernel::Naive) => {
             for_each_batch(a, b, c, |p| launch_strided(dev, &p, &MATMUL_NAIVE))
         }
-        None => for_each_batch(a, b, c, |p| launch_gemv(dev, &p)),
+        None => for_each_batch(a, b, c, |p| launch_narrow(dev, &p)),
     }
 }

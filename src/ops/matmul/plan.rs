@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use super::{MAX_BATCH, OP};
 
 /// One batched problem on raw operands: C[b] = A[b] @ B[b] with element strides.
+#[derive(Clone, Copy)]
 pub(super) struct Problem<'a> {
     pub(super) batch: u64,
     pub(super) m: u64,

@@ -19,6 +19,14 @@ pub(super) fn sgb_fits(dev: &DeviceInner, k: u64, n: u64) -> bool {
     64 * k.next_multiple_of(32) * 4 <= max && 32 * n.next_multiple_of(64) * 4 <= max
 }
 
+/// Whether `e` is [`run_sgb`]'s error for a product none of whose launches fits one binding: its
+/// smallest launch still spans 64 rows of C (or of A, or 32 of B) and rows far apart (a wide C,
+/// or a block of a larger matrix) do not fit. `run_sgb` plans every launch before it writes
+/// anything, so the caller can run another kernel instead (the tiled one splits to single rows).
+pub(super) fn unfit(e: &Error) -> bool {
+    matches!(e, Error::TooLarge { op, what, .. } if *op == OP && *what == crate::device::blocks::UNSPLITTABLE)
+}
+
 /// Rows of C per workgroup of the subgroup-broadcast kernel (2 subgroups of `rows` each).
 pub(super) fn sgb_rows_per_workgroup(rows: u32) -> u64 {
     rows as u64 * 2

@@ -183,6 +183,58 @@ pub(super) fn launch_strided_from(
     })
 }
 
+/// A product whose C has fewer than [`NARROW_BELOW`](super::NARROW_BELOW) columns (or rows) takes
+/// the GEMV kernel once per column of C (per row: the transposed product, Cᵀ = Bᵀ·Aᵀ). The
+/// tiled kernel's 64 × 64 tiles would compute 9 to 64 times the products there, and a skinny
+/// product with a long K (Vᵀ·A in a tall QR, 4 × 300,000 × 4) ran on a few split-K workgroups
+/// at a few MFLOP/s; the GEMV spreads the rows over invocations and reads each row once per
+/// column. The order of each sum is the GEMV's: fixed by the shape.
+pub(super) fn launch_narrow(dev: &DeviceInner, p: &Problem) -> Result<()> {
+    if p.m == 1 || p.n == 1 {
+        return launch_gemv(dev, p);
+    }
+    let p = if p.n <= p.m {
+        *p
+    } else {
+        Problem {
+            m: p.n,
+            n: p.m,
+            a: View {
+                rs: p.b.cs,
+                cs: p.b.rs,
+                ..p.b
+            },
+            b: View {
+                rs: p.a.cs,
+                cs: p.a.rs,
+                ..p.a
+            },
+            c: View {
+                rs: p.c.cs,
+                cs: p.c.rs,
+                ..p.c
+            },
+            ..*p
+        }
+    };
+    for j in 0..p.n as i64 {
+        let column = Problem {
+            n: 1,
+            b: View {
+                offset: p.b.offset + j * p.b.cs,
+                ..p.b
+            },
+            c: View {
+                offset: p.c.offset + j * p.c.cs,
+                ..p.c
+            },
+            ..p
+        };
+        launch_gemv(dev, &column)?;
+    }
+    Ok(())
+}
+
 pub(super) fn launch_gemv(dev: &DeviceInner, p: &Problem) -> Result<()> {
     // X rows are the outputs; v is the shared vector.
     let (x, v, rows, xr, xc, vs, os) = if p.n == 1 {

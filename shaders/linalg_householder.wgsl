@@ -26,7 +26,12 @@ fn reduce(lid: u32, x: T, take_max: bool) -> T {
 
 // H = I − τ·v·vᵀ with H·(α, x) = (β, 0, …): β = −sign(α)·‖(α, x)‖, τ = (β − α)/β and
 // v = (1, x·inv) with inv = 1/(α − β). ‖x‖ comes as scale·√ssq (scale the largest |x_j|, so
-// that squaring neither overflows nor underflows). x = 0 gives H = I (τ = 0, β = α).
+// that squaring neither overflows nor underflows). x = 0 gives H = I (τ = 0, β = α), and so
+// does an x below the smallest normal number (TINY): GPUs flush subnormals to zero, so
+// dividing by such a scale gives ±inf and NaN where LAPACK's dlarfg would rescale; the
+// reflection's change to the matrix is then below TINY·√m, far below rounding of any normal
+// entry. (A rank-deficient matrix's columns reach it: their rounding noise shrinks with each
+// reflection.)
 struct Reflector {
     beta: T,
     tau: T,
@@ -34,7 +39,7 @@ struct Reflector {
 }
 
 fn reflector(alpha: T, scale: T, ssq: T) -> Reflector {
-    if (scale <= T(0.0)) {
+    if (scale < TINY) {
         return Reflector(alpha, T(0.0), T(0.0));
     }
     let top = max(abs(alpha), scale);

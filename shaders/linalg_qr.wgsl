@@ -35,6 +35,9 @@ struct Params {
     j0: u32,
     j1: u32,
     c_end: u32,
+    // `factor`: columns updated side by side (a power of two up to min(WG, 32), from the
+    // shape: fewer for narrow panels, so that more rows go in parallel).
+    lanes: u32,
 }
 
 // The parameters come through a storage binding, not `var<uniform>` (as in shaders/philox.wgsl):
@@ -75,7 +78,7 @@ fn factor(
     let k = min(m, n);
     let base = p.a_base + mat * m * n;
     // The grid of the reflector's application: `lanes` columns × `row_groups` rows.
-    let lanes = min(WG, 32u);
+    let lanes = p.lanes;
     let lane = lid % lanes;
     let lane_row = lid / lanes;
     let row_groups = WG / lanes;

@@ -9,13 +9,13 @@
 use super::families::{QR_BLOCK_T, QR_FACTOR, QR_FORM_Q};
 use super::lu::block;
 use super::{
-    Operand, Stack, binding_elements, compute_dtype, key, mt, per, per_matrix, runs,
+    Operand, Stack, binding_elements, compute_dtype, key, loop_budget, mt, per, per_matrix, runs,
     steps_per_launch, workgroup_size,
 };
 use crate::array::Array;
 use crate::device::params::Params;
 use crate::dtype::DType;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::layout::SliceArg;
 
 /// What [`qr`] returns, as NumPy's `mode`.
@@ -49,6 +49,33 @@ fn panels(k: usize, blocked: bool) -> Vec<(usize, usize)> {
     }
 }
 
+/// The panels of the blocked factorization of a stack `s` held in `h`: [`PANEL`] reflectors,
+/// or fewer where a panel's copy (its rows from the diagonal down) would not fit one storage
+/// binding — a float32 matrix past 2^19 rows has narrower panels at 128 MiB, past 2^25 rows
+/// none (a single column past one binding: `Err(TooLarge)`).
+fn factor_panels(op: &'static str, h: &Array, s: &Stack) -> Result<Vec<(usize, usize)>> {
+    let k = s.rows.min(s.cols);
+    let window = binding_elements(h);
+    let mut panels = Vec::new();
+    let mut k0 = 0;
+    while k0 < k {
+        let rows = s.rows - k0;
+        let width = PANEL.min(window / rows).min(k - k0);
+        if width == 0 {
+            return Err(Error::TooLarge {
+                op,
+                requested: rows as u64 * h.dtype().size_bytes(),
+                max: window as u64 * h.dtype().size_bytes(),
+                what: "bytes of one column of the matrix (a Householder panel copies at least \
+                       one column into one storage binding)",
+            });
+        }
+        panels.push((k0, k0 + width));
+        k0 += width;
+    }
+    Ok(panels)
+}
+
 /// A panel's reflectors [k0, k1) in compact WY form: H_k0·…·H_{k1−1} = I − V·T·Vᵀ, V the
 /// unit lower trapezoid (…, m − k0, k1 − k0), T upper triangular (…, k1 − k0, k1 − k0).
 struct WyPanel {
@@ -67,7 +94,12 @@ fn reflectors(op: &'static str, a: &Array, dtype: DType, s: &Stack) -> Result<(A
         return Ok((h, tau));
     }
     let blocked = blocked(&h, s);
-    for (k0, k1) in panels(k, blocked) {
+    let panels = if blocked {
+        factor_panels(op, &h, s)?
+    } else {
+        panels(k, false)
+    };
+    for (k0, k1) in panels {
         if !blocked {
             // Each reflector through every column right of it.
             factor_columns(op, &h, &tau, s, (k0, k1), n)?;
@@ -132,7 +164,17 @@ fn wy_panel(
         s.count as u64,
         1,
         bb * b as u64,
-        |bases, run| params(m, n, b, run, [bases[0], bases[1], bases[2]], (k0, k1), 0),
+        |bases, run| {
+            params(
+                m,
+                n,
+                b,
+                run,
+                [bases[0], bases[1], bases[2]],
+                (k0, k1),
+                (0, 0),
+            )
+        },
     )?;
     Ok(WyPanel { v, t })
 }
@@ -152,8 +194,11 @@ fn factor_columns(
     let wg = workgroup_size(m.max(c_end - k0));
     // A step: two reductions over the column and its scaling, then the reflector through the
     // columns, `lanes` at a time, on a grid of `lanes` × wg / lanes (as in the kernel): two
-    // passes over an invocation's rows and the sum of the row groups' partials.
-    let lanes = wg.min(32);
+    // passes over an invocation's rows and the sum of the row groups' partials. A narrow
+    // panel (a tall-skinny matrix) takes fewer lanes and more row groups: its rows, not its
+    // few columns, are the work. From the shape alone, so that the sums' order (and the bits)
+    // do not depend on how the adapter's loop budget splits the steps.
+    let lanes = ((c_end - k0).next_power_of_two() as u32).min(wg).min(32);
     let row_groups = wg / lanes;
     let run = steps_per_launch(
         op,
@@ -179,7 +224,17 @@ fn factor_columns(
             s.count as u64,
             1,
             (4 * m * (c_end - k0) * (j1 - j0)) as u64,
-            |bases, run| params(m, n, 0, run, [bases[0], bases[1], 0], (j0, j1), c_end),
+            |bases, run| {
+                params(
+                    m,
+                    n,
+                    0,
+                    run,
+                    [bases[0], bases[1], 0],
+                    (j0, j1),
+                    (c_end, lanes),
+                )
+            },
         )?;
     }
     Ok(())
@@ -192,7 +247,7 @@ fn params(
     run: u32,
     bases: [u32; 3],
     (j0, j1): (usize, usize),
-    c_end: usize,
+    (c_end, lanes): (usize, u32),
 ) -> Vec<u8> {
     Params::default()
         .u32(m as u32)
@@ -205,6 +260,7 @@ fn params(
         .u32(j0 as u32)
         .u32(j1 as u32)
         .u32(c_end as u32)
+        .u32(lanes)
         .bytes()
         .to_vec()
 }
@@ -256,10 +312,14 @@ pub(crate) fn form_q(
     if s.count == 0 {
         return Ok(q);
     }
-    if blocked(h, s) || m * qc > binding_elements(h) {
+    // The unblocked kernel walks all m rows of a column twice per reflector in one
+    // invocation: past the adapter's loop budget (lavapipe: about 30,000 rows) it cannot.
+    let wg = workgroup_size(qc);
+    let column_steps = per(qc, wg) * (2 * m as u64 + 3);
+    if blocked(h, s) || m * qc > binding_elements(h) || column_steps > loop_budget(h) {
         // A panel at a time from the last: columns before the panel's first are still the
         // identity's there, zero in its rows. (Also for a Q larger than one binding: the
-        // products read and write it in windows.)
+        // products read and write it in windows; and for a Q too tall for the kernel.)
         for (k0, k1) in panels(k, true).into_iter().rev() {
             if k0 >= qc {
                 continue;
@@ -270,8 +330,7 @@ pub(crate) fn form_q(
             crate::ops::matmul::matmul_sub_into(&p.v, &w, &qb)?;
         }
     } else if k > 0 && qc > 0 {
-        let wg = workgroup_size(qc);
-        let run = steps_per_launch(op, h, per(qc, wg) * (2 * m as u64 + 3))?;
+        let run = steps_per_launch(op, h, column_steps)?;
         // Backwards: the last reflectors first.
         for (j0, j1) in runs(0, k, run).into_iter().rev() {
             per_matrix(
@@ -294,7 +353,17 @@ pub(crate) fn form_q(
                 s.count as u64,
                 1,
                 (4 * m * qc * (j1 - j0)) as u64,
-                |bases, run| params(m, n, qc, run, [bases[0], bases[1], bases[2]], (j0, j1), 0),
+                |bases, run| {
+                    params(
+                        m,
+                        n,
+                        qc,
+                        run,
+                        [bases[0], bases[1], bases[2]],
+                        (j0, j1),
+                        (0, 0),
+                    )
+                },
             )?;
         }
     }

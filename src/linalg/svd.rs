@@ -1,11 +1,15 @@
 //! `numpy.linalg.svd` and `svdvals`. Up to 128 columns (of the tall orientation) one-sided
 //! Jacobi (Hestenes), one workgroup per matrix: singular values to high relative accuracy; U's
 //! columns without a singular value to normalise by (rank deficiency, `full_matrices`) are
-//! completed to an orthonormal basis in the kernel. Past that, as LAPACK's dgesvd: QR to a
-//! square R when the matrix is not square, then bidiagonalisation and implicit-shift QR
-//! (`bidiagonal.rs`).
+//! completed to an orthonormal basis in the kernel. Tall matrices of those (past 256 rows, or
+//! a U past one binding) first go through QR, the Jacobi taking the square R. Past 128
+//! columns, as LAPACK's dgesvd: QR to a square R when the matrix is not square, then
+//! bidiagonalisation and implicit-shift QR (`bidiagonal.rs`).
 
 use super::bidiagonal::{self, BIDIAGONAL_FROM, Bdsqr};
+
+/// Tall matrices with more rows than this (of the tall orientation) go through their QR.
+const THROUGH_R_FROM: usize = 256;
 use super::families::{SVD_JACOBI, SVD_ROUND};
 use super::jacobi::{
     MAX_SWEEPS, Schedule, converged, permute_rows, rounds, schedule, settle, spent,
@@ -289,15 +293,21 @@ fn did_not_converge(op: &'static str, flags: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// The bidiagonal path's square factor and what finishing needs: Q of the tall orientation
-/// when it is not square (reduced, or complete for `full_matrices`), and whether every entry
-/// is finite (0-d bool).
-struct Square {
+/// How the SVD of a stack's square factor turns back into the stack's: Q of the tall
+/// orientation when it is not square (reduced, or complete for `full_matrices`), and whether
+/// the stack is wide (its transpose was factored).
+struct Orientation {
     q: Option<Array>,
-    finite: Array,
     wide: bool,
     big: usize,
     small: usize,
+}
+
+/// What the bidiagonal path's finishing needs: the orientation, and whether every entry is
+/// finite (0-d bool).
+struct Square {
+    turn: Orientation,
+    finite: Array,
 }
 
 /// Whether `a` goes by bidiagonalisation.
@@ -323,13 +333,7 @@ fn bidiagonal_start(
     let finite = ok.all(crate::Axes::All, false)?;
     let x = where_(&ok, &tall, 0.0)?;
     let (q, square) = if big > small {
-        let mode = match (vectors, full) {
-            (false, _) => QrMode::R,
-            (true, false) => QrMode::Reduced,
-            (true, true) => QrMode::Complete,
-        };
-        let (q, r) = qr(&x, mode)?;
-        (q, block(&r, (0, small), (0, small))?.contiguous()?)
+        tall_qr(&x, small, full, vectors)?
     } else {
         (None, x)
     };
@@ -343,13 +347,101 @@ fn bidiagonal_start(
     Ok((
         t,
         Square {
-            q,
+            turn: Orientation {
+                q,
+                wide,
+                big,
+                small,
+            },
             finite,
+        },
+    ))
+}
+
+/// QR of the tall orientation `x` (…, big, small): Q as the results need it (none for the
+/// values only, reduced, or complete for `full_matrices`) and the square R (…, small, small).
+fn tall_qr(x: &Array, small: usize, full: bool, vectors: bool) -> Result<(Option<Array>, Array)> {
+    let mode = match (vectors, full) {
+        (false, _) => QrMode::R,
+        (true, false) => QrMode::Reduced,
+        (true, true) => QrMode::Complete,
+    };
+    let (q, r) = qr(x, mode)?;
+    Ok((q, block(&r, (0, small), (0, small))?.contiguous()?))
+}
+
+/// Tall matrices (of the tall orientation: more than [`THROUGH_R_FROM`] rows, or a U larger
+/// than one storage binding) with up to [`BIDIAGONAL_FROM`] columns: QR first, then the
+/// Jacobi SVD of the square R, as LAPACK's gesvd and gesdd do past about 1.6 rows a column.
+/// One-sided Jacobi in one workgroup walks every row of U for every rotation (70,000 × 3 was
+/// past lavapipe's loop limit, and a U past one binding could not be bound); R is at most
+/// 128 × 128. Returns R and how to turn its SVD back; `None` for the matrices that the Jacobi
+/// takes whole.
+fn through_r(
+    op: &'static str,
+    a: &Array,
+    full: bool,
+    vectors: bool,
+) -> Result<Option<(Array, Orientation)>> {
+    let dtype = compute_dtype(op, a)?;
+    let stack = Stack::of(op, a, false)?;
+    let wide = stack.rows < stack.cols;
+    let (big, small) = (stack.rows.max(stack.cols), stack.rows.min(stack.cols));
+    let uc = if full { big } else { small };
+    let window = crate::ops::window_elements(&a.device().inner, dtype.size_bytes());
+    let tall_enough = big > THROUGH_R_FROM || (big * uc) as u64 > window;
+    if stack.count == 0 || small == 0 || small > BIDIAGONAL_FROM || big == small || !tall_enough {
+        return Ok(None);
+    }
+    let tall = if wide { mt(a)? } else { a.clone() }.astype(dtype)?;
+    // NaN or ±inf spread through the reflectors into R, whose Jacobi reports it.
+    let (q, r) = tall_qr(&tall, small, full, vectors)?;
+    Ok(Some((
+        r,
+        Orientation {
+            q,
             wide,
             big,
             small,
         },
-    ))
+    )))
+}
+
+/// The SVD of a stack from the SVD (`u`, `s`, `vh`) of its square factor R (`through_r`).
+fn through_r_finish(
+    turn: Orientation,
+    (u, s, vh): (Option<Array>, Array, Option<Array>),
+) -> Result<(Option<Array>, Array, Option<Array>)> {
+    // Without vectors (`svdvals`) there is no Q, and R's U and Vh are not wanted.
+    match (u, vh) {
+        (Some(u), Some(vh)) if turn.q.is_some() => {
+            let (u, vh) = turn_back(&turn, u, vh)?;
+            Ok((Some(u), s, Some(vh)))
+        }
+        _ => Ok((None, s, None)),
+    }
+}
+
+/// U and Vh of the original orientation from the SVD of the square factor (U_R, Vh_R): U is
+/// Q·U_R (complete: Q's first columns turned by U_R, the rest as they are).
+fn turn_back(turn: &Orientation, u: Array, vh: Array) -> Result<(Array, Array)> {
+    let (big, small) = (turn.big, turn.small);
+    let u = match &turn.q {
+        None => u,
+        Some(q) if q.shape()[q.ndim() - 1] == small => q.matmul(&u)?,
+        Some(q) => {
+            let turned = block(q, (0, big), (0, small))?.matmul(&u)?;
+            let q = q.contiguous()?;
+            block(&q, (0, big), (0, small))?.assign(&turned)?;
+            q
+        }
+    };
+    // Tall: A = U·S·Vh. Wide: Aᵀ = U·S·Vh, so A = Vhᵀ·S·Uᵀ.
+    Ok(if turn.wide {
+        (mt(&vh)?.contiguous()?, mt(&u)?.contiguous()?)
+    } else {
+        (u, vh)
+    })
 }
 
 /// (U, S, Vh) of the original orientation (U and Vh `None` without vectors).
@@ -366,24 +458,8 @@ fn bidiagonal_finish(
     let Some((u, vh)) = vectors else {
         return Ok((None, s, None));
     };
-    let (big, small) = (sq.big, sq.small);
-    let u = match sq.q {
-        None => u,
-        // Reduced: U = Q·U_R. Complete: Q's first columns turned by U_R, the rest as they are.
-        Some(q) if q.shape()[q.ndim() - 1] == small => q.matmul(&u)?,
-        Some(q) => {
-            let turned = block(&q, (0, big), (0, small))?.matmul(&u)?;
-            let q = q.contiguous()?;
-            block(&q, (0, big), (0, small))?.assign(&turned)?;
-            q
-        }
-    };
-    // Tall: A = U·S·Vh. Wide: Aᵀ = U·S·Vh, so A = Vhᵀ·S·Uᵀ.
-    Ok(if sq.wide {
-        (Some(mt(&vh)?.contiguous()?), s, Some(mt(&u)?.contiguous()?))
-    } else {
-        (Some(u), s, Some(vh))
-    })
+    let (u, vh) = turn_back(&sq.turn, u, vh)?;
+    Ok((Some(u), s, Some(vh)))
 }
 
 /// The Jacobi path's results.
@@ -424,6 +500,10 @@ fn run(
         }
         let finite = sq.finite.astype(DType::U8)?.to_vec::<u8>()?;
         return bidiagonal_finish(op, t, sq, &finite);
+    }
+    if let Some((r, turn)) = through_r(op, a, full, vectors)? {
+        let square = run(op, &r, false, vectors)?;
+        return through_r_finish(turn, square);
     }
     let j = start(op, a, full)?;
     let mut sweeps = 0;
@@ -475,6 +555,10 @@ async fn run_async(
         let finite = sq.finite.astype(DType::U8)?.to_vec_async::<u8>().await?;
         return bidiagonal_finish(op, t, sq, &finite);
     }
+    if let Some((r, turn)) = through_r(op, a, full, vectors)? {
+        let square = Box::pin(run_async(op, &r, false, vectors)).await?;
+        return through_r_finish(turn, square);
+    }
     let j = start(op, a, full)?;
     let mut sweeps = 0;
     if !empty(&j) && by_pairs(&j) {
@@ -517,7 +601,8 @@ fn with_vectors(r: (Option<Array>, Array, Option<Array>)) -> (Array, Array, Arra
 /// `numpy.linalg.svd(a, full_matrices)`: `(U, S, Vh)` with a = U·diag(S)·Vh for each matrix of
 /// the stack, S descending; U is (…, m, m) and Vh (…, n, n) with `full_matrices`, else (…, m,
 /// k) and (…, k, n), k = min(m, n). Up to 128 columns (of the tall orientation) one-sided
-/// Jacobi: singular values to high relative accuracy; past that QR (when not square),
+/// Jacobi: singular values to high relative accuracy (of the matrix, or past 256 rows of its
+/// R from a QR first, as LAPACK's gesdd); past that QR (when not square),
 /// bidiagonalisation and implicit-shift QR, as LAPACK's dgesvd: singular values accurate to
 /// ε·‖A‖, as NumPy's gesdd. No convergence (Jacobi within
 /// [`MAX_SWEEPS`](super::jacobi::MAX_SWEEPS) sweeps, QR within 30·k sweeps) and NaN or ±inf

@@ -555,3 +555,314 @@ fn svd_of_matrices_past_one_storage_binding() {
         );
     }
 }
+
+/// Host singular values of an m × n matrix (descending, min(m, n) of them): square roots of
+/// AᵀA's (or AAᵀ's) eigenvalues, by the host Jacobi.
+fn host_singular_values(a: &[f64], m: usize, n: usize) -> Vec<f64> {
+    let (g, k) = if m >= n {
+        (mm(&transpose(a, m, n), a, n, m, n), n)
+    } else {
+        (mm(a, &transpose(a, m, n), m, n, m), m)
+    };
+    let mut s: Vec<f64> = host_eigvals(&g, k)
+        .into_iter()
+        .map(|x| x.max(0.0).sqrt())
+        .collect();
+    s.reverse();
+    s
+}
+
+/// Checks an SVD (U m × uc, S k, Vh vr × n) of the m × n matrix `a`: S against the host's
+/// within `tol`·σ_max (plus the square-root floor of σ near zero), U's first k columns and
+/// Vh's first k rows orthonormal, A = U·S·Vh.
+#[allow(clippy::too_many_arguments)]
+fn check_svd(
+    what: &str,
+    a: &[f64],
+    (m, n): (usize, usize),
+    u: &[f64],
+    s: &[f64],
+    vh: &[f64],
+    (uc, vr): (usize, usize),
+    tol: f64,
+) {
+    let k = m.min(n);
+    let host = host_singular_values(a, m, n);
+    let top = host[0].max(1e-300);
+    let err = max_diff(s, &host);
+    assert!(
+        err <= tol * top + (tol * 1e-3).sqrt() * top,
+        "{what}: S off by {err}"
+    );
+    assert!(s.windows(2).all(|p| p[0] >= p[1]), "{what}: S descending");
+    let uk: Vec<f64> = (0..m * k).map(|t| u[(t / k) * uc + t % k]).collect();
+    assert!(orthonormality(&uk, m, k) < tol, "{what}: UᵀU");
+    assert!(
+        orthonormality(&transpose(&vh[..k * n], k, n), n, k) < tol,
+        "{what}: Vh·Vhᵀ"
+    );
+    let us: Vec<f64> = (0..m * k).map(|t| uk[t] * s[t % k]).collect();
+    let back = max_diff(&mm(&us, &vh[..k * n], m, k, n), a);
+    assert!(back < tol * top, "{what}: ‖A − U·S·Vh‖ = {back}");
+    let _ = vr;
+}
+
+#[test]
+fn tall_svd_and_lstsq_go_through_the_qr() {
+    // Past 256 rows (of the tall orientation) and up to 128 columns the SVD factors R of A's QR
+    // by Jacobi and turns back with Q, as LAPACK does: 70,000 × 3 walked past lavapipe's loop
+    // limit in the Jacobi kernel before. Wide matrices go through their transpose; full
+    // matrices complete U with Q's last columns; rank deficiency (column 2 = column 0 −
+    // column 1) leaves a zero singular value.
+    let Some(dev) = common::device() else { return };
+    let dtype = DType::F32;
+    for (m, n, deficient) in [
+        (300, 7, false),
+        (400, 100, true),
+        (6, 500, false),
+        (70_000, 3, false),
+    ] {
+        let mut a = data(m * n, (m + 3 * n) as u64);
+        if deficient {
+            for i in 0..m {
+                a[i * n + 2] = a[i * n] - a[i * n + 1];
+            }
+        }
+        let ga = upload(&dev, &a, &[m, n], dtype);
+        let k = m.min(n);
+        let tol = 8.0 * m.max(n) as f64 * eps(dtype);
+        for full in [false, true] {
+            if full && m.max(n) > 1000 {
+                continue; // a 70,000² U: 19.6 GB, as NumPy's
+            }
+            let (u, s, vh) = linalg::svd(&ga, full).unwrap();
+            let (uc, vr) = if full { (m, n) } else { (k, k) };
+            assert_eq!(
+                (u.shape(), s.shape(), vh.shape()),
+                (&[m, uc][..], &[k][..], &[vr, n][..])
+            );
+            let (u, s, vh) = (read(&u), read(&s), read(&vh));
+            check_svd(
+                &format!("{m}x{n} full={full}"),
+                &a,
+                (m, n),
+                &u,
+                &s,
+                &vh,
+                (uc, vr),
+                tol,
+            );
+            if full {
+                // The completed U (or Vh) is orthogonal: Q·Qᵀ·x = x.
+                let (q, d) = if m >= n {
+                    (u.clone(), m)
+                } else {
+                    (transpose(&vh, n, n), n)
+                };
+                let x = data(d, 77);
+                let y = mm(&transpose(&q, d, d), &x, d, d, 1);
+                assert!(
+                    max_diff(&mm(&q, &y, d, d, 1), &x) < tol,
+                    "{m}x{n}: complete"
+                );
+            }
+            assert_eq!(
+                read(&linalg::svdvals(&ga).unwrap()),
+                s,
+                "{m}x{n}: svdvals differs from svd"
+            );
+        }
+        if m > n && !deficient {
+            // Least squares against the host's normal equations (well conditioned here).
+            let b = data(m, 99);
+            let fit = linalg::lstsq(&ga, &upload(&dev, &b, &[m], dtype), None).unwrap();
+            let ata = mm(&transpose(&a, m, n), &a, n, m, n);
+            let atb = mm(&transpose(&a, m, n), &b, n, m, 1);
+            let want = host_solve(&ata, &atb, n);
+            let x = read(&fit.x);
+            assert!(
+                max_diff(&x, &want) < tol * max_abs(&want).max(1.0) * 10.0,
+                "{m}x{n}: lstsq {x:?} vs {want:?}"
+            );
+            assert_eq!(fit.rank, n);
+        }
+    }
+}
+
+/// x solving the n × n system a·x = b on the host (Gaussian elimination with partial
+/// pivoting, f64).
+fn host_solve(a: &[f64], b: &[f64], n: usize) -> Vec<f64> {
+    let mut a = a.to_vec();
+    let mut b = b.to_vec();
+    for c in 0..n {
+        let p = (c..n)
+            .max_by(|&i, &j| a[i * n + c].abs().total_cmp(&a[j * n + c].abs()))
+            .unwrap();
+        for t in 0..n {
+            a.swap(c * n + t, p * n + t);
+        }
+        b.swap(c, p);
+        for r in c + 1..n {
+            let f = a[r * n + c] / a[c * n + c];
+            for t in c..n {
+                a[r * n + t] -= f * a[c * n + t];
+            }
+            b[r] -= f * b[c];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for r in (0..n).rev() {
+        let s: f64 = (r + 1..n).map(|t| a[r * n + t] * x[t]).sum();
+        x[r] = (b[r] - s) / a[r * n + r];
+    }
+    x
+}
+
+#[test]
+fn tall_qr_svd_lstsq_and_pinv_past_one_storage_binding() {
+    // Bindings capped at 256 KiB: 1500 × 60 float32 (360 KB) is factored in panels narrower
+    // than 64 columns (43 and 17: each panel's copy must fit one binding); its SVD goes through
+    // that QR (a full U of 9 MB formed a panel at a time); pinv's V·S⁻¹·Uᵀ has a 60 × 1500
+    // result, fewer rows than the subgroup kernel's launch, that no launch of it fits.
+    let Some(dev) = common::device_with_binding(256 << 10) else {
+        return;
+    };
+    let (m, n) = (1500, 60);
+    let a = data(m * n, 15);
+    let ga = upload(&dev, &a, &[m, n], DType::F32);
+    let tol = 8.0 * m as f64 * eps(DType::F32);
+    let (q, r) = linalg::qr(&ga, linalg::QrMode::Reduced).unwrap();
+    let (q, r) = (read(&q.unwrap()), read(&r));
+    assert!(
+        (0..n).all(|i| (0..i).all(|j| r[i * n + j] == 0.0)),
+        "R upper"
+    );
+    assert!(
+        max_diff(&mm(&q, &r, m, n, n), &a) < tol * max_abs(&a),
+        "A = Q·R"
+    );
+    assert!(orthonormality(&q, m, n) < tol, "QᵀQ");
+    assert_eq!(read(&linalg::qr(&ga, linalg::QrMode::R).unwrap().1), r);
+    let (qc, rc) = linalg::qr(&ga, linalg::QrMode::Complete).unwrap();
+    let (qc, rc) = (read(&qc.unwrap()), read(&rc));
+    assert!(rc[n * n..].iter().all(|&v| v == 0.0));
+    assert_eq!(
+        &rc[..n * n],
+        &r[..],
+        "complete R's first rows are reduced R"
+    );
+    let x = data(m, 3);
+    let y = mm(&transpose(&qc, m, m), &x, m, m, 1);
+    assert!(
+        max_diff(&mm(&qc, &y, m, m, 1), &x) < tol,
+        "complete Q orthogonal"
+    );
+    for full in [false, true] {
+        let (u, s, vh) = linalg::svd(&ga, full).unwrap();
+        let uc = if full { m } else { n };
+        assert_eq!(u.shape(), &[m, uc]);
+        let (u, s, vh) = (read(&u), read(&s), read(&vh));
+        check_svd(
+            &format!("full={full}"),
+            &a,
+            (m, n),
+            &u,
+            &s,
+            &vh,
+            (uc, n),
+            tol,
+        );
+    }
+    let b = data(m, 4);
+    let fit = linalg::lstsq(&ga, &upload(&dev, &b, &[m], DType::F32), None).unwrap();
+    let want = host_solve(
+        &mm(&transpose(&a, m, n), &a, n, m, n),
+        &mm(&transpose(&a, m, n), &b, n, m, 1),
+        n,
+    );
+    assert!(
+        max_diff(&read(&fit.x), &want) < tol * max_abs(&want) * 10.0,
+        "lstsq"
+    );
+    // pinv(A)·A = I (A has full column rank).
+    let p = linalg::pinv(&ga, 1e-15).unwrap();
+    assert_eq!(p.shape(), &[n, m]);
+    let pa = mm(&read(&p), &a, n, m, n);
+    let eye: Vec<f64> = (0..n * n).map(|t| f64::from(t / n == t % n)).collect();
+    assert!(max_diff(&pa, &eye) < tol, "pinv(A)·A = I");
+    assert!(dev.take_uncaptured_errors().is_empty());
+}
+
+#[test]
+fn rank_deficient_matrices_keep_finite_factors() {
+    // Entries ((t·7919) mod 1000)/500 − 1 (t the flat index): rows repeat every 1000/gcd(1000,
+    // n) rows (every 10 at n = 100 or 300), so the rank is at most 10 (50 at n = 260). Past the
+    // rank each Householder step reflects the rounding noise of the last, which shrinks to
+    // subnormal numbers that GPUs flush to zero; dividing by such a column scale gave ±inf and
+    // NaN before (Q all NaN, `svd` "did not converge"). QR unblocked (300 × 100) and blocked
+    // (400 × 260), the SVD through R (300 × 100) and bidiagonal (300 × 300), and the
+    // tridiagonal eigh of A·Aᵀ (300 × 300) must stay finite and reconstruct.
+    let Some(dev) = common::device() else { return };
+    let periodic = |m: usize, n: usize| -> Vec<f64> {
+        (0..m * n)
+            .map(|t| ((t * 7919) % 1000) as f64 / 500.0 - 1.0)
+            .collect()
+    };
+    for (m, n) in [(300, 100), (400, 260)] {
+        let a = periodic(m, n);
+        let ga = upload(&dev, &a, &[m, n], DType::F32);
+        let (q, r) = linalg::qr(&ga, linalg::QrMode::Reduced).unwrap();
+        let (q, r) = (read(&q.unwrap()), read(&r));
+        assert!(
+            q.iter().chain(&r).all(|v| v.is_finite()),
+            "{m}x{n}: finite Q, R"
+        );
+        let tol = 8.0 * m as f64 * eps(DType::F32);
+        let scale = max_abs(&a);
+        assert!(
+            max_diff(&mm(&q, &r, m, n, n), &a) < tol * scale,
+            "{m}x{n}: A = Q·R"
+        );
+        assert!(orthonormality(&q, m, n) < tol, "{m}x{n}: QᵀQ");
+    }
+    for (m, n) in [(300, 100), (300, 300)] {
+        let a = periodic(m, n);
+        let ga = upload(&dev, &a, &[m, n], DType::F32);
+        let (u, s, vh) = linalg::svd(&ga, false).unwrap();
+        let (u, s, vh) = (read(&u), read(&s), read(&vh));
+        assert!(
+            u.iter().chain(&s).chain(&vh).all(|v| v.is_finite()),
+            "{m}x{n}: svd finite"
+        );
+        let tol = 8.0 * m as f64 * eps(DType::F32);
+        check_svd(
+            &format!("{m}x{n} rank 10"),
+            &a,
+            (m, n),
+            &u,
+            &s,
+            &vh,
+            (n, n),
+            tol,
+        );
+        assert_eq!(
+            linalg::matrix_rank(&ga, None, None)
+                .unwrap()
+                .to_vec::<i64>()
+                .unwrap(),
+            vec![s.iter().filter(|&&x| x > tol * s[0]).count() as i64]
+        );
+    }
+    let n = 300;
+    let a = periodic(n, n);
+    let sym = mm(&a, &transpose(&a, n, n), n, n, n);
+    let (w, v) = linalg::eigh(&upload(&dev, &sym, &[n, n], DType::F32), true).unwrap();
+    let (w, v) = (read(&w), read(&v));
+    assert!(w.iter().chain(&v).all(|x| x.is_finite()), "eigh finite");
+    let tol = 8.0 * n as f64 * eps(DType::F32);
+    let top = max_abs(&w);
+    assert!(orthonormality(&v, n, n) < tol, "eigh: VᵀV");
+    let av = mm(&sym, &v, n, n, n);
+    let vl: Vec<f64> = (0..n * n).map(|t| v[t] * w[t % n]).collect();
+    assert!(max_diff(&av, &vl) < tol * top, "eigh: A·V = V·Λ");
+}

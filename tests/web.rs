@@ -917,8 +917,9 @@ async fn f64_and_f16_work_without_shader_f64_and_shader_f16() {
         .await
         .unwrap()[0];
     assert_eq!(top, xs.iter().copied().fold(f64::MIN, f64::max));
-    // matmul: each product rounded and added in k order, as the host loop here.
-    let (m, k, p) = (9, 40, 7);
+    // matmul: each product rounded and added in k order, as the host loop here (8 columns: a
+    // C narrower than that takes the GEMV kernel per column, its four interleaved sums).
+    let (m, k, p) = (9, 40, 8);
     let ma = Array::from_slice(&dev, &xs[..m * k], &[m, k]).unwrap();
     let mb = Array::from_slice(&dev, &ys[..k * p], &[k, p]).unwrap();
     let c = ma.matmul(&mb).unwrap().to_vec_async::<f64>().await.unwrap();

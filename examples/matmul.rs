@@ -5,6 +5,8 @@
 //! cargo run --release --example matmul            # all sizes
 //! cargo run --release --example matmul -- quick   # 512³ and 128x128³ only
 //! cargo run --release --example matmul -- big     # one 10000 x 10000 f32 product (400 MB operands)
+//! cargo run --release --example matmul -- narrow  # C under 8 columns or rows (GEMV per column)
+//!                                                 # and a K past one binding, vs the tiled kernel
 //! ```
 //! Every time comes from `gpuarray::benchmark` (each run ends with a synchronisation); the best
 //! of several runs after a warm-up. On
@@ -24,6 +26,9 @@ fn main() -> gpuarray::Result<()> {
     println!("adapter: {}", dev.info());
     if std::env::args().any(|a| a == "big") {
         return big(&dev);
+    }
+    if std::env::args().any(|a| a == "narrow") {
+        return narrow(&dev);
     }
     let t = Instant::now();
     let tune = dev.matmul_tuning()?;
@@ -87,6 +92,53 @@ fn main() -> gpuarray::Result<()> {
         println!(
             "\nnote: {} is a CPU adapter: these are CPU figures",
             dev.info().name
+        );
+    }
+    Ok(())
+}
+
+/// Products whose C has fewer than 8 columns or rows (a tall QR's Vᵀ·A and A·T, a regression's
+/// Aᵀ·b with a few right-hand sides): the default (a GEMV launch per column of C) against the
+/// tiled kernel forced, and NumPy, each checked exactly (small integers).
+fn narrow(dev: &Device) -> gpuarray::Result<()> {
+    println!(
+        "{:<20} {:>12} {:>12} {:>10} {:>12}",
+        "m x k x n", "default ms", "tiled ms", "speed-up", "NumPy ms"
+    );
+    for (m, k, n) in [
+        (300_000usize, 4usize, 4usize),
+        (4, 300_000, 4),
+        (100_000, 64, 7),
+        (7, 100_000, 7),
+        (2048, 2048, 4),
+        (4, 2048, 2048),
+        // Not narrow: a K past one binding for 64 rows of A (lavapipe's 128 MiB), which the
+        // subgroup kernel takes in chunks of K.
+        (48, 838_861, 40),
+    ] {
+        let ha: Vec<f32> = (0..m * k).map(|i| ((i * 7) % 5) as f32 - 2.0).collect();
+        let hb: Vec<f32> = (0..k * n).map(|i| ((i * 3) % 5) as f32 - 2.0).collect();
+        let a = Array::from_slice(dev, &ha, &[m, k])?;
+        let b = Array::from_slice(dev, &hb, &[k, n])?;
+        let reps = if m * k * n > 1 << 30 { 1 } else { 3 };
+        let (ours, _) = time(dev, reps, || a.matmul(&b))?;
+        let (tiled, _) = time(dev, reps, || a.matmul_with(&b, MatmulKernel::Tiled))?;
+        let got = a.matmul(&b)?.to_vec::<f32>()?;
+        if got != a.matmul_with(&b, MatmulKernel::Tiled)?.to_vec::<f32>()? {
+            eprintln!("WRONG: {m}x{k}x{n}: the default and tiled products differ (both exact)");
+            std::process::exit(1);
+        }
+        let setup = format!(
+            "a = ((np.arange({m} * {k}) * 7) % 5 - 2).astype(np.float32).reshape({m}, {k})\n\
+             b = ((np.arange({k} * {n}) * 3) % 5 - 2).astype(np.float32).reshape({k}, {n})"
+        );
+        let np = numpy::best_ms(&setup, "a @ b", 5)
+            .map(|v| format!("{v:.2}"))
+            .unwrap_or_else(|| "-".into());
+        println!(
+            "{:<20} {ours:>12.2} {tiled:>12.2} {:>9.1}x {np:>12}",
+            format!("{m} x {k} x {n}"),
+            tiled / ours
         );
     }
     Ok(())

@@ -15,7 +15,9 @@ mod tune;
 
 use self::families::{MATMUL_NAIVE, MATMUL_PAIRS};
 use self::plan::for_each_batch;
-use self::sgb::{Store, in_place_target, run_sgb, sgb_fits, unfit};
+use self::sgb::{
+    Store, in_place_target, run_sgb, run_sgb_k_chunks, sgb_fits, takes_k_chunks, unfit,
+};
 use self::sgb_source::TILE_ROWS;
 use self::strided::{launch_narrow, launch_strided, launch_tiled};
 use self::tune::tuned_kernel;
@@ -308,6 +310,24 @@ fn run(
         }
         Some(other) => Some(other),
         None if m.min(n) < NARROW_BELOW => None,
+        // The subgroup kernel but for a K too long for 64 rows of A in one binding: in chunks
+        // of K (where the tune chose it).
+        None if a.dtype() == DType::F32
+            && m.min(k) >= 8
+            && takes_k_chunks(dev, c.shape()[..nd - 2].iter().product(), n, k) =>
+        {
+            match tuned_kernel(dev, a.device())?.chosen {
+                MatmulKernel::SubgroupBroadcast { rows } => {
+                    match run_sgb_k_chunks(dev, rows, a, batched_a, b, batched_b, c) {
+                        // C's 64 rows past one binding: found at the first chunk, before
+                        // anything was written.
+                        Err(e) if unfit(&e) => Some(MatmulKernel::Tiled),
+                        done => return done,
+                    }
+                }
+                other => Some(other),
+            }
+        }
         // Narrow products too (a blocked factorization's panel times the trailing matrix,
         // 1024 × 1024 × 32: 10× faster on lavapipe than the tiled kernel), but not products
         // too small to be worth the first call's tune (the same cut for every call, so that a

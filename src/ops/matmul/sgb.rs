@@ -15,8 +15,70 @@ use super::{MAX_LOOP_TRIPS, OP};
 /// Whether the subgroup-broadcast kernel's smallest launch (64 padded rows of A, 32 rows of B)
 /// fits one binding; otherwise the tiled kernel, which can split to single rows, runs.
 pub(super) fn sgb_fits(dev: &DeviceInner, k: u64, n: u64) -> bool {
-    let max = limits(dev).max_binding;
-    64 * k.next_multiple_of(32) * 4 <= max && 32 * n.next_multiple_of(64) * 4 <= max
+    64 * k.next_multiple_of(32) * 4 <= limits(dev).max_binding && sgb_fits_n(dev, n)
+}
+
+/// Whether 32 rows of B (n columns, padded) fit one binding.
+fn sgb_fits_n(dev: &DeviceInner, n: u64) -> bool {
+    32 * n.next_multiple_of(64) * 4 <= limits(dev).max_binding
+}
+
+/// K-steps (terms) of one launch of the subgroup kernel: the loop budget. Its launches add
+/// chunks of this many terms to C in turn.
+const SGB_MAX_K: u64 = 8 * MAX_LOOP_TRIPS;
+
+/// The K chunk of [`run_sgb_k_chunks`]: the kernel's own [`SGB_MAX_K`] (so that the sums come
+/// out as a product within one binding sums them), or less where 64 rows of that would not fit
+/// one binding (bindings under 64 MiB); `None` under 32.
+fn k_chunk(dev: &DeviceInner) -> Option<u64> {
+    let fit = limits(dev).max_binding / (64 * 4) / 32 * 32;
+    (fit >= 32).then_some(fit.min(SGB_MAX_K))
+}
+
+/// Whether an unbatched product that the subgroup kernel would take but for its K — 64 rows of
+/// A past one binding (48 × 838,861 @ 838,861 × 40 on lavapipe's 128 MiB) — goes by
+/// [`run_sgb_k_chunks`]. The tiled kernel took it before, splitting K over a few workgroups of
+/// mostly padding (25 s there; the subgroup kernel does 48 × 200,000 × 40 in 0.4 s).
+pub(super) fn takes_k_chunks(dev: &DeviceInner, batch: usize, n: u64, k: u64) -> bool {
+    batch == 1 && !sgb_fits(dev, k, n) && sgb_fits_n(dev, n) && k_chunk(dev).is_some()
+}
+
+/// C = A·B by the subgroup kernel in chunks of K: each chunk of A's columns copied out
+/// contiguous (its rows [`k_chunk`] apart, not K), multiplied with B's rows of the chunk (read
+/// in place), and added to C — as the kernel's own launches add theirs, so the bits are those
+/// of the same product within one binding wherever the chunk is the kernel's (bindings of
+/// 64 MiB and more).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run_sgb_k_chunks(
+    dev: &DeviceInner,
+    rows: u32,
+    a: &Array,
+    batched_a: bool,
+    b: &Array,
+    batched_b: bool,
+    c: &Array,
+) -> Result<()> {
+    let nd = c.ndim();
+    let k = a.shape()[nd - 1];
+    let chunk = k_chunk(dev).expect("takes_k_chunks checked the chunk") as usize;
+    let on_axis = |x: &Array, axis: usize, (lo, hi): (usize, usize)| -> Result<Array> {
+        let mut args = vec![crate::SliceArg::full(); nd];
+        args[axis] = crate::SliceArg::range(Some(lo as isize), Some(hi as isize), 1);
+        x.slice(&args)
+    };
+    for k0 in (0..k).step_by(chunk) {
+        let part = (k0, (k0 + chunk).min(k));
+        let ac = on_axis(a, nd - 1, part)?.contiguous()?;
+        let bc = on_axis(b, nd - 2, part)?;
+        if k0 == 0 {
+            run_sgb(dev, rows, &ac, batched_a, &bc, batched_b, c, Store::Write)?;
+        } else {
+            let p = Array::empty(OP, c.device(), c.shape(), DType::F32)?;
+            run_sgb(dev, rows, &ac, batched_a, &bc, batched_b, &p, Store::Write)?;
+            c.add_assign(&p)?;
+        }
+    }
+    Ok(())
 }
 
 /// Whether `e` is [`run_sgb`]'s error for a product none of whose launches fits one binding: its

@@ -15,6 +15,8 @@
 //!     # solve, cholesky and qr of one 6000² matrix: past a 128 MiB storage binding
 //! GPUARRAY_LINALG_EIGH_ONLY=1 GPUARRAY_MAX_BINDING=2M cargo run --release --example linalg
 //!     # eigh and svd only; here with 1024² matrices (4 MB) past a 2 MiB binding
+//! GPUARRAY_LINALG_TALL_ONLY=1 cargo run --release --example linalg
+//!     # tall-skinny lstsq, svd and qr (70,000 × 3, 100,000 × 10, 300,000 × 4)
 //! ```
 
 use gpuarray::linalg::{self, QrMode};
@@ -125,6 +127,78 @@ fn host_solve(a: &[f32], b: &[f32], n: usize) -> Vec<f64> {
     x
 }
 
+/// Tall-skinny m × n: least squares (the regression NumPy users run), the reduced SVD and the
+/// reduced QR, beside NumPy; accuracy as the least-squares solution's distance from the host's
+/// normal equations in f64 (well conditioned here) and ‖A − U·S·Vh‖, ‖A − Q·R‖.
+fn tall(dev: &Device, m: usize, n: usize) -> gpuarray::Result<()> {
+    let host: Vec<f32> = (0..m * n)
+        .map(|t| ((t as u64 * 2654435761) % 1000) as f32 / 1000.0 - 0.5)
+        .collect();
+    let rhs: Vec<f32> = (0..m).map(|i| (i % 13) as f32 - 6.0).collect();
+    let a = Array::from_slice(dev, &host, &[m, n])?;
+    let b = Array::from_slice(dev, &rhs, &[m])?;
+    let setup = format!(
+        "t = np.arange({m} * {n}, dtype=np.int64)\n\
+         a = (((t * 2654435761) % 1000).astype(np.float32) / np.float32(1000) - np.float32(0.5)).reshape({m}, {n})\n\
+         rhs = ((np.arange({m}) % 13) - 6).astype(np.float32)"
+    );
+    let ours = timing::bench(dev, &format!("lstsq {m}x{n}"), 3, || {
+        linalg::lstsq(&a, &b, None).map(|f| f.x)
+    })?;
+    let x = linalg::lstsq(&a, &b, None)?.x.to_vec::<f32>()?;
+    // The normal equations AᵀA·x = Aᵀb on the host, in f64.
+    let mut ata = vec![0.0f64; n * n];
+    let mut atb = vec![0.0f64; n];
+    for i in 0..m {
+        for p in 0..n {
+            let aip = host[i * n + p] as f64;
+            atb[p] += aip * rhs[i] as f64;
+            for q in 0..n {
+                ata[p * n + q] += aip * host[i * n + q] as f64;
+            }
+        }
+    }
+    let ata32: Vec<f32> = ata.iter().map(|&v| v as f32).collect();
+    let atb32: Vec<f32> = atb.iter().map(|&v| v as f32).collect();
+    let want = host_solve(&ata32, &atb32, n);
+    let err = x
+        .iter()
+        .zip(&want)
+        .map(|(&g, &w)| (g as f64 - w).abs())
+        .fold(0.0, f64::max)
+        / want.iter().fold(0.0f64, |w, v| w.max(v.abs()));
+    report(
+        &format!("lstsq {m}×{n} f32"),
+        ours,
+        numpy_ms(&setup, "np.linalg.lstsq(a, rhs)"),
+        format!("max |x − x_host| / max |x_host| = {err:.1e}"),
+    );
+    let ours = timing::bench(dev, &format!("svd {m}x{n}"), 3, || {
+        linalg::svd(&a, false).map(|r| r.1)
+    })?;
+    let (u, s, vh) = linalg::svd(&a, false)?;
+    let back = u.mul(&s.expand_dims(0)?)?.matmul(&vh)?;
+    let err = relative(&a, &back, m)?;
+    report(
+        &format!("svd {m}×{n} f32 (reduced)"),
+        ours,
+        numpy_ms(&setup, "np.linalg.svd(a, full_matrices=False)"),
+        format!("‖A − U·S·Vh‖ = {err:.3} m·ε·‖A‖"),
+    );
+    let ours = timing::bench(dev, &format!("qr {m}x{n}"), 3, || {
+        linalg::qr(&a, QrMode::Reduced).map(|r| r.1)
+    })?;
+    let (q, r) = linalg::qr(&a, QrMode::Reduced)?;
+    let err = relative(&a, &q.expect("reduced has Q").matmul(&r)?, m)?;
+    report(
+        &format!("qr {m}×{n} f32 (reduced)"),
+        ours,
+        numpy_ms(&setup, "np.linalg.qr(a)"),
+        format!("‖A − Q·R‖ = {err:.3} m·ε·‖A‖"),
+    );
+    Ok(())
+}
+
 /// 10^4 batched n × n solves. Above 8 × 8 a device solves with the looped kernel until it has
 /// solved 500 000 systems of a shape, then compiles a kernel generated for it
 /// (`src/linalg/tiny.rs`): both are timed — the looped one first, then, after the calls that
@@ -191,6 +265,12 @@ fn main() -> gpuarray::Result<()> {
     let large_only = std::env::var_os("GPUARRAY_LINALG_LARGE_ONLY").is_some();
     if std::env::var_os("GPUARRAY_LINALG_EIGH_ONLY").is_some() {
         return eigh_and_svd(&dev, small);
+    }
+    if std::env::var_os("GPUARRAY_LINALG_TALL_ONLY").is_some() {
+        for (m, n) in [(70_000, 3), (100_000, 10), (300_000, 4)] {
+            tall(&dev, m, n)?;
+        }
+        return Ok(());
     }
     if !large_only {
         batched_solve(&dev, 10_000, 8)?;

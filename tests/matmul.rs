@@ -39,6 +39,22 @@ fn ints(n: usize, seed: usize) -> Vec<f64> {
         .collect()
 }
 
+/// The int32 product of integer-valued `a` and `b` (host values and shapes) equals `want`.
+fn assert_int32_product(
+    dev: &Device,
+    (a, a_shape): (&[f64], &[usize]),
+    (b, b_shape): (&[f64], &[usize]),
+    want: &[f64],
+    what: &str,
+) {
+    let ints = |v: &[f64]| v.iter().map(|&x| x as i32).collect::<Vec<i32>>();
+    let c = Array::from_slice(dev, &ints(a), a_shape)
+        .unwrap()
+        .matmul(&Array::from_slice(dev, &ints(b), b_shape).unwrap())
+        .unwrap();
+    assert_eq!(c.to_vec::<i32>().unwrap(), ints(want), "i32 {what}");
+}
+
 fn to_f32(v: &[f64]) -> Vec<f32> {
     v.iter().map(|&x| x as f32).collect()
 }
@@ -526,16 +542,12 @@ fn skinny_products_with_long_k_split_k_exactly() {
             to_f32(&want),
             "f32 {m}x{k}x{n}"
         );
-        let ai: Vec<i32> = ha.iter().map(|&x| x as i32).collect();
-        let bi: Vec<i32> = hb.iter().map(|&x| x as i32).collect();
-        let c = Array::from_slice(&dev, &ai, &[m, k])
-            .unwrap()
-            .matmul(&Array::from_slice(&dev, &bi, &[k, n]).unwrap())
-            .unwrap();
-        assert_eq!(
-            c.to_vec::<i32>().unwrap(),
-            want.iter().map(|&x| x as i32).collect::<Vec<_>>(),
-            "i32 {m}x{k}x{n}"
+        assert_int32_product(
+            &dev,
+            (&ha, &[m, k]),
+            (&hb, &[k, n]),
+            &want,
+            &format!("{m}x{k}x{n}"),
         );
     }
 }
@@ -587,16 +599,12 @@ fn narrow_products_take_one_gemv_per_column_exactly() {
             "{batch}x({m}x{k} @ {k}x{n}) from transposed storage"
         );
         // int32 (the GEMV's integer variant).
-        let ai: Vec<i32> = ha.iter().map(|&x| x as i32).collect();
-        let bi: Vec<i32> = hb.iter().map(|&x| x as i32).collect();
-        let c = Array::from_slice(&dev, &ai, &[batch, m, k])
-            .unwrap()
-            .matmul(&Array::from_slice(&dev, &bi, &[batch, k, n]).unwrap())
-            .unwrap();
-        assert_eq!(
-            c.to_vec::<i32>().unwrap(),
-            want.iter().map(|&x| x as i32).collect::<Vec<_>>(),
-            "i32 {batch}x({m}x{k} @ {k}x{n})"
+        assert_int32_product(
+            &dev,
+            (&ha, &[batch, m, k]),
+            (&hb, &[batch, k, n]),
+            &want,
+            &format!("{batch}x({m}x{k} @ {k}x{n})"),
         );
     }
 }

@@ -124,6 +124,22 @@ pub fn host_eigvals(a: &[f64], n: usize) -> Vec<f64> {
     w
 }
 
+/// Host singular values of an m × n matrix (descending, min(m, n) of them): square roots of
+/// AᵀA's (or AAᵀ's) eigenvalues, by the host Jacobi.
+pub fn host_singular_values(a: &[f64], m: usize, n: usize) -> Vec<f64> {
+    let (g, k) = if m >= n {
+        (mm(&transpose(a, m, n), a, n, m, n), n)
+    } else {
+        (mm(a, &transpose(a, m, n), m, n, m), m)
+    };
+    let mut s: Vec<f64> = host_eigvals(&g, k)
+        .into_iter()
+        .map(|x| x.max(0.0).sqrt())
+        .collect();
+    s.reverse();
+    s
+}
+
 /// A well-conditioned n × n matrix: random with a dominant diagonal.
 pub fn well_conditioned(n: usize, seed: u64) -> Vec<f64> {
     let mut a = data(n * n, seed);

@@ -556,22 +556,6 @@ fn svd_of_matrices_past_one_storage_binding() {
     }
 }
 
-/// Host singular values of an m × n matrix (descending, min(m, n) of them): square roots of
-/// AᵀA's (or AAᵀ's) eigenvalues, by the host Jacobi.
-fn host_singular_values(a: &[f64], m: usize, n: usize) -> Vec<f64> {
-    let (g, k) = if m >= n {
-        (mm(&transpose(a, m, n), a, n, m, n), n)
-    } else {
-        (mm(a, &transpose(a, m, n), m, n, m), m)
-    };
-    let mut s: Vec<f64> = host_eigvals(&g, k)
-        .into_iter()
-        .map(|x| x.max(0.0).sqrt())
-        .collect();
-    s.reverse();
-    s
-}
-
 /// Checks an SVD (U m × uc, S k, Vh vr × n) of the m × n matrix `a`: S against the host's
 /// within `tol`·σ_max (plus the square-root floor of σ near zero), U's first k columns and
 /// Vh's first k rows orthonormal, A = U·S·Vh.

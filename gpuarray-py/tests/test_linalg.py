@@ -168,6 +168,38 @@ def test_large_svd_takes_qr_and_bidiagonalisation(dtype, shape):
         np.linalg.svd(bad)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_tall_lstsq_svd_pinv_and_rank_deficient_matrices_match_numpy(dtype):
+    # A tall matrix up to 128 columns goes through its QR, the Jacobi SVD taking the square R:
+    # 70,000 x 3 walked past lavapipe's loop limit before (lstsq, svd and pinv raised
+    # MemoryError). A rank-deficient matrix (rows repeating every 10: rank 10) stays finite:
+    # its columns' rounding noise shrinks to subnormals, which the reflector divided by.
+    close = dict(rtol=1e-3, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
+    a = RNG.uniform(-1, 1, (70_000, 3)).astype(dtype)
+    b = RNG.uniform(-1, 1, 70_000).astype(dtype)
+    x, res, rank, s = np.linalg.lstsq(ga.asarray(a), ga.asarray(b))
+    wx, wres, wrank, ws = np.linalg.lstsq(a, b)
+    np.testing.assert_allclose(x.get(), wx, **close)
+    np.testing.assert_allclose(res.get(), wres, **close)
+    np.testing.assert_allclose(s.get(), ws, **close)
+    assert rank == wrank == 3
+    u, s, vt = np.linalg.svd(ga.asarray(a), full_matrices=False)
+    np.testing.assert_allclose(s.get(), np.linalg.svd(a, compute_uv=False), **close)
+    np.testing.assert_allclose((u.get() * s.get()) @ vt.get(), a, **close)
+    np.testing.assert_allclose(np.linalg.pinv(ga.asarray(a)).get(), np.linalg.pinv(a), **close)
+    t = np.arange(300 * 100)
+    low = (((t * 7919) % 1000) / 500 - 1).reshape(300, 100).astype(dtype)
+    q, r = np.linalg.qr(ga.asarray(low))
+    assert np.isfinite(q.get()).all() and np.isfinite(r.get()).all()
+    np.testing.assert_allclose(q.get() @ r.get(), low, **close)
+    assert int(np.linalg.matrix_rank(ga.asarray(low)).get()) == np.linalg.matrix_rank(low) == 10
+    np.testing.assert_allclose(
+        np.linalg.svd(ga.asarray(low), compute_uv=False).get()[:10],
+        np.linalg.svd(low, compute_uv=False)[:10],
+        **close,
+    )
+
+
 def test_norms_cond_rank_pinv_lstsq_match_numpy():
     a = RNG.uniform(-1, 1, (5, 4))
     g = ga.asarray(a)

@@ -77,7 +77,8 @@ pub enum Error {
     /// A single buffer larger than the adapter can ever hold, or a host allocation sized by the
     /// caller (`what` starting with "host") larger than the host can provide.
     #[error(
-        "{op}: {requested} bytes is larger than {} of {max} bytes",
+        "{op}: {requested} {} is larger than {} of {max} {0}",
+        unit_of(what),
         limit_name(what)
     )]
     TooLarge {
@@ -194,6 +195,23 @@ pub enum Error {
     },
 }
 
+/// What a [`Error::TooLarge`] limit counts: bytes unless its description starts by naming
+/// another unit ("loop iterations per invocation …", "workgroups per grid dimension …").
+fn unit_of(what: &str) -> &'static str {
+    const UNITS: [(&str, &str); 6] = [
+        ("loop iterations", "iterations"),
+        ("workgroups", "workgroups"),
+        ("elements", "elements"),
+        ("invocations", "invocations"),
+        ("bins", "bins"),
+        ("sort row length", "elements"),
+    ];
+    UNITS
+        .iter()
+        .find(|(start, _)| what.starts_with(start))
+        .map_or("bytes", |&(_, unit)| unit)
+}
+
 /// "the adapter's max_buffer_size", or "the host allocation limit" for host limits.
 fn limit_name(what: &str) -> String {
     if what.starts_with("host") {
@@ -249,4 +267,33 @@ pub(crate) fn describe_wgpu_error(e: &wgpu::Error) -> String {
         source = s.source();
     }
     msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn too_large_names_the_unit_of_its_limit() {
+        let loops = Error::TooLarge {
+            op: "svd",
+            requested: 140_011,
+            max: 60_000,
+            what: "loop iterations per invocation of one step",
+        };
+        assert_eq!(
+            loops.to_string(),
+            "svd: 140011 iterations is larger than the adapter's loop iterations per invocation of one step of 60000 iterations"
+        );
+        let buffer = Error::TooLarge {
+            op: "zeros",
+            requested: 5,
+            max: 4,
+            what: "max_buffer_size",
+        };
+        assert_eq!(
+            buffer.to_string(),
+            "zeros: 5 bytes is larger than the adapter's max_buffer_size of 4 bytes"
+        );
+    }
 }

@@ -66,17 +66,22 @@ pub(super) fn run_sgb_k_chunks(
         args[axis] = crate::SliceArg::range(Some(lo as isize), Some(hi as isize), 1);
         x.slice(&args)
     };
+    // Later chunks' products, each added to C (one temporary for all of them).
+    let mut partial: Option<Array> = None;
     for k0 in (0..k).step_by(chunk) {
         let part = (k0, (k0 + chunk).min(k));
         let ac = on_axis(a, nd - 1, part)?.contiguous()?;
         let bc = on_axis(b, nd - 2, part)?;
         if k0 == 0 {
             run_sgb(dev, rows, &ac, batched_a, &bc, batched_b, c, Store::Write)?;
-        } else {
-            let p = Array::empty(OP, c.device(), c.shape(), DType::F32)?;
-            run_sgb(dev, rows, &ac, batched_a, &bc, batched_b, &p, Store::Write)?;
-            c.add_assign(&p)?;
+            continue;
         }
+        if partial.is_none() {
+            partial = Some(Array::empty(OP, c.device(), c.shape(), DType::F32)?);
+        }
+        let p = partial.as_ref().expect("just made");
+        run_sgb(dev, rows, &ac, batched_a, &bc, batched_b, p, Store::Write)?;
+        c.add_assign(p)?;
     }
     Ok(())
 }

@@ -140,8 +140,22 @@ fn lcm(a: u64, b: u64) -> u64 {
     a / gcd(a, b) * b
 }
 
-/// What [`plan_granular`]'s `Err(TooLarge)` names when no split of the launch fits one binding.
-pub(crate) const UNSPLITTABLE: &str = "storage binding size (even after splitting the launch)";
+/// What [`plan_granular`]'s `Err(TooLarge)` names when no split of the launch fits one binding
+/// (its numbers: the bytes one operand's window of the smallest block spans, and the largest
+/// window).
+pub(crate) const UNSPLITTABLE: &str =
+    "bytes of one storage binding (even after splitting the launch)";
+
+/// Why a part of a launch does not fit: an axis to split, or no split left (the numbers and
+/// the limit for `Err(TooLarge)`).
+enum Unfit {
+    Split(usize),
+    Stuck {
+        requested: u64,
+        max: u64,
+        what: &'static str,
+    },
+}
 
 /// Plans the blocks of a launch over `shape` (already collapsed or not).
 pub(crate) fn plan(
@@ -171,15 +185,19 @@ pub(crate) fn plan_granular(
     while let Some((start, extent)) = todo.pop() {
         match try_block(shape, granules, &start, &extent, operands, limits).ok_or_else(overflow)? {
             Ok(block) => blocks.push(block),
-            Err(None) => {
+            Err(Unfit::Stuck {
+                requested,
+                max,
+                what,
+            }) => {
                 return Err(Error::TooLarge {
                     op,
-                    requested: extent.iter().product(),
-                    max: limits.max_binding,
-                    what: UNSPLITTABLE,
+                    requested,
+                    max,
+                    what,
                 });
             }
-            Err(Some(axis)) => {
+            Err(Unfit::Split(axis)) => {
                 // Split the offending axis in two (at a granule boundary) and plan each half.
                 let g = granules[axis];
                 let half = (extent[axis] / 2 / g * g).max(g);
@@ -198,9 +216,8 @@ pub(crate) fn plan_granular(
     Ok(blocks)
 }
 
-/// `Some(Ok(block))` when the part fits, `Some(Err(axis))` naming the axis to split (`None` when
-/// no axis can be split further), `None` on arithmetic overflow.
-#[allow(clippy::type_complexity)]
+/// `Some(Ok(block))` when the part fits, `Some(Err(_))` naming the axis to split or why none
+/// can be, `None` on arithmetic overflow.
 fn try_block(
     shape: &[u64],
     granules: &[u64],
@@ -208,7 +225,7 @@ fn try_block(
     extent: &[u64],
     operands: &[BlockOperand],
     limits: BlockLimits,
-) -> Option<std::result::Result<Block, Option<usize>>> {
+) -> Option<std::result::Result<Block, Unfit>> {
     let nonunit: Vec<usize> = (0..extent.len()).filter(|&d| extent[d] > 1).collect();
     // Axes that can still be split.
     let splittable: Vec<usize> = nonunit
@@ -218,14 +235,32 @@ fn try_block(
         .collect();
     // Too many axes for the shader: split the outermost non-unit axis.
     if nonunit.len() > MAX_RANK {
-        return Some(Err(splittable.first().copied()));
+        return Some(Err(splittable.first().copied().map_or(
+            Unfit::Stuck {
+                requested: nonunit.len() as u64,
+                max: MAX_RANK as u64,
+                what: "axes of one launch (even after splitting it)",
+            },
+            Unfit::Split,
+        )));
     }
     let numel = extent.iter().try_fold(1u64, |a, &n| a.checked_mul(n))?;
     if numel > limits.max_elems {
-        return Some(Err(splittable.iter().copied().max_by_key(|&d| extent[d])));
+        return Some(Err(splittable
+            .iter()
+            .copied()
+            .max_by_key(|&d| extent[d])
+            .map_or(
+                Unfit::Stuck {
+                    requested: numel,
+                    max: limits.max_elems,
+                    what: "elements of one launch (even after splitting it)",
+                },
+                Unfit::Split,
+            )));
     }
     let mut windows = Vec::with_capacity(operands.len());
-    let mut worst: Option<(u64, Option<usize>)> = None; // (excess bytes, axis to split)
+    let mut worst: Option<(u64, Option<usize>)> = None; // (window bytes, axis to split)
     for o in operands {
         let mut first = o.offset;
         for (d, &s) in start.iter().enumerate() {
@@ -247,16 +282,22 @@ fn try_block(
                 .copied()
                 .filter(|&d| o.strides[d] != 0)
                 .max_by_key(|&d| o.strides[d].unsigned_abs() * (extent[d] - 1));
-            let excess = size - max_window;
-            if worst.is_none_or(|(e, _)| excess > e) {
-                worst = Some((excess, axis));
+            if worst.is_none_or(|(bytes, _)| size > bytes) {
+                worst = Some((size, axis));
             }
             continue;
         }
         windows.push(window);
     }
-    if let Some((_, axis)) = worst {
-        return Some(Err(axis));
+    if let Some((bytes, axis)) = worst {
+        return Some(Err(axis.map_or(
+            Unfit::Stuck {
+                requested: bytes,
+                max: limits.max_window(),
+                what: UNSPLITTABLE,
+            },
+            Unfit::Split,
+        )));
     }
     // Row-major index of the block's first element in the whole launch.
     let mut first_index = 0u64;
@@ -584,5 +625,34 @@ mod tests {
         let (x, y) = grid((1 << 24) + 3, 65535).unwrap();
         assert!(x as u64 * y as u64 >= (1 << 24) + 3);
         assert_eq!(grid(0, 65535), Some((0, 1)));
+    }
+
+    #[test]
+    fn an_unsplittable_launch_reports_bytes_against_the_window() {
+        // 64 elements that must stay in one block (a granule of 64), 100 elements apart: their
+        // window is 25,204 bytes, four times a 4 KiB binding. The error compares bytes to bytes.
+        let limits = BlockLimits {
+            max_binding: 4096,
+            offset_alignment: 32,
+            max_elems: 1 << 31,
+        };
+        let op = BlockOperand {
+            offset: 0,
+            strides: vec![100],
+            elem_bytes: 4,
+            buffer_bytes: 64 * 400,
+        };
+        match plan_granular("probe", &[64], &[64], &[op], limits) {
+            Err(Error::TooLarge {
+                op: "probe",
+                requested,
+                max,
+                what,
+            }) => {
+                assert_eq!((requested, max), ((63 * 100 + 1) * 4, 4096));
+                assert_eq!(what, UNSPLITTABLE);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -93,6 +93,7 @@ static FAMILIES: &[&KernelDef] = &[
     &crate::linalg::families::QR_FACTOR,
     &crate::linalg::families::QR_FORM_Q,
     &crate::linalg::families::QR_BLOCK_T,
+    &crate::linalg::families::TSQR_SIGNS,
     &crate::linalg::families::TRIDIAGONAL_COLUMN,
     &crate::linalg::families::TRIDIAGONAL_CORRECT,
     &crate::linalg::families::MATRIX_T_TIMES,

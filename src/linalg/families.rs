@@ -68,6 +68,11 @@ pub(crate) static QR_FORM_Q: KernelDef = family("linalg_qr_form_q", "form_q", |v
 pub(crate) static QR_BLOCK_T: KernelDef =
     family("linalg_qr_block_t", "block_t", |v| with_type(v, QR));
 
+/// The signs that make a tall-skinny QR's factors LAPACK's (`shaders/linalg_tsqr_signs.wgsl`).
+pub(crate) static TSQR_SIGNS: KernelDef = family("linalg_tsqr_signs", "main", |v| {
+    with_type(v, include_str!("../../shaders/linalg_tsqr_signs.wgsl"))
+});
+
 const QR: &str = concat!(
     include_str!("../../shaders/linalg_householder.wgsl"),
     include_str!("../../shaders/linalg_qr.wgsl")

@@ -43,6 +43,7 @@ mod svd;
 mod tiny;
 mod trailing;
 mod tridiagonal;
+mod tsqr;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use cholesky::cholesky;

@@ -86,43 +86,51 @@ struct WyPanel {
 /// The reflectors of `a` (in place in a copy, below the diagonal; R on and above it) and
 /// their τ.
 fn reflectors(op: &'static str, a: &Array, dtype: DType, s: &Stack) -> Result<(Array, Array)> {
+    let h = a.astype(dtype)?;
+    let tau = factor_in_place(op, &h, s)?;
+    Ok((h, tau))
+}
+
+/// The reflectors of the stack `s` held in `h` (contiguous, its own storage), in place as
+/// [`reflectors`] leaves them; returns their τ.
+pub(super) fn factor_in_place(op: &'static str, h: &Array, s: &Stack) -> Result<Array> {
     let (m, n) = (s.rows, s.cols);
     let k = m.min(n);
-    let h = a.astype(dtype)?;
-    let tau = Array::zeros(a.device(), &s.shape(&[k]), dtype)?;
+    let dtype = h.dtype();
+    let tau = Array::zeros(h.device(), &s.shape(&[k]), dtype)?;
     if k == 0 || s.count == 0 {
-        return Ok((h, tau));
+        return Ok(tau);
     }
-    let blocked = blocked(&h, s);
+    let blocked = blocked(h, s);
     let panels = if blocked {
-        factor_panels(op, &h, s)?
+        factor_panels(op, h, s)?
     } else {
         panels(k, false)
     };
     for (k0, k1) in panels {
         if !blocked {
             // Each reflector through every column right of it.
-            factor_columns(op, &h, &tau, s, (k0, k1), n)?;
+            factor_columns(op, h, &tau, s, (k0, k1), n)?;
             continue;
         }
         // Blocked: the panel's reflectors through the panel's columns only, in a copy of its
         // rows from its diagonal down (the kernel binds the panel, not the matrix), the rest
         // waiting for the panel's block update.
-        let copy = block(&h, (k0, m), (k0, k1))?.contiguous()?;
-        let panel_tau = Array::zeros(a.device(), &s.shape(&[k1 - k0]), dtype)?;
+        let copy = block(h, (k0, m), (k0, k1))?.contiguous()?;
+        let panel_tau = Array::zeros(h.device(), &s.shape(&[k1 - k0]), dtype)?;
         let ps = Stack::of(op, &copy, false)?;
         factor_columns(op, &copy, &panel_tau, &ps, (0, k1 - k0), k1 - k0)?;
-        block(&h, (k0, m), (k0, k1))?.assign(&copy)?;
+        block(h, (k0, m), (k0, k1))?.assign(&copy)?;
         last_axis(&tau, (k0, k1))?.assign(&panel_tau)?;
-        let panel = wy_panel(op, &h, &tau, s, (k0, k1))?;
+        let panel = wy_panel(op, h, &tau, s, (k0, k1))?;
         if k1 < n {
             // A[k0.., k1..] ← (I − V·T·Vᵀ)ᵀ·A[k0.., k1..]
-            let a2 = block(&h, (k0, m), (k1, n))?;
+            let a2 = block(h, (k0, m), (k1, n))?;
             let w = mt(&panel.t)?.matmul(&mt(&panel.v)?.matmul(&a2)?)?;
             crate::ops::matmul::matmul_sub_into(&panel.v, &w, &a2)?;
         }
     }
-    Ok((h, tau))
+    Ok(tau)
 }
 
 /// `a[..., lo:hi]`.
@@ -284,6 +292,9 @@ pub fn qr(a: &Array, mode: QrMode) -> Result<(Option<Array>, Array)> {
     let op = "qr";
     let dtype = compute_dtype(op, a)?;
     let s = Stack::of(op, a, false)?;
+    if mode != QrMode::Complete && super::tsqr::applies(&s) {
+        return super::tsqr::qr(op, a, dtype, &s, mode == QrMode::Reduced);
+    }
     let (m, n) = (s.rows, s.cols);
     let k = m.min(n);
     let (h, tau) = reflectors(op, a, dtype, &s)?;

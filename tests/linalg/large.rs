@@ -704,9 +704,10 @@ fn host_solve(a: &[f64], b: &[f64], n: usize) -> Vec<f64> {
 
 #[test]
 fn tall_qr_svd_lstsq_and_pinv_past_one_storage_binding() {
-    // Bindings capped at 256 KiB: 1500 × 60 float32 (360 KB) is factored in panels narrower
-    // than 64 columns (43 and 17: each panel's copy must fit one binding); its SVD goes through
-    // that QR (a full U of 9 MB formed a panel at a time); pinv's V·S⁻¹·Uᵀ has a 60 × 1500
+    // Bindings capped at 256 KiB: 1500 × 60 float32 (360 KB). Its reduced QR is a TSQR; its
+    // complete QR is factored in panels narrower than 64 columns (43 and 17: each panel's copy
+    // must fit one binding); its SVD goes through those QRs (a full U of 9 MB formed a panel
+    // at a time); pinv's V·S⁻¹·Uᵀ has a 60 × 1500
     // result, fewer rows than the subgroup kernel's launch, that no launch of it fits.
     let Some(dev) = common::device_with_binding(256 << 10) else {
         return;
@@ -730,9 +731,9 @@ fn tall_qr_svd_lstsq_and_pinv_past_one_storage_binding() {
     let (qc, rc) = linalg::qr(&ga, linalg::QrMode::Complete).unwrap();
     let (qc, rc) = (read(&qc.unwrap()), read(&rc));
     assert!(rc[n * n..].iter().all(|&v| v == 0.0));
-    assert_eq!(
-        &rc[..n * n],
-        &r[..],
+    // Reduced R comes from TSQR, complete from Householder QR: the same R but for rounding.
+    assert!(
+        max_diff(&rc[..n * n], &r) < tol * max_abs(&r),
         "complete R's first rows are reduced R"
     );
     let x = data(m, 3);
@@ -849,4 +850,123 @@ fn rank_deficient_matrices_keep_finite_factors() {
     let av = mm(&sym, &v, n, n, n);
     let vl: Vec<f64> = (0..n * n).map(|t| v[t] * w[t % n]).collect();
     assert!(max_diff(&av, &vl) < tol * top, "eigh: A·V = V·Λ");
+}
+
+/// R (n × n) of the Householder QR of a tall m × n matrix, as LAPACK's geqr2 builds it (each
+/// β = −sign(α)·‖x‖, sign(0) = +), on the host in f64.
+fn host_householder_r(a: &[f64], m: usize, n: usize) -> Vec<f64> {
+    let mut w = a.to_vec();
+    for j in 0..n {
+        let alpha = w[j * n + j];
+        let xnorm = ((j + 1)..m)
+            .map(|r| w[r * n + j] * w[r * n + j])
+            .sum::<f64>()
+            .sqrt();
+        if xnorm == 0.0 {
+            continue;
+        }
+        let beta = -alpha.hypot(xnorm).copysign(alpha);
+        let tau = (beta - alpha) / beta;
+        let scale = 1.0 / (alpha - beta);
+        for r in j + 1..m {
+            w[r * n + j] *= scale;
+        }
+        w[j * n + j] = beta;
+        for c in j + 1..n {
+            let mut s = w[j * n + c];
+            for r in j + 1..m {
+                s += w[r * n + j] * w[r * n + c];
+            }
+            s *= tau;
+            w[j * n + c] -= s;
+            for r in j + 1..m {
+                w[r * n + c] -= w[r * n + j] * s;
+            }
+        }
+    }
+    (0..n * n)
+        .map(|t| if t % n >= t / n { w[t] } else { 0.0 })
+        .collect()
+}
+
+#[test]
+fn tall_skinny_qr_has_lapacks_signs_at_any_height() {
+    // Tall, narrow matrices are factored by TSQR (src/linalg/tsqr.rs): leaves of at least 256
+    // rows side by side, their R factors stacked and factored again. Bindings capped at
+    // 256 KiB: a float32 column of 70,000 rows (280 KB) is past one binding, which a
+    // Householder panel (a copy of at least one column) could not factor. Against Householder
+    // QR in f64 on the host: R's signs are LAPACK's and its values agree; Q·R = A; QᵀQ = I;
+    // mode r gives reduced's R bit for bit; svdvals and lstsq go through it. Shapes: one and
+    // three columns past the binding, a batch of two 5000 × 64 (each past the binding), three
+    // levels of leaves (20,000 × 8: 64 leaves, then two), and an odd height whose last leaf is
+    // padded.
+    let Some(dev) = common::device_with_binding(256 << 10) else {
+        return;
+    };
+    for (batch, m, n, dtypes) in [
+        (1, 70_000, 1, vec![DType::F32]),
+        (1, 70_000, 3, vec![DType::F32]),
+        (2, 5_000, 64, vec![DType::F32]),
+        (1, 20_000, 8, vec![DType::F32]),
+        (3, 2_047, 5, linalg_dtypes(&dev)),
+    ] {
+        let a = data(batch * m * n, (m + n) as u64);
+        let shape = if batch == 1 {
+            vec![m, n]
+        } else {
+            vec![batch, m, n]
+        };
+        for dtype in dtypes {
+            let what = format!("{batch}×{m}×{n} {dtype:?}");
+            let ga = upload(&dev, &a, &shape, dtype);
+            let (q, r) = linalg::qr(&ga, linalg::QrMode::Reduced).unwrap();
+            let q = q.unwrap();
+            assert_eq!(q.shape()[shape.len() - 2..], [m, n], "{what}");
+            assert_eq!(r.shape()[shape.len() - 2..], [n, n], "{what}");
+            let (q, r) = (read(&q), read(&r));
+            let (_, r_only) = linalg::qr(&ga, linalg::QrMode::R).unwrap();
+            assert_eq!(read(&r_only), r, "{what}: mode r gives reduced's R");
+            let tol = 8.0 * m as f64 * eps(dtype);
+            for b in 0..batch {
+                let ab = &a[b * m * n..(b + 1) * m * n];
+                let qb = &q[b * m * n..(b + 1) * m * n];
+                let rb = &r[b * n * n..(b + 1) * n * n];
+                let want = host_householder_r(ab, m, n);
+                assert!(
+                    (0..n).all(|i| (0..i).all(|j| rb[i * n + j] == 0.0)),
+                    "{what}: R upper"
+                );
+                let r_err = max_diff(rb, &want) / max_abs(&want);
+                assert!(r_err < tol, "{what}[{b}]: R vs LAPACK's, {r_err}");
+                let back = max_diff(&mm(qb, rb, m, n, n), ab) / max_abs(ab);
+                assert!(back < tol, "{what}[{b}]: ‖A − Q·R‖ = {back}");
+                let orth = orthonormality(qb, m, n);
+                assert!(orth < tol, "{what}[{b}]: ‖QᵀQ − I‖ = {orth}");
+            }
+        }
+    }
+    // Through QR: the singular values and a least-squares fit of 70,000 × 3.
+    let (m, n) = (70_000, 3);
+    let a = data(m * n, 5);
+    let ga = upload(&dev, &a, &[m, n], DType::F32);
+    let tol = 8.0 * m as f64 * eps(DType::F32);
+    let s = read(&linalg::svdvals(&ga).unwrap());
+    let want = host_singular_values(&a, m, n);
+    assert!(
+        max_diff(&s, &want) < tol * want[0],
+        "svdvals {s:?} vs {want:?}"
+    );
+    let b = data(m, 6);
+    let fit = linalg::lstsq(&ga, &upload(&dev, &b, &[m], DType::F32), None).unwrap();
+    let want = host_solve(
+        &mm(&transpose(&a, m, n), &a, n, m, n),
+        &mm(&transpose(&a, m, n), &b, n, m, 1),
+        n,
+    );
+    assert!(
+        max_diff(&read(&fit.x), &want) < tol * max_abs(&want) * 10.0,
+        "lstsq {:?} vs {want:?}",
+        read(&fit.x)
+    );
+    assert!(dev.take_uncaptured_errors().is_empty());
 }

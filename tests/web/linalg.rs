@@ -223,8 +223,8 @@ async fn batched_small_solves_in_the_browser() {
 }
 
 /// Matrices past one storage binding (capped at 1 MiB here; 128 MiB in many browsers): LU,
-/// Cholesky and QR factor panels and blocks copied out of the matrix, eigh and svd reduce by
-/// windows of rows: none binds the matrix.
+/// Cholesky and QR factor panels and blocks copied out of the matrix (a tall, narrow QR its
+/// leaves of rows), eigh and svd reduce by windows of rows: none binds the matrix.
 #[wasm_bindgen_test]
 async fn linalg_past_one_binding_in_the_browser() {
     let dev = Device::with_config_async(DeviceConfig {
@@ -308,5 +308,64 @@ async fn linalg_past_one_binding_in_the_browser() {
     let r = r.to_vec_async::<f32>().await.unwrap();
     let want: Vec<f64> = tall.iter().map(|&v| v as f64).collect();
     assert!(worst(&mm(&q, &r, m, k, k), &want) < 1e-4, "qr");
+    // A tall, narrow one whose every column is past the binding (300,000 × 2, 1.2 MB a
+    // column): TSQR, with LAPACK's signs; R against Householder QR on the host.
+    let (m, k) = (300_000, 2);
+    let tall: Vec<f32> = (0..m * k)
+        .map(|i| ((i * 7919 + 29) % 1009) as f32 / 1009.0 - 0.5)
+        .collect();
+    let g = Array::from_slice(&dev, &tall, &[m, k]).unwrap();
+    let (q, r) = linalg::qr(&g, QrMode::Reduced).unwrap();
+    let q = q.unwrap().to_vec_async::<f32>().await.unwrap();
+    let r = r.to_vec_async::<f32>().await.unwrap();
+    let want: Vec<f64> = tall.iter().map(|&v| v as f64).collect();
+    let scale = (m as f64).sqrt();
+    assert!(
+        worst(&mm(&q, &r, m, k, k), &want) < 1e-5 * scale,
+        "tsqr: A = Q·R"
+    );
+    assert!(
+        worst(&mm(&t(&q, m, k), &q, k, m, k), &eye(k)) < 1e-3,
+        "tsqr: QᵀQ = I"
+    );
+    let host_r = householder_r(&tall, m, k);
+    let r64: Vec<f64> = r.iter().map(|&v| v as f64).collect();
+    assert!(
+        worst(&r64, &host_r) < 1e-5 * scale,
+        "tsqr: R {r:?} vs LAPACK's {host_r:?}"
+    );
     check_clean(&dev).await;
+}
+
+/// R (n × n) of Householder QR of a tall m × n matrix with LAPACK's signs (each β =
+/// −sign(α)·‖x‖), on the host in f64.
+fn householder_r(a: &[f32], m: usize, n: usize) -> Vec<f64> {
+    let mut w: Vec<f64> = a.iter().map(|&v| v as f64).collect();
+    for j in 0..n {
+        let alpha = w[j * n + j];
+        let xnorm = ((j + 1)..m)
+            .map(|r| w[r * n + j].powi(2))
+            .sum::<f64>()
+            .sqrt();
+        if xnorm == 0.0 {
+            continue;
+        }
+        let beta = -alpha.hypot(xnorm).copysign(alpha);
+        let (tau, scale) = ((beta - alpha) / beta, 1.0 / (alpha - beta));
+        for r in j + 1..m {
+            w[r * n + j] *= scale;
+        }
+        w[j * n + j] = beta;
+        for c in j + 1..n {
+            let s =
+                tau * (w[j * n + c] + (j + 1..m).map(|r| w[r * n + j] * w[r * n + c]).sum::<f64>());
+            w[j * n + c] -= s;
+            for r in j + 1..m {
+                w[r * n + c] -= w[r * n + j] * s;
+            }
+        }
+    }
+    (0..n * n)
+        .map(|t| if t % n >= t / n { w[t] } else { 0.0 })
+        .collect()
 }

@@ -312,7 +312,7 @@ async fn linalg_past_one_binding_in_the_browser() {
     // column): TSQR, with LAPACK's signs; R against Householder QR on the host.
     let (m, k) = (300_000, 2);
     let tall: Vec<f32> = (0..m * k)
-        .map(|i| ((i * 7919 + 29) % 1009) as f32 / 1009.0 - 0.5)
+        .map(|i| ((i as u64 * 7919 + 29) % 1009) as f32 / 1009.0 - 0.5)
         .collect();
     let g = Array::from_slice(&dev, &tall, &[m, k]).unwrap();
     let (q, r) = linalg::qr(&g, QrMode::Reduced).unwrap();

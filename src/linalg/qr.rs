@@ -5,6 +5,7 @@
 //! as LAPACK's geqrf/orgqr: a panel of [`PANEL`] columns is factored by the same kernel in a
 //! copy of its rows, its reflectors are gathered into the compact WY form I − V·T·Vᵀ, and the
 //! trailing matrix (and, backwards, Q) is updated by three products on the tuned matmul.
+//! Reduced and `r` modes of tall matrices of up to 64 columns go to TSQR (`tsqr.rs`) instead.
 
 use super::families::{QR_BLOCK_T, QR_FACTOR, QR_FORM_Q};
 use super::lu::block;
@@ -275,7 +276,10 @@ fn params(
 
 /// `numpy.linalg.qr(a, mode)`: a = Q·R with Q orthonormal columns and R upper triangular, for
 /// each matrix of the stack (any shape m × n). Returns `(Some(Q), R)`, or `(None, R)` for
-/// [`QrMode::R`].
+/// [`QrMode::R`]. Q and R have LAPACK's signs. Reduced and `r` modes of a tall matrix (up to
+/// 64 columns, at least 512 rows and 16 a column) are a TSQR (leaves of rows side by side: any
+/// height memory holds), complete mode Householder QR throughout: their R agree to rounding,
+/// not bit for bit.
 ///
 /// ```
 /// # fn main() -> gpuarray::Result<()> {

@@ -660,9 +660,7 @@ fn tall_svd_and_lstsq_go_through_the_qr() {
             // Least squares against the host's normal equations (well conditioned here).
             let b = data(m, 99);
             let fit = linalg::lstsq(&ga, &upload(&dev, &b, &[m], dtype), None).unwrap();
-            let ata = mm(&transpose(&a, m, n), &a, n, m, n);
-            let atb = mm(&transpose(&a, m, n), &b, n, m, 1);
-            let want = host_solve(&ata, &atb, n);
+            let want = host_least_squares(&a, &b, m, n);
             let x = read(&fit.x);
             assert!(
                 max_diff(&x, &want) < tol * max_abs(&want).max(1.0) * 10.0,
@@ -671,6 +669,13 @@ fn tall_svd_and_lstsq_go_through_the_qr() {
             assert_eq!(fit.rank, n);
         }
     }
+}
+
+/// x minimising ‖a·x − b‖ for a full-rank m × n matrix `a`, from the normal equations on the
+/// host (well-conditioned matrices only).
+fn host_least_squares(a: &[f64], b: &[f64], m: usize, n: usize) -> Vec<f64> {
+    let at = transpose(a, m, n);
+    host_solve(&mm(&at, a, n, m, n), &mm(&at, b, n, m, 1), n)
 }
 
 /// x solving the n × n system a·x = b on the host (Gaussian elimination with partial
@@ -760,11 +765,7 @@ fn tall_qr_svd_lstsq_and_pinv_past_one_storage_binding() {
     }
     let b = data(m, 4);
     let fit = linalg::lstsq(&ga, &upload(&dev, &b, &[m], DType::F32), None).unwrap();
-    let want = host_solve(
-        &mm(&transpose(&a, m, n), &a, n, m, n),
-        &mm(&transpose(&a, m, n), &b, n, m, 1),
-        n,
-    );
+    let want = host_least_squares(&a, &b, m, n);
     assert!(
         max_diff(&read(&fit.x), &want) < tol * max_abs(&want) * 10.0,
         "lstsq"
@@ -958,11 +959,7 @@ fn tall_skinny_qr_has_lapacks_signs_at_any_height() {
     );
     let b = data(m, 6);
     let fit = linalg::lstsq(&ga, &upload(&dev, &b, &[m], DType::F32), None).unwrap();
-    let want = host_solve(
-        &mm(&transpose(&a, m, n), &a, n, m, n),
-        &mm(&transpose(&a, m, n), &b, n, m, 1),
-        n,
-    );
+    let want = host_least_squares(&a, &b, m, n);
     assert!(
         max_diff(&read(&fit.x), &want) < tol * max_abs(&want) * 10.0,
         "lstsq {:?} vs {want:?}",

@@ -46,12 +46,14 @@ impl Array {
                     for (i, chunk) in bytes.chunks(UPLOAD_CHUNK).enumerate() {
                         let offset = (i * UPLOAD_CHUNK) as u64;
                         if chunk.len() % 4 == 0 {
-                            dev.queue.write_buffer(buffer, offset, chunk);
+                            dev.maintainer
+                                .context(|| dev.queue.write_buffer(buffer, offset, chunk));
                         } else {
                             // Copies must be whole 4-byte words (an odd number of f16, say).
                             let mut padded = chunk.to_vec();
                             padded.resize(chunk.len().next_multiple_of(4), 0);
-                            dev.queue.write_buffer(buffer, offset, &padded);
+                            dev.maintainer
+                                .context(|| dev.queue.write_buffer(buffer, offset, &padded));
                         }
                         if bytes.len() > UPLOAD_CHUNK {
                             // Hand each chunk to the GPU now so staging memory stays bounded.

@@ -332,25 +332,36 @@ impl Compiler {
         if self.math == MathMode::Fast && (key.kernel.uses_f32_math)(key.variant) {
             constants.push(("FAST_MATH", 1.0));
         }
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(&label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-        Ok(self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&label),
-                layout: None,
-                module: &module,
-                entry_point: Some(key.kernel.entry),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &constants,
-                    zero_initialize_workgroup_memory: false,
-                },
-                cache: self.driver_cache.as_ref(),
-            }))
+        Ok(self.in_context(|| {
+            let module = self
+                .device
+                .create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(&label),
+                    source: wgpu::ShaderSource::Wgsl(source.into()),
+                });
+            self.device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(&label),
+                    layout: None,
+                    module: &module,
+                    entry_point: Some(key.kernel.entry),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &constants,
+                        zero_initialize_workgroup_memory: false,
+                    },
+                    cache: self.driver_cache.as_ref(),
+                })
+        }))
+    }
+
+    /// Runs `f`, a compile, under the device's lock where the backend is GL (a compile holds the
+    /// GL context for as long as the driver compiles: `Maintainer::context`). A browser has one
+    /// thread.
+    pub fn in_context<T>(&self, f: impl FnOnce() -> T) -> T {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.queue.1.context(f);
+        #[cfg(target_arch = "wasm32")]
+        f()
     }
 
     /// Counts a pipeline compiled from generated WGSL (`generated.rs`) as the plan's are

@@ -56,23 +56,24 @@ impl DeviceInner {
             Some(name) if c.math == MathMode::Fast => vec![(name, 1.0)],
             _ => vec![],
         };
-        let module = c.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
-        let pipeline = c
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        let pipeline = c.in_context(|| {
+            let module = c.device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
-                layout: None,
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &constants,
-                    zero_initialize_workgroup_memory: true,
-                },
-                cache: c.driver_cache.as_ref(),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
             });
+            c.device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(label),
+                    layout: None,
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &constants,
+                        zero_initialize_workgroup_memory: true,
+                    },
+                    cache: c.driver_cache.as_ref(),
+                })
+        });
         let took = started.elapsed();
         c.count_generated(took);
         if c.log {

@@ -270,7 +270,7 @@ impl Device {
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
         let staging_usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
-        let maintainer = Arc::new(Maintainer::default());
+        let maintainer = Arc::new(Maintainer::new(ainfo.backend));
         let late_errors = Arc::new(LateErrors::default());
         let pool = Pool::new(
             WgpuBacking::new(
@@ -590,7 +590,9 @@ impl Device {
     /// `Err(DeviceLost)`; a readback in flight returns `Err` rather than hanging.
     pub fn destroy(&self) {
         self.inner.mark_lost("Device::destroy was called");
-        self.inner.device.destroy();
+        self.inner
+            .maintainer
+            .context(|| self.inner.device.destroy());
         self.inner.poll_once();
     }
 

@@ -27,9 +27,11 @@ fn start_chunk(
     let started = dev.guarded(op, || {
         let index =
             dev.submit_now(|enc| enc.copy_buffer_to_buffer(src, offset, staging.buffer(), 0, len));
-        staging
-            .buffer()
-            .map_async(wgpu::MapMode::Read, 0..len, on_mapped);
+        dev.maintainer.context(|| {
+            staging
+                .buffer()
+                .map_async(wgpu::MapMode::Read, 0..len, on_mapped)
+        });
         Ok(index)
     });
     match started {
@@ -45,32 +47,35 @@ fn start_chunk(
 /// Copies the mapped bytes of the chunk at `at` (bytes into the read range) into `dst`, which
 /// receives the range less its first `skip` bytes, and returns the staging buffer to the pool.
 fn finish_chunk(
+    dev: &DeviceInner,
     staging: PoolBlock<WgpuBacking>,
     len: u64,
     at: u64,
     skip: u64,
     dst: &mut [u8],
 ) -> Result<()> {
-    match staging.buffer().get_mapped_range(0..len) {
-        Ok(view) => {
-            // The part of this chunk that lands in dst: [max(at, skip), min(at+len, skip+dst.len())).
-            let lo = at.max(skip);
-            let hi = (at + len).min(skip + dst.len() as u64);
-            if hi > lo {
-                dst[(lo - skip) as usize..(hi - skip) as usize]
-                    .copy_from_slice(&view[(lo - at) as usize..(hi - at) as usize]);
+    // Under the device's lock on GL: mapping and unmapping use the GL context.
+    let copied = dev
+        .maintainer
+        .context(|| match staging.buffer().get_mapped_range(0..len) {
+            Ok(view) => {
+                // The part of this chunk that lands in dst: [max(at, skip), min(at+len, skip+dst.len())).
+                let lo = at.max(skip);
+                let hi = (at + len).min(skip + dst.len() as u64);
+                if hi > lo {
+                    dst[(lo - skip) as usize..(hi - skip) as usize]
+                        .copy_from_slice(&view[(lo - at) as usize..(hi - at) as usize]);
+                }
+                drop(view);
+                staging.buffer().unmap();
+                Ok(())
             }
-            drop(view);
-            staging.buffer().unmap();
-            Ok(())
-        }
-        Err(e) => {
-            staging.discard();
-            Err(Error::Gpu(format!(
-                "to_vec: mapping the readback buffer failed: {e}"
-            )))
-        }
-    }
+            Err(e) => Err(e),
+        });
+    copied.map_err(|e| {
+        staging.discard();
+        Error::Gpu(format!("to_vec: mapping the readback buffer failed: {e}"))
+    })
 }
 
 fn map_failed(dev: &DeviceInner, op: &'static str, e: wgpu::BufferAsyncError) -> Error {
@@ -123,7 +128,7 @@ pub(crate) fn read_bytes(
             staging.discard();
             return Err(e);
         }
-        finish_chunk(staging, n, done, skip, dst)?;
+        finish_chunk(dev, staging, n, done, skip, dst)?;
         done += n;
     }
     Ok(())
@@ -151,7 +156,7 @@ pub(crate) async fn read_bytes_async(
             staging.discard();
             return Err(e);
         }
-        finish_chunk(staging, n, done, skip, dst)?;
+        finish_chunk(dev, staging, n, done, skip, dst)?;
         done += n;
     }
     Ok(())

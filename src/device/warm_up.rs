@@ -42,16 +42,18 @@ pub(super) fn first_dispatch(
     let buffers: Vec<wgpu::Buffer> = bindings
         .iter()
         .map(|&(_, uniform)| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("gpuarray warm-up binding"),
-                size: BINDING_BYTES,
-                usage: if uniform {
-                    wgpu::BufferUsages::UNIFORM
-                } else {
-                    wgpu::BufferUsages::STORAGE
-                },
-                // Buffers start zeroed in wgpu.
-                mapped_at_creation: false,
+            maintainer.context(|| {
+                device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("gpuarray warm-up binding"),
+                    size: BINDING_BYTES,
+                    usage: if uniform {
+                        wgpu::BufferUsages::UNIFORM
+                    } else {
+                        wgpu::BufferUsages::STORAGE
+                    },
+                    // Buffers start zeroed in wgpu.
+                    mapped_at_creation: false,
+                })
             })
         })
         .collect();

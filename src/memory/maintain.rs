@@ -15,6 +15,13 @@
 //! the device's submits or polls, so a lone thread wakes the moment its work is done; with
 //! company it checks without blocking and backs off between checks ([`Backoff`]), so another
 //! thread's submit waits at most one slice. GPU work itself is never serialised by this lock.
+//!
+//! On wgpu's GL backend the lock covers every call that uses the GL context ([`Maintainer::context`]):
+//! wgpu-hal's GL device makes each such call lock its one context for at most 6 seconds
+//! (`CONTEXT_LOCK_TIMEOUT_SECS`) and panics past that ("Could not lock adapter context"), and a
+//! pipeline compile holds the context for as long as the driver compiles (llvmpipe with a cold
+//! shader cache: longer than that for the software-f64 kernels). A thread that needs the context
+//! while another compiles then waits here, without a timeout, instead of inside wgpu.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -48,32 +55,70 @@ pub(crate) enum Progress {
     Panicked,
 }
 
-/// Serialises the calls that retire submissions on one device.
+/// Serialises the calls that retire submissions on one device (on GL, every call that uses the
+/// GL context).
 #[derive(Default)]
 pub(crate) struct Maintainer {
     lock: Mutex<()>,
     /// Threads inside a call here (holding the lock or waiting for it).
     users: AtomicUsize,
+    /// The adapter is wgpu's GL backend: [`Maintainer::context`] takes the lock.
+    whole_context: bool,
 }
 
 /// The lock, and this thread counted among its users until dropped.
 struct Held<'a> {
     users: &'a AtomicUsize,
     _guard: MutexGuard<'a, ()>,
+    /// The maintainer's address, in [`HELD`] while this lives.
+    at: usize,
 }
 
 impl Drop for Held<'_> {
     fn drop(&mut self) {
+        HELD.with(|h| h.borrow_mut().retain(|&a| a != self.at));
         self.users.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
+std::thread_local! {
+    /// The maintainers whose lock this thread holds: a map callback (run inside a poll, under the
+    /// lock) that drops a buffer must not wait for the lock its own thread holds.
+    static HELD: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 impl Maintainer {
+    /// The lock for a device of `backend`.
+    pub fn new(backend: wgpu::Backend) -> Maintainer {
+        Maintainer {
+            whole_context: backend == wgpu::Backend::Gl,
+            ..Maintainer::default()
+        }
+    }
+
+    /// Runs `f`, a wgpu call that may use the GL context (a compile, a buffer's creation or
+    /// release, an upload, a map), under the lock where the backend is GL (see the module's
+    /// comment); elsewhere plainly, and plainly too on a thread that holds the lock already (a
+    /// map callback, run inside a poll).
+    pub fn context<T>(&self, f: impl FnOnce() -> T) -> T {
+        let at = self as *const Maintainer as usize;
+        if self.whole_context && !HELD.with(|h| h.borrow().contains(&at)) {
+            let _held = self.lock();
+            f()
+        } else {
+            f()
+        }
+    }
+
     fn lock(&self) -> Held<'_> {
         self.users.fetch_add(1, Ordering::SeqCst);
+        let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let at = self as *const Maintainer as usize;
+        HELD.with(|h| h.borrow_mut().push(at));
         Held {
             users: &self.users,
-            _guard: self.lock.lock().unwrap_or_else(|e| e.into_inner()),
+            _guard: guard,
+            at,
         }
     }
 
@@ -166,5 +211,52 @@ impl Backoff {
         } else {
             std::thread::sleep((waited / 32).clamp(Self::MIN_SLEEP, Self::MAX_SLEEP));
         }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    #[test]
+    fn on_gl_a_call_waits_for_another_threads_call_without_a_timeout() {
+        // A compile holding the GL context for 300 ms: a second thread's call on the same
+        // device starts only after it (wgpu-hal's own wait would panic after 6 s).
+        let m = Arc::new(Maintainer::new(wgpu::Backend::Gl));
+        let started = Instant::now();
+        let long = {
+            let m = Arc::clone(&m);
+            std::thread::spawn(move || m.context(|| std::thread::sleep(Duration::from_millis(300))))
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        let entered = m.context(|| started.elapsed());
+        long.join().unwrap();
+        assert!(entered >= Duration::from_millis(300), "{entered:?}");
+        // Elsewhere the calls are not serialised.
+        let v = Arc::new(Maintainer::new(wgpu::Backend::Vulkan));
+        let started = Instant::now();
+        let long = {
+            let v = Arc::clone(&v);
+            std::thread::spawn(move || v.context(|| std::thread::sleep(Duration::from_millis(300))))
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        let entered = v.context(|| started.elapsed());
+        long.join().unwrap();
+        assert!(entered < Duration::from_millis(250), "{entered:?}");
+    }
+
+    #[test]
+    fn a_call_on_a_thread_that_holds_the_lock_runs_at_once() {
+        // As a map callback does inside a poll: no deadlock on its own thread's lock, and the
+        // lock is taken again once released. Another device's lock is its own.
+        let m = Maintainer::new(wgpu::Backend::Gl);
+        let other = Maintainer::new(wgpu::Backend::Gl);
+        let held = m.lock();
+        assert_eq!(m.context(|| other.context(|| 7)), 7);
+        drop(held);
+        assert!(HELD.with(|h| h.borrow().is_empty()));
+        assert_eq!(m.context(|| m.users.load(Ordering::SeqCst)), 1);
     }
 }

@@ -52,11 +52,13 @@ impl Backing for WgpuBacking {
     fn alloc(&self, bytes: u64) -> std::result::Result<wgpu::Buffer, String> {
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(self.label),
-            size: bytes,
-            usage: self.usage,
-            mapped_at_creation: false,
+        let buffer = self.maintainer.context(|| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(self.label),
+                size: bytes,
+                usage: self.usage,
+                mapped_at_creation: false,
+            })
         });
         #[cfg(not(target_arch = "wasm32"))]
         let errors = [
@@ -79,7 +81,7 @@ impl Backing for WgpuBacking {
         // Dropped, not destroyed: a cached buffer may still be used by recorded or submitted
         // work (an array dropped while a kernel reading it is pending); wgpu frees it when that
         // work is done.
-        drop(buffer);
+        self.maintainer.context(|| drop(buffer));
     }
 
     fn collect(&self) {

@@ -309,11 +309,13 @@ impl Spare {
                 .limits
                 .min_storage_buffer_offset_alignment
                 .max(Self::SLOT as u32) as u64;
-            let buffer = dev.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("gpuarray philox spare"),
-                size: 2 * stride + Self::SLOT,
-                usage: wgpu::BufferUsages::STORAGE,
-                mapped_at_creation: false,
+            let buffer = dev.maintainer.context(|| {
+                dev.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("gpuarray philox spare"),
+                    size: 2 * stride + Self::SLOT,
+                    usage: wgpu::BufferUsages::STORAGE,
+                    mapped_at_creation: false,
+                })
             });
             (buffer, stride)
         });

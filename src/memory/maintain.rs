@@ -76,14 +76,18 @@ struct Held<'a> {
 
 impl Drop for Held<'_> {
     fn drop(&mut self) {
-        HELD.with(|h| h.borrow_mut().retain(|&a| a != self.at));
+        // `try_with`: at exit a thread's locals may be gone already (see [`HELD`]).
+        let _ = HELD.try_with(|h| h.borrow_mut().retain(|&a| a != self.at));
         self.users.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
 std::thread_local! {
     /// The maintainers whose lock this thread holds: a map callback (run inside a poll, under the
-    /// lock) that drops a buffer must not wait for the lock its own thread holds.
+    /// lock) that drops a buffer must not wait for the lock its own thread holds. Reached only
+    /// through `try_with`: the exit guard waits for devices (under the lock) while the exiting
+    /// thread's locals are destroyed, and this one may be gone by then (a Python process's exit
+    /// panicked in `LocalKey::with`); a thread without it holds no lock here.
     static HELD: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -102,7 +106,8 @@ impl Maintainer {
     /// map callback, run inside a poll).
     pub fn context<T>(&self, f: impl FnOnce() -> T) -> T {
         let at = self as *const Maintainer as usize;
-        if self.whole_context && !HELD.with(|h| h.borrow().contains(&at)) {
+        let held_here = HELD.try_with(|h| h.borrow().contains(&at)).unwrap_or(false);
+        if self.whole_context && !held_here {
             let _held = self.lock();
             f()
         } else {
@@ -114,7 +119,7 @@ impl Maintainer {
         self.users.fetch_add(1, Ordering::SeqCst);
         let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         let at = self as *const Maintainer as usize;
-        HELD.with(|h| h.borrow_mut().push(at));
+        let _ = HELD.try_with(|h| h.borrow_mut().push(at));
         Held {
             users: &self.users,
             _guard: guard,
@@ -258,5 +263,35 @@ mod tests {
         drop(held);
         assert!(HELD.with(|h| h.borrow().is_empty()));
         assert_eq!(m.context(|| m.users.load(Ordering::SeqCst)), 1);
+    }
+
+    /// Takes the lock when its thread's locals are destroyed, as the exit guard does.
+    struct LockAtExit(Arc<Maintainer>);
+
+    impl Drop for LockAtExit {
+        fn drop(&mut self) {
+            drop(self.0.lock());
+            assert_eq!(self.0.context(|| 3), 3);
+        }
+    }
+
+    std::thread_local! {
+        static AT_EXIT: std::cell::RefCell<Option<LockAtExit>> = const { std::cell::RefCell::new(None) };
+    }
+
+    #[test]
+    fn the_lock_works_while_a_threads_locals_are_destroyed() {
+        // AT_EXIT is registered before HELD, so it is destroyed after it: its lock must not
+        // need HELD (a panic there aborts the process: "thread local panicked on drop").
+        let m = Arc::new(Maintainer::new(wgpu::Backend::Gl));
+        let worker = {
+            let m = Arc::clone(&m);
+            std::thread::spawn(move || {
+                AT_EXIT.with(|a| *a.borrow_mut() = Some(LockAtExit(Arc::clone(&m))));
+                assert_eq!(m.context(|| 1), 1);
+            })
+        };
+        worker.join().unwrap();
+        assert_eq!(m.users.load(Ordering::SeqCst), 0);
     }
 }

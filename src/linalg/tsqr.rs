@@ -28,17 +28,22 @@ const LEAF_MIN: usize = 256;
 /// The widest matrices factored this way: a leaf's QR is one unblocked workgroup.
 const MAX_COLS: usize = 64;
 
-/// A matrix is cut into at most this many leaves.
+/// A matrix is cut into at most this many leaves, unless its leaves would be longer than
+/// [`LEAF_MAX`].
 const LEAVES: usize = 64;
+/// Leaves have at most this many rows: 16 MiB of float32 at 64 columns, one binding on any
+/// adapter, and the kernels' passes over a leaf's rows stay within lavapipe's loop budget (a
+/// 64th of 2^28 rows would not).
+const LEAF_MAX: usize = 1 << 16;
 
 /// The rows of a leaf of an m × n matrix: at least eight times as many rows as columns, so that
-/// each level leaves at most an eighth of the rows, and [`LEAVES`] leaves at most. From the
-/// shape alone, so that the bits do not depend on the adapter. (More, smaller leaves cost more
-/// barriers per row: on lavapipe, 300,000 × 4 in 1,172 leaves of 256 rows took 1.0 s, in 64
-/// leaves 0.39 s, in 16 leaves 0.36 s; a GPU wants a workgroup per leaf for each of its
-/// compute units.)
+/// each level leaves at most an eighth of the rows, and [`LEAVES`] leaves at most up to
+/// [`LEAF_MAX`] rows. From the shape alone, so that the bits do not depend on the adapter.
+/// (More, smaller leaves cost more barriers per row: on lavapipe, 300,000 × 4 in 1,172 leaves
+/// of 256 rows took 1.0 s, in 64 leaves 0.39 s, in 16 leaves 0.36 s; a GPU wants a workgroup
+/// per leaf for each of its compute units.)
 fn leaf_rows(m: usize, n: usize) -> usize {
-    (8 * n).max(LEAF_MIN).max(m.div_ceil(LEAVES))
+    (8 * n).max(LEAF_MIN).max(m.div_ceil(LEAVES).min(LEAF_MAX))
 }
 
 /// Whether the stack `s` is tall and narrow enough for TSQR: at least two leaves of

@@ -105,14 +105,14 @@ impl Maintainer {
     /// comment); elsewhere plainly, and plainly too on a thread that holds the lock already (a
     /// map callback, run inside a poll).
     pub fn context<T>(&self, f: impl FnOnce() -> T) -> T {
+        // Off GL (every call of a Vulkan, Metal or DX12 device) no thread-local is read.
+        if !self.whole_context {
+            return f();
+        }
         let at = self as *const Maintainer as usize;
         let held_here = HELD.try_with(|h| h.borrow().contains(&at)).unwrap_or(false);
-        if self.whole_context && !held_here {
-            let _held = self.lock();
-            f()
-        } else {
-            f()
-        }
+        let _held = (!held_here).then(|| self.lock());
+        f()
     }
 
     fn lock(&self) -> Held<'_> {

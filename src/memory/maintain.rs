@@ -225,11 +225,10 @@ mod tests {
     use std::sync::Arc;
     use std::time::Instant;
 
-    #[test]
-    fn on_gl_a_call_waits_for_another_threads_call_without_a_timeout() {
-        // A compile holding the GL context for 300 ms: a second thread's call on the same
-        // device starts only after it (wgpu-hal's own wait would panic after 6 s).
-        let m = Arc::new(Maintainer::new(wgpu::Backend::Gl));
+    /// How long after `started` a call on this thread entered `m`, while another thread's call
+    /// on `m` (begun 50 ms before) held it for 300 ms.
+    fn entered_behind_a_long_call(m: Maintainer) -> Duration {
+        let m = Arc::new(m);
         let started = Instant::now();
         let long = {
             let m = Arc::clone(&m);
@@ -238,17 +237,17 @@ mod tests {
         std::thread::sleep(Duration::from_millis(50));
         let entered = m.context(|| started.elapsed());
         long.join().unwrap();
+        entered
+    }
+
+    #[test]
+    fn on_gl_a_call_waits_for_another_threads_call_without_a_timeout() {
+        // A compile holding the GL context for 300 ms: a second thread's call on the same
+        // device starts only after it (wgpu-hal's own wait would panic after 6 s).
+        let entered = entered_behind_a_long_call(Maintainer::new(wgpu::Backend::Gl));
         assert!(entered >= Duration::from_millis(300), "{entered:?}");
         // Elsewhere the calls are not serialised.
-        let v = Arc::new(Maintainer::new(wgpu::Backend::Vulkan));
-        let started = Instant::now();
-        let long = {
-            let v = Arc::clone(&v);
-            std::thread::spawn(move || v.context(|| std::thread::sleep(Duration::from_millis(300))))
-        };
-        std::thread::sleep(Duration::from_millis(50));
-        let entered = v.context(|| started.elapsed());
-        long.join().unwrap();
+        let entered = entered_behind_a_long_call(Maintainer::new(wgpu::Backend::Vulkan));
         assert!(entered < Duration::from_millis(250), "{entered:?}");
     }
 

@@ -92,6 +92,10 @@ pub(super) fn first_dispatch(
         maintainer.submit(queue, [commands]);
         pop_all([validation])
     });
+    // Released under the lock too: on GL a buffer whose work is done (or never submitted) is
+    // deleted at its drop, in the GL context, which another worker's compile may hold for
+    // longer than wgpu-hal waits (a cold-cache exit test on GL panicked here).
+    maintainer.context(move || drop(buffers));
     if let Err(e) = &submitted {
         log::debug!(
             "gpuarray: no warm-up dispatch of {}: {}",
